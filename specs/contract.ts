@@ -1,0 +1,121 @@
+/**
+ * The contract as data: the operations of specs/openapi.yaml, read once.
+ * Suites, the recorder and the reports enumerate operations from here, so the
+ * OpenAPI document stays the one list of what the service promises.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { SchemaName } from '../schemas/registry.ts';
+
+export const SPEC_DIR = dirname(fileURLToPath(import.meta.url));
+export const OPENAPI_FILE = join(SPEC_DIR, 'openapi.yaml');
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete';
+
+export interface QueryParam {
+  name: string;
+  type: 'string' | 'integer' | 'boolean';
+  format?: 'date' | 'date-time';
+}
+
+export interface Operation {
+  operationId: string;
+  method: HttpMethod;
+  /** Path template relative to the base URL, e.g. "/offers/{offerId}". */
+  path: string;
+  tag: string;
+  /** The spec clause that documents the operation: "spec 4.1", "spec 4.2" or "spec 4.3". */
+  clause: string;
+  /** True for 4.1 and 4.2, whose bodies the spec documents; 4.3 lists method and path only. */
+  documented: boolean;
+  deprecated: boolean;
+  pathParams: string[];
+  query: QueryParam[];
+  requestSchema?: SchemaName;
+  responseSchema?: SchemaName;
+}
+
+type Json = Record<string, any>;
+
+function schemaNameOf(schema: Json | undefined): SchemaName | undefined {
+  const ref = schema?.$ref as string | undefined;
+  const m = ref?.match(/([\w-]+)\.schema\.json$/);
+  return m ? (m[1] as SchemaName) : undefined;
+}
+
+function toOperation(path: string, method: HttpMethod, op: Json): Operation {
+  const params = (op.parameters ?? []) as Json[];
+  const ok = op.responses?.['2XX']?.content?.['application/json']?.schema as Json | undefined;
+  const req = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
+  return {
+    operationId: op.operationId,
+    method,
+    path,
+    tag: op.tags[0],
+    clause: op['x-flis-clause'],
+    documented: op['x-flis-clause'] !== 'spec 4.3',
+    deprecated: op.deprecated === true,
+    pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+    query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, type: p.schema.type, ...(p.schema.format ? { format: p.schema.format } : {}) })),
+    ...(schemaNameOf(req) ? { requestSchema: schemaNameOf(req) } : {}),
+    ...(schemaNameOf(ok) ? { responseSchema: schemaNameOf(ok) } : {}),
+  };
+}
+
+let cached: { doc: Json; operations: Operation[] } | undefined;
+
+function load(): { doc: Json; operations: Operation[] } {
+  if (cached) return cached;
+  const doc = parse(readFileSync(OPENAPI_FILE, 'utf8')) as Json;
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const method of ['get', 'put', 'post', 'delete'] as const) {
+      if (item[method]) operations.push(toOperation(path, method, item[method]));
+    }
+  }
+  cached = { doc, operations };
+  return cached;
+}
+
+export function openapiDocument(): Json {
+  return load().doc;
+}
+
+export function operations(): Operation[] {
+  return load().operations;
+}
+
+export function operationById(operationId: string): Operation {
+  const op = operations().find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation '${operationId}' in ${OPENAPI_FILE}`);
+  return op;
+}
+
+/** The interface version of spec 9 rule 1, as the document states it. */
+export function specVersion(): string {
+  return openapiDocument().info.version as string;
+}
+
+/** The operation a concrete request path belongs to ("/offers/abc" → getOffer), or undefined. */
+export function matchOperation(method: string, path: string): Operation | undefined {
+  const m = method.toLowerCase();
+  const candidates = operations().filter((o) => o.method === m && templateRegex(o.path).test(path));
+  // A literal segment beats a template segment (/customers/bulk is not /customers/{customerId}).
+  return candidates.sort((a, b) => literalSegments(b.path) - literalSegments(a.path))[0];
+}
+
+function templateRegex(template: string): RegExp {
+  const body = template.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+function literalSegments(template: string): number {
+  return template.split('/').filter((s) => s && !s.startsWith('{')).length;
+}
+
+/** Fill a path template with values: fillPath("/offers/{offerId}", {offerId: "x"}) → "/offers/x". */
+export function fillPath(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? `missing-${name}`));
+}
