@@ -1,0 +1,24 @@
+/**
+ * The shape of one `flis` subcommand. Each lives in cli/commands/<name>.ts and
+ * is listed in cli/commands/index.ts; cli/main.ts dispatches and maps errors to
+ * exit codes (0 passed, 1 a check failed, 2 usage or configuration error).
+ */
+export interface CommandIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user asks the command to stop (SIGINT/SIGTERM); long-running commands await it. */
+  stopped: Promise<void>;
+}
+
+export interface Command {
+  name: string;
+  /** One line for `flis --help`. */
+  summary: string;
+  /** The full text of `flis <name> --help`. */
+  help: string;
+  /** Returns the exit code. Throw UsageError/ConfigError (errors/flis-error.ts) for exit 2. */
+  run(argv: string[], io: CommandIo): Promise<number>;
+}
+
+export const EXIT = { ok: 0, checkFailed: 1, usage: 2 } as const;
