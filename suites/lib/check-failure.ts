@@ -1,0 +1,113 @@
+/**
+ * A failed check as a typed record (Schemathesis-style): which check and clause,
+ * which operation, a JSON pointer to the bad value, what was sent and received
+ * (token redacted), the fast-check seed and path when a property failed, and a
+ * curl command that reproduces it. Thrown by checks; the check-test wrapper
+ * attaches it to the Playwright test as `flis-failure` (JSON).
+ */
+import { toCurl } from './curl.ts';
+import type { Exchange } from './exchange.ts';
+import { redactHeaders, redactText } from './redact.ts';
+
+export interface PropertyFailure {
+  seed: number;
+  path: string;
+  counterexample: string;
+  numRuns: number;
+}
+
+export interface FailureRecord {
+  check: string;
+  clause: string;
+  operationId?: string;
+  method?: string;
+  path?: string;
+  message: string;
+  /** JSON pointer to the bad value in the response (or request) body. */
+  pointer?: string;
+  schemaPath?: string;
+  exchanges: Exchange[];
+  curl: string[];
+  property?: PropertyFailure;
+}
+
+export interface FailureDetails {
+  operationId?: string;
+  method?: string;
+  path?: string;
+  pointer?: string;
+  schemaPath?: string;
+  /** The exchanges that show the failure, most relevant last. */
+  exchanges?: Exchange[];
+  property?: PropertyFailure;
+}
+
+const BODY_LIMIT = 2_000;
+
+function clip(text: string): string {
+  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} chars)` : text;
+}
+
+function redactExchange(x: Exchange, secrets: readonly string[]): Exchange {
+  return {
+    ...x,
+    request: {
+      ...x.request,
+      url: redactText(x.request.url, secrets),
+      headers: redactHeaders(x.request.headers, secrets),
+      ...(x.request.body !== undefined ? { body: redactText(x.request.body, secrets) } : {}),
+    },
+    response: {
+      ...x.response,
+      headers: redactHeaders(x.response.headers, secrets),
+      text: redactText(x.response.text, secrets),
+      body: JSON.parse(redactText(JSON.stringify(x.response.body ?? null), secrets)) as unknown,
+    },
+  };
+}
+
+function describeExchange(x: Exchange): string {
+  const reqHeaders = Object.entries(x.request.headers).map(([k, v]) => `            ${k}: ${v}`);
+  const lines = [`  sent:     ${x.request.method.toUpperCase()} ${x.request.url}`, ...reqHeaders];
+  if (x.request.body !== undefined) lines.push(`            ${clip(x.request.body)}`);
+  lines.push(`  received: ${x.response.status} ${x.response.headers['content-type'] ?? '(no content-type)'} in ${x.response.durationMs} ms`);
+  if (x.response.text) lines.push(`            ${clip(x.response.text)}`);
+  return lines.join('\n');
+}
+
+export function formatFailure(r: FailureRecord): string {
+  const op = r.operationId ? ` — ${r.operationId} (${r.method?.toUpperCase()} ${r.path})` : '';
+  const lines = [`[${r.check}] ${r.clause}${op}`, `  ${r.message}`];
+  if (r.pointer !== undefined) lines.push(`  at JSON pointer: ${r.pointer === '' ? '(root)' : r.pointer}${r.schemaPath ? `  (schema ${r.schemaPath})` : ''}`);
+  if (r.property) {
+    lines.push(`  property failed after ${r.property.numRuns} run(s); seed ${r.property.seed}, path "${r.property.path}"`);
+    lines.push(`  shrunk counterexample: ${clip(r.property.counterexample)}`);
+    lines.push(`  rerun: npx flis run --seed ${r.property.seed}`);
+  }
+  for (const x of r.exchanges) lines.push(describeExchange(x));
+  for (const c of r.curl) lines.push(`  reproduce: ${c}`);
+  return lines.join('\n');
+}
+
+export class CheckFailure extends Error {
+  readonly record: FailureRecord;
+  constructor(check: string, clause: string, message: string, details: FailureDetails, secrets: readonly string[]) {
+    const exchanges = (details.exchanges ?? []).map((x) => redactExchange(x, secrets));
+    const record: FailureRecord = {
+      check,
+      clause,
+      message: redactText(message, secrets),
+      exchanges,
+      curl: exchanges.map((x) => toCurl(x.request)),
+      ...(details.operationId ? { operationId: details.operationId } : {}),
+      ...(details.method ? { method: details.method } : {}),
+      ...(details.path ? { path: details.path } : {}),
+      ...(details.pointer !== undefined ? { pointer: details.pointer } : {}),
+      ...(details.schemaPath ? { schemaPath: details.schemaPath } : {}),
+      ...(details.property ? { property: { ...details.property, counterexample: redactText(details.property.counterexample, secrets) } } : {}),
+    };
+    super(formatFailure(record));
+    this.name = 'CheckFailure';
+    this.record = record;
+  }
+}

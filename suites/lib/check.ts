@@ -1,0 +1,70 @@
+/**
+ * A check: one concern, one clause. Its assertions throw CheckFailure records
+ * carrying the exchange, the JSON pointer and a curl command. Shared by every
+ * suite so "what is a pass" is decided in one place.
+ */
+import { validate, type SchemaName } from '../../schemas/registry.ts';
+import type { Operation } from '../../specs/contract.ts';
+import { CheckFailure, type FailureDetails } from './check-failure.ts';
+import { isJsonContentType, type Exchange } from './exchange.ts';
+
+export interface CheckMeta {
+  /** Stable id of the check, e.g. "auth-required". */
+  check: string;
+  /** The clause it enforces, e.g. "spec 5 rule 2" or "HTTP semantics". */
+  clause: string;
+  operation?: Operation;
+}
+
+export class Check {
+  constructor(
+    readonly meta: CheckMeta,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  private opDetails(exchange?: Exchange): FailureDetails {
+    const op = this.meta.operation;
+    return {
+      ...(op ? { operationId: op.operationId, method: op.method, path: op.path } : {}),
+      ...(exchange ? { exchanges: [exchange] } : {}),
+    };
+  }
+
+  /** Fail this check. `clause` overrides the check's own where one assertion enforces a narrower rule. */
+  fail(message: string, details: FailureDetails = {}, clause = this.meta.clause): never {
+    throw new CheckFailure(this.meta.check, clause, message, { ...this.opDetails(), ...details }, this.secrets);
+  }
+
+  /** Any 2xx: the spec does not show success status codes (spec 4.3), so 200, 201 and 202 all pass. */
+  expectSuccess(x: Exchange, what = 'the request'): void {
+    if (x.response.status < 200 || x.response.status > 299) {
+      this.fail(`expected a 2xx answer to ${what}, got ${x.response.status}`, this.opDetails(x));
+    }
+  }
+
+  expectNo5xx(x: Exchange, what = 'the request'): void {
+    if (x.response.status >= 500) {
+      this.fail(`answered ${x.response.status} to ${what}: a server must not answer 5xx to a request it can judge (HTTP semantics)`, this.opDetails(x), 'HTTP semantics');
+    }
+  }
+
+  expectJsonContentType(x: Exchange): void {
+    const ct = x.response.headers['content-type'];
+    if (x.response.text !== '' && !isJsonContentType(ct)) {
+      this.fail(`a JSON body must carry a JSON content type (bodies are JSON, spec 4); got ${ct ? `'${ct}'` : 'no content-type'}`, this.opDetails(x));
+    }
+  }
+
+  /** The body parses as JSON and validates against the schema; each violation is reported with its pointer. */
+  expectSchema(x: Exchange, schema: SchemaName, clause = this.meta.clause): void {
+    if (typeof x.response.body === 'string' || x.response.body === undefined) {
+      this.fail(`expected a JSON body matching ${schema}.schema.json, got ${x.response.body === undefined ? 'an empty body' : 'text that is not JSON'}`, { ...this.opDetails(x), pointer: '' }, clause);
+    }
+    const result = validate(schema, x.response.body);
+    const first = result.violations[0];
+    if (first) {
+      const all = result.violations.slice(0, 10).map((v) => `${v.pointer || '(root)'}: ${v.message} (schema ${schema}.schema.json${v.schemaPath.startsWith('#') ? v.schemaPath : ` ${v.schemaPath}`})`);
+      this.fail(`response does not match ${schema}.schema.json (${result.violations.length} violation(s)):\n    ${all.join('\n    ')}`, { ...this.opDetails(x), pointer: first.pointer, schemaPath: first.schemaPath }, clause);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The suites' HTTP client: Playwright's APIRequestContext, plus a record of
+ * every exchange so a failing check can show what was sent and received.
+ * Auth is chosen per call so the auth checks can send no token or a wrong one.
+ */
+import type { APIRequestContext } from '@playwright/test';
+import { fillPath, type Operation } from '../../specs/contract.ts';
+import type { Exchange } from './exchange.ts';
+import type { Target } from './target.ts';
+
+export type AuthMode = 'valid' | 'none' | 'wrong';
+
+export interface CallOptions {
+  /** Values for the path template's parameters. */
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON value to send as the body (serialised here). */
+  json?: unknown;
+  /** A raw body, sent as is (for malformed JSON and wrong content types). */
+  raw?: string;
+  contentType?: string;
+  auth?: AuthMode;
+}
+
+/** A token no deployment issues: used to prove wrong tokens are refused (spec 5). */
+export const WRONG_TOKEN = 'flis-conformance-wrong-token-0000';
+
+function headersOf(obj: { [k: string]: string }): Record<string, string> {
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+export class FlisClient {
+  readonly exchanges: Exchange[] = [];
+  constructor(
+    private readonly request: APIRequestContext,
+    readonly target: Target,
+  ) {}
+
+  url(path: string, query?: CallOptions['query']): string {
+    const u = new URL(this.target.baseUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    return u.toString();
+  }
+
+  /** Call a documented operation by its contract entry. */
+  async op(operation: Operation, options: CallOptions = {}): Promise<Exchange> {
+    const x = await this.send(operation.method, fillPath(operation.path, options.params ?? {}), options);
+    x.operationId = operation.operationId;
+    return x;
+  }
+
+  async send(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
+    const url = this.url(path, options.query);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = options.auth ?? 'valid';
+    if (auth !== 'none') headers.authorization = `Bearer ${auth === 'valid' ? this.target.token : WRONG_TOKEN}`;
+    const body = options.raw ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
+    if (body !== undefined || options.contentType) headers['content-type'] = options.contentType ?? 'application/json';
+    const started = Date.now();
+    const res = await this.request.fetch(url, {
+      method: method.toUpperCase(),
+      headers,
+      ...(body !== undefined ? { data: body } : {}),
+      failOnStatusCode: false,
+      maxRedirects: 0,
+    });
+    const text = await res.text();
+    const exchange: Exchange = {
+      request: { method: method.toUpperCase(), url, headers, ...(body !== undefined ? { body } : {}) },
+      response: { status: res.status(), headers: headersOf(res.headers()), body: parseJson(text), text, durationMs: Date.now() - started },
+    };
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * What the runner tells the suites about the deployment under test. The suites
+ * read only these variables (docs/architecture.md), so they run the same under
+ * `flis run` and under a bare `npx playwright test` with the variables set.
+ */
+export interface Target {
+  baseUrl: string;
+  token: string;
+  deployment: string;
+  allowWrites: boolean;
+  writesSkippedReason: string;
+  runId: string;
+  seed: number;
+  runs: number;
+  visibilityTimeoutMs: number;
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer; got '${raw}'`);
+  return n;
+}
+
+export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
+  const baseUrl = env.FLIS_BASE_URL;
+  if (!baseUrl) {
+    throw new Error('FLIS_BASE_URL is not set: run the suites with `npx flis run`, which starts the target and sets it');
+  }
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    token: env.FLIS_TOKEN ?? '',
+    deployment: env.FLIS_DEPLOYMENT ?? 'ad-hoc',
+    allowWrites: env.FLIS_ALLOW_WRITES === '1',
+    writesSkippedReason: env.FLIS_WRITES_SKIPPED_REASON ?? 'writes are not allowed against this target (pass --allow-writes)',
+    runId: env.FLIS_RUN_ID ?? 'flis-local',
+    seed: intFrom(env, 'FLIS_SEED', 42),
+    runs: intFrom(env, 'FLIS_RUNS', 20),
+    visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', 10_000),
+  };
+}
+
+let cached: Target | undefined;
+/** The target of this Playwright worker, read once. */
+export function target(): Target {
+  cached ??= readTarget();
+  return cached;
+}
