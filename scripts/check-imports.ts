@@ -1,0 +1,85 @@
+/**
+ * Each source folder says what it may import (docs/architecture.md), the way
+ * Playwright checks its DEPS: recorder/ never imports suites/, mock/ imports
+ * only schemas/. Run in `npm test`; exits 1 naming every file:line that breaks a rule.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Folder → the folders of ours it may import (itself always allowed). */
+export const ALLOWED: Record<string, string[]> = {
+  errors: [],
+  schemas: [],
+  specs: ['schemas'],
+  mock: ['schemas'],
+  suites: ['schemas', 'specs', 'errors'],
+  recorder: ['schemas', 'specs', 'errors', 'config'],
+  config: ['specs', 'errors', 'schemas'],
+  runner: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'reporting'],
+  reporting: ['errors', 'schemas', 'specs', 'config', 'suites'],
+  cli: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting'],
+  scripts: ['schemas', 'specs', 'errors'],
+  bench: ['errors', 'schemas', 'specs', 'config', 'mock', 'recorder', 'runner'],
+};
+
+export interface Violation {
+  file: string;
+  line: number;
+  from: string;
+  to: string;
+  specifier: string;
+}
+
+const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    if (name === 'node_modules' || name.startsWith('.')) return [];
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.(ts|js|mjs)$/.test(name) ? [full] : [];
+  });
+}
+
+function topFolder(file: string): string {
+  return relative(ROOT, file).split(sep)[0] ?? '';
+}
+
+export function checkFile(file: string): Violation[] {
+  const from = topFolder(file);
+  const allowed = ALLOWED[from];
+  if (!allowed) return [];
+  const text = readFileSync(file, 'utf8');
+  const out: Violation[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const specifier = m[1] ?? m[2] ?? m[3];
+    if (!specifier?.startsWith('.')) continue;
+    const to = topFolder(resolve(dirname(file), specifier));
+    if (to !== from && !allowed.includes(to)) {
+      out.push({ file: relative(ROOT, file), line: text.slice(0, m.index).split('\n').length, from, to, specifier });
+    }
+  }
+  return out;
+}
+
+export function checkAll(root = ROOT): Violation[] {
+  return Object.keys(ALLOWED)
+    .flatMap((folder) => {
+      try {
+        return sourceFiles(join(root, folder));
+      } catch {
+        return [];
+      }
+    })
+    .flatMap(checkFile);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const violations = checkAll();
+  for (const v of violations) console.error(`${v.file}:${v.line}: ${v.from}/ may not import ${v.to}/ ('${v.specifier}'); allowed: ${ALLOWED[v.from]?.join(', ') || 'nothing of ours'}`);
+  console.log(violations.length ? `import rules: ${violations.length} violation(s)` : 'import rules: ok');
+  process.exitCode = violations.length ? 1 : 0;
+}
