@@ -3,21 +3,14 @@
  * suites/ holding *.spec.ts files is a project, so `flis run --suite contract,offers`
  * selects projects. Reports go under FLIS_REPORT_DIR (default reports/).
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { SUITES_DIR, suiteNames } from './runner/suite-names.ts';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 
 const reportDir = resolve(process.env.FLIS_REPORT_DIR ?? 'reports');
-const suitesDir = resolve('suites');
+const suitesDir = SUITES_DIR;
 
-function suiteFolders(): string[] {
-  return readdirSync(suitesDir)
-    .filter((name) => name !== 'lib' && name !== 'generators' && statSync(join(suitesDir, name)).isDirectory())
-    .filter((name) => readdirSync(join(suitesDir, name)).some((f) => f.endsWith('.spec.ts')))
-    .sort();
-}
-
-const progress: ReporterDescription = process.env.FLIS_PROGRESS === 'dot' ? ['dot'] : ['list'];
+const progress: ReporterDescription[] = process.env.FLIS_PROGRESS === 'none' ? [] : [[process.env.FLIS_PROGRESS === 'dot' ? 'dot' : 'list']];
 
 export default defineConfig({
   testDir: suitesDir,
@@ -28,11 +21,14 @@ export default defineConfig({
   workers: Number(process.env.FLIS_WORKERS ?? 2),
   timeout: 60_000,
   reporter: [
-    progress,
+    ...progress,
     ['html', { outputFolder: join(reportDir, 'html'), open: 'never' }],
     ['junit', { outputFile: join(reportDir, 'junit.xml') }],
     ['json', { outputFile: join(reportDir, 'results.json') }],
   ],
+  // Shown in the HTML report, so every report says how to reproduce its run. Never the token.
+  metadata: { deployment: process.env.FLIS_DEPLOYMENT, seed: process.env.FLIS_SEED, runId: process.env.FLIS_RUN_ID, allowWrites: process.env.FLIS_ALLOW_WRITES === '1' },
+  // Traces would record request headers, and with them the token.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  projects: suiteFolders().map((name) => ({ name, testMatch: `${name}/**/*.spec.ts` })),
+  projects: suiteNames().map((name) => ({ name, testMatch: `${name}/**/*.spec.ts` })),
 });

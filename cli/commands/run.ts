@@ -1,0 +1,135 @@
+/**
+ * `flis run`: resolve the target, start it if it is the embedded mock, run the
+ * suites, print a summary a person reads and an exit code CI gates on.
+ */
+import { resolve } from 'node:path';
+import { resolveTarget } from '../../config/deployments.ts';
+import { oneOf, UsageError } from '../../errors/flis-error.ts';
+import { faultNames, type FaultName } from '../../mock/faults.ts';
+import { variantPresets } from '../../mock/variant.ts';
+import { runSuites, type Progress, type SuiteRunResult } from '../../runner/run-suites.ts';
+import { startTarget, type EmbeddedOptions } from '../../runner/start-target.ts';
+import { suiteNames } from '../../runner/suite-names.ts';
+import { flagOrEnv, intOption, listOption, parseCommandArgs } from '../args.ts';
+import { EXIT, type Command, type CommandIo } from '../command.ts';
+
+const help = `Usage: flis run [options]
+
+Run the conformance suites against a deployment and write reports.
+With no options, starts the embedded mock on a free loopback port and runs every suite against it.
+
+Target (default: the embedded mock):
+  --deployment NAME        a deployment of specs/deployments.yaml: embedded, mock, sandbox,
+                           production-1, production-2, production-3           [env FLIS_DEPLOYMENT]
+  --base-url URL           an ad-hoc deployment; must end in /apis/v0          [env FLIS_BASE_URL]
+  --allow-writes           let write checks run against live-data deployments and ad-hoc URLs
+                           (they are skipped there otherwise)                  [env FLIS_ALLOW_WRITES=1]
+  The bearer token comes from the variable the deployment names, else FLIS_TOKEN. It is never printed.
+
+Selection and reproduction:
+  --suite NAMES            comma-separated suites (${'${suites}'})             [env FLIS_SUITES]
+  --seed N                 fast-check seed; printed and written to the reports [env FLIS_SEED]
+  --runs N                 fast-check runs per property                        [env FLIS_RUNS]
+  --visibility-timeout MS  how long to poll for an asynchronous write to show (default 10000)
+
+Output:
+  --report-dir DIR         where reports go (default reports/)                 [env FLIS_REPORT_DIR]
+  --progress list|dot|none how progress is shown (default list)
+  --workers N              parallel Playwright workers (default 2)
+
+Embedded mock only (to see the suite catch faults):
+  --mock-fault NAME        switch a deliberate contract violation on (repeatable; see 'flis mock --help')
+  --mock-variant NAME      default | different: conformant choices the spec leaves open
+  --mock-write-delay MS    delay before an asynchronous write becomes visible
+
+Exit codes: 0 every check passed, 1 a check failed, 2 usage or configuration error.
+Reports: DIR/html/index.html (Playwright), DIR/junit.xml, DIR/results.json, DIR/run.json.`;
+
+const options = {
+  deployment: { type: 'string' },
+  'base-url': { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  suite: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  'visibility-timeout': { type: 'string' },
+  'report-dir': { type: 'string' },
+  progress: { type: 'string' },
+  workers: { type: 'string' },
+  'mock-fault': { type: 'string', multiple: true },
+  'mock-variant': { type: 'string' },
+  'mock-write-delay': { type: 'string' },
+} as const;
+
+function embeddedOptions(v: { 'mock-fault'?: string[]; 'mock-variant'?: string; 'mock-write-delay'?: string }): EmbeddedOptions {
+  const faults = (listOption(v['mock-fault']) ?? []).map((f) => oneOf<FaultName>('--mock-fault', f, faultNames));
+  const variantName = v['mock-variant'] ? oneOf('--mock-variant', v['mock-variant'], ['default', 'different'] as const) : undefined;
+  const writeDelayMs = intOption('mock-write-delay', v['mock-write-delay'], { max: 600_000 });
+  return { ...(faults.length ? { faults } : {}), ...(variantName ? { variant: variantPresets[variantName] } : {}), ...(writeDelayMs !== undefined ? { writeDelayMs } : {}) };
+}
+
+function selectSuites(raw: string[] | undefined): string[] | undefined {
+  const wanted = listOption(raw);
+  const known = suiteNames();
+  for (const s of wanted ?? []) oneOf('--suite', s, known);
+  return wanted;
+}
+
+function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): void {
+  io.out('');
+  for (const f of r.failures) io.out(`FAILED [${f.check ?? '?'}] ${f.clause ?? ''} — ${f.title}`);
+  const skippedReasons = new Map<string, number>();
+  for (const o of r.outcomes.filter((x) => x.status === 'skipped')) skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
+  for (const [reason, n] of skippedReasons) io.out(`skipped ${n}: ${reason}`);
+  io.out(`flis run against ${deployment}: seed ${r.seed}, run id ${r.runId}`);
+  io.out(`reports: ${r.reportDir}/html/index.html, ${r.reportDir}/junit.xml, ${r.reportDir}/run.json`);
+  io.out(`${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values: v } = parseCommandArgs('run', argv, options);
+  if (v.help) {
+    io.out(help.replace('${suites}', suiteNames().join(', ')));
+    return EXIT.ok;
+  }
+  const env = io.env;
+  const baseUrl = v['base-url'] ?? (env.FLIS_BASE_URL || undefined);
+  const deployment = v.deployment ?? (env.FLIS_DEPLOYMENT || undefined);
+  const resolved = resolveTarget({ ...(deployment ? { deployment } : {}), ...(baseUrl ? { baseUrl } : {}), allowWrites: flagOrEnv(v['allow-writes'], env.FLIS_ALLOW_WRITES) }, env);
+  const embedded = embeddedOptions(v);
+  if (!resolved.embedded && (embedded.faults || embedded.variant || embedded.writeDelayMs !== undefined)) {
+    throw new UsageError(`--mock-fault, --mock-variant and --mock-write-delay apply only to the embedded mock, not to '${resolved.name}'`);
+  }
+  const suites = selectSuites(v.suite ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined));
+  const seed = intOption('seed', v.seed ?? env.FLIS_SEED, { max: 2 ** 31 - 1 });
+  const runs = intOption('runs', v.runs ?? env.FLIS_RUNS, { min: 1, max: 100_000 });
+  const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 });
+  const workers = intOption('workers', v.workers, { min: 1, max: 64 });
+  const progress = oneOf<Progress>('--progress', v.progress ?? 'list', ['list', 'dot', 'none']);
+  const reportDir = resolve(v['report-dir'] ?? env.FLIS_REPORT_DIR ?? 'reports');
+
+  const live = await startTarget(resolved, embedded);
+  try {
+    io.out(`flis run: ${resolved.name} at ${live.baseUrl}${resolved.allowWrites ? '' : ` (read-only: ${resolved.writesSkippedReason})`}`);
+    const result = await runSuites({
+      baseUrl: live.baseUrl,
+      token: live.token,
+      deployment: resolved.name,
+      allowWrites: resolved.allowWrites,
+      writesSkippedReason: resolved.writesSkippedReason,
+      reportDir,
+      progress,
+      ...(suites ? { suites } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(runs !== undefined ? { runs } : {}),
+      ...(visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs } : {}),
+      ...(workers !== undefined ? { workers } : {}),
+    });
+    printSummary(io, result, resolved.name);
+    return result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed;
+  } finally {
+    await live.close();
+  }
+}
+
+export const runCommand: Command = { name: 'run', summary: 'Run the conformance suites against a deployment (default: the embedded mock)', help, run };

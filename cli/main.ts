@@ -1,0 +1,78 @@
+/**
+ * The `flis` entry: dispatch to a subcommand, turn errors into exit codes
+ * (0 passed, 1 a check failed, 2 usage or configuration error) and messages
+ * that say what to fix. Nothing printed here may carry a token.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FlisError } from '../errors/flis-error.ts';
+import { PROJECT_ROOT } from '../runner/run-suites.ts';
+import { redactText } from '../suites/lib/redact.ts';
+import { EXIT, type CommandIo } from './command.ts';
+import { commands } from './commands/index.ts';
+
+export function toolVersion(): string {
+  return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function mainHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+  return `Usage: flis <command> [options]
+
+flis-conformance ${toolVersion()}: the contract-conformance suite, embedded mock and traffic recorder
+for the Freight Logistics Integration Service.
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
+
+Run 'flis <command> --help' for a command's options.
+Exit codes: 0 passed, 1 a check failed, 2 usage or configuration error.`;
+}
+
+/** Every value that must never be printed: the tokens in the environment. */
+function secretsIn(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([k, v]) => /^FLIS_.*TOKEN$/.test(k) && v)
+    .map(([, v]) => v as string);
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const secrets = secretsIn(env);
+  const io: CommandIo = {
+    out: (line) => process.stdout.write(`${redactText(line, secrets)}\n`),
+    err: (line) => process.stderr.write(`${redactText(line, secrets)}\n`),
+    env,
+    stopped: stopSignal(),
+  };
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(mainHelp());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(toolVersion());
+    return EXIT.ok;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`flis: unknown command '${name}'; commands: ${commands.map((c) => c.name).join(', ')}. See 'flis --help'.`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof FlisError) {
+      io.err(`flis ${name}: ${error.message} [${error.code}]`);
+      return error.code === 'FLIS_ERR_INTERNAL' || error.code === 'FLIS_ERR_UPSTREAM' ? EXIT.checkFailed : EXIT.usage;
+    }
+    io.err(`flis ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT.checkFailed;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Runs the Playwright suites against a base URL: spawns `playwright test` with
+ * the environment contract of docs/architecture.md and reads the JSON report.
+ * The token travels only in the child's environment, never on a command line.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FlisError } from '../errors/flis-error.ts';
+import { redactText } from '../suites/lib/redact.ts';
+import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
+
+export type Progress = 'list' | 'dot' | 'none';
+
+export interface SuiteRunOptions {
+  baseUrl: string;
+  token: string;
+  deployment: string;
+  allowWrites: boolean;
+  writesSkippedReason?: string;
+  /** Playwright project names: the folders under suites/. All when absent. */
+  suites?: string[];
+  reportDir: string;
+  seed?: number;
+  runs?: number;
+  runId?: string;
+  visibilityTimeoutMs?: number;
+  progress?: Progress;
+  workers?: number;
+  /** Where progress lines go; defaults to this process's stdout. */
+  onOutput?: (chunk: string) => void;
+}
+
+export interface SuiteRunResult {
+  exitCode: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: FailedTest[];
+  outcomes: TestOutcome[];
+  reportDir: string;
+  seed: number;
+  runId: string;
+}
+
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  return `flis-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export function newSeed(): number {
+  return Math.floor(Math.random() * 2 ** 31);
+}
+
+function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    FLIS_BASE_URL: opts.baseUrl,
+    FLIS_TOKEN: opts.token,
+    FLIS_DEPLOYMENT: opts.deployment,
+    FLIS_ALLOW_WRITES: opts.allowWrites ? '1' : '0',
+    FLIS_WRITES_SKIPPED_REASON: opts.writesSkippedReason ?? '',
+    FLIS_RUN_ID: runId,
+    FLIS_SEED: String(seed),
+    ...(opts.runs !== undefined ? { FLIS_RUNS: String(opts.runs) } : {}),
+    ...(opts.visibilityTimeoutMs !== undefined ? { FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs) } : {}),
+    FLIS_REPORT_DIR: opts.reportDir,
+    FLIS_PROGRESS: opts.progress ?? 'list',
+    FLIS_WORKERS: String(opts.workers ?? 2),
+    // Playwright's own colours are fine on a terminal; keep CI logs plain.
+    FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
+  };
+}
+
+export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> {
+  const seed = opts.seed ?? newSeed();
+  const runId = opts.runId ?? newRunId();
+  const reportDir = resolve(opts.reportDir);
+  mkdirSync(reportDir, { recursive: true });
+  const resultsFile = join(reportDir, 'results.json');
+  rmSync(resultsFile, { force: true });
+  const args = [PLAYWRIGHT_CLI, 'test', '--config', join(PROJECT_ROOT, 'playwright.config.ts'), ...(opts.suites ?? []).flatMap((s) => ['--project', s])];
+  const secrets = [opts.token];
+  const write = opts.onOutput ?? ((chunk: string) => process.stdout.write(chunk));
+  const code = await new Promise<number>((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: childEnv({ ...opts, reportDir }, seed, runId), stdio: ['ignore', 'pipe', 'pipe'] });
+    // Progress is streamed through redaction: a suite bug must not print the token.
+    child.stdout.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
+    child.stderr.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
+    child.on('error', fail);
+    child.on('close', (c) => done(c ?? 1));
+  });
+  if (!existsSync(resultsFile)) {
+    throw new FlisError('FLIS_ERR_INTERNAL', `playwright exited ${code} without writing ${resultsFile}; rerun with --progress list to see why`);
+  }
+  const { outcomes, errors } = readOutcomes(resultsFile);
+  const count = (s: TestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
+  const failed = count('failed') + errors.length;
+  const result: SuiteRunResult = {
+    exitCode: failed > 0 || code !== 0 ? 1 : 0,
+    passed: count('passed') + count('flaky'),
+    failed,
+    skipped: count('skipped'),
+    failures: [...outcomes.filter((o) => o.status === 'failed').map(toFailedTest), ...errors.map((e) => ({ title: 'suite error', error: redactText(e, secrets) }))],
+    outcomes,
+    reportDir,
+    seed,
+    runId,
+  };
+  writeRunSummary(result, opts);
+  return result;
+}
+
+/** reports/run.json: what ran, with which seed, and what was skipped and why (never the token). */
+function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
+  const skipped = r.outcomes.filter((o) => o.status === 'skipped').map((o) => ({ title: o.title, reason: o.skipReason ?? 'skipped' }));
+  const summary = {
+    deployment: opts.deployment,
+    baseUrl: opts.baseUrl,
+    seed: r.seed,
+    runId: r.runId,
+    suites: opts.suites ?? 'all',
+    allowWrites: opts.allowWrites,
+    passed: r.passed,
+    failed: r.failed,
+    skipped: r.skipped,
+    skippedTests: skipped,
+    failures: r.failures.map((f) => ({ title: f.title, check: f.check, clause: f.clause, operation: f.operation })),
+  };
+  writeFileSync(join(r.reportDir, 'run.json'), JSON.stringify(summary, null, 2) + '\n');
+}

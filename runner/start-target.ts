@@ -1,0 +1,38 @@
+/**
+ * Turns a resolved target into something the suites can reach: the embedded
+ * mock is started in this process on a free loopback port with a fresh token;
+ * a remote deployment is used as it is.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ResolvedTarget } from '../config/deployments.ts';
+import { startMock } from '../mock/server.ts';
+import type { FaultName } from '../mock/faults.ts';
+import type { MockVariant } from '../mock/variant.ts';
+
+export interface EmbeddedOptions {
+  faults?: FaultName[];
+  variant?: Partial<MockVariant>;
+  writeDelayMs?: number;
+  port?: number;
+}
+
+export interface LiveTarget {
+  baseUrl: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** A token minted per run: the embedded mock has no credentials to configure, yet auth is still enforced. */
+export function mintToken(): string {
+  return `flis-embedded-${randomBytes(18).toString('base64url')}`;
+}
+
+export async function startTarget(t: ResolvedTarget, embedded: EmbeddedOptions = {}): Promise<LiveTarget> {
+  if (t.embedded) {
+    const token = mintToken();
+    const mock = await startMock({ token, port: embedded.port ?? 0, ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.variant ? { variant: embedded.variant } : {}), ...(embedded.writeDelayMs !== undefined ? { writeDelayMs: embedded.writeDelayMs } : {}) });
+    return { baseUrl: mock.baseUrl, token, close: () => mock.close() };
+  }
+  if (!t.baseUrl || !t.token) throw new Error(`target '${t.name}' has no base URL or token`);
+  return { baseUrl: t.baseUrl, token: t.token, close: async () => {} };
+}
