@@ -1,0 +1,67 @@
+/**
+ * Appends exchanges to a cassette, one complete YAML document per write(2) on
+ * a file opened for appending. Each exchange is handed to the kernel as soon as
+ * it completes (and before the client sees the end of its response), so a
+ * recorder killed with SIGKILL leaves every completed exchange on disk. Writes
+ * are synchronous on one thread, so concurrent exchanges never interleave.
+ */
+import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { CassetteHeader, Exchange } from './cassette-format.ts';
+import { exchangeDocument, headerDocument } from './cassette-yaml.ts';
+import { CassetteSecretError } from './errors.ts';
+import { findSecret, type SecretForm } from './secrets.ts';
+
+export interface WriterOptions {
+  /** 'truncate' starts the file afresh with `header`; 'append' keeps it (writing `header` only if it is new or empty). */
+  mode: 'truncate' | 'append';
+  header: CassetteHeader;
+  /** Sequence number of the first exchange written. */
+  firstSeq?: number;
+  /** fdatasync after each exchange: survives power loss too, at a cost in throughput. */
+  durable?: boolean;
+}
+
+export class CassetteWriter {
+  private readonly fd: number;
+  private seq: number;
+  private closed = false;
+  written = 0;
+
+  constructor(readonly file: string, private readonly options: WriterOptions) {
+    mkdirSync(dirname(file), { recursive: true });
+    const fresh = options.mode === 'truncate' || !existsSync(file) || statSync(file).size === 0;
+    this.fd = openSync(file, options.mode === 'truncate' ? 'w' : 'a');
+    this.seq = options.firstSeq ?? 1;
+    if (fresh) this.writeText(headerDocument(options.header));
+  }
+
+  /**
+   * Write one exchange (its seq is assigned here, in completion order). The
+   * last guard: if any form of a known secret appears in the text about to be
+   * written, nothing is written and CassetteSecretError says which secret.
+   */
+  append(exchange: Omit<Exchange, 'seq'>, guard: SecretForm[]): Exchange {
+    const full: Exchange = { ...exchange, seq: this.seq };
+    const text = exchangeDocument(full);
+    const leak = findSecret(text, guard);
+    if (leak) throw new CassetteSecretError(`exchange ${exchange.request.method} ${exchange.request.path} to ${this.file}`, leak.label, leak.form);
+    this.writeText(text);
+    this.seq += 1;
+    this.written += 1;
+    return full;
+  }
+
+  private writeText(text: string): void {
+    const buf = Buffer.from(text, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    if (this.options.durable) fdatasyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}

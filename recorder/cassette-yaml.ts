@@ -1,0 +1,65 @@
+/**
+ * Exchange ⇄ YAML document. Keys are emitted in one fixed order (the order of
+ * the object literals below) and long strings are never folded, so a token can
+ * never be split across lines where a line-wise scan would miss it.
+ */
+import { stringify } from 'yaml';
+import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
+
+const yamlOptions = { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false } as const;
+
+/** One YAML document, starting with `---` and ending with the `...` end marker. */
+export function documentText(value: unknown): string {
+  return `---\n${stringify(value, yamlOptions)}...\n`;
+}
+
+export function headerDocument(h: CassetteHeader): string {
+  return documentText({
+    format: h.format,
+    kind: h.kind,
+    recordedAt: h.recordedAt,
+    deployment: h.deployment,
+    upstream: h.upstream,
+    specVersion: h.specVersion,
+    tool: { name: h.tool.name, version: h.tool.version },
+  });
+}
+
+/** The body is written as `body` (native YAML for JSON) plus encoding and size beside it. */
+function bodyFields(b: StoredBody | null): Record<string, unknown> {
+  if (!b) return {};
+  return { body: b.value, bodyEncoding: b.encoding, bodySize: b.size, ...(b.truncated ? { bodyTruncated: true } : {}) };
+}
+
+function requestPlain(r: RecordedRequest): Record<string, unknown> {
+  return { method: r.method, path: r.path, query: sortedKeys(r.query), headers: r.headers, ...bodyFields(r.body) };
+}
+
+function responsePlain(r: RecordedResponse): Record<string, unknown> {
+  return {
+    status: r.status,
+    headers: r.headers,
+    ...bodyFields(r.body),
+    timing: { durationMs: r.timing.durationMs, firstByteMs: r.timing.firstByteMs },
+  };
+}
+
+function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export function exchangePlain(e: Exchange): Record<string, unknown> {
+  return {
+    seq: e.seq,
+    startedAt: e.startedAt,
+    operationId: e.operationId,
+    request: requestPlain(e.request),
+    response: responsePlain(e.response),
+    ...(e.failure ? { failure: { kind: e.failure.kind, code: e.failure.code, message: e.failure.message } } : {}),
+    ...(e.violations.length ? { violations: e.violations.map((v) => ({ ...v })) } : {}),
+  };
+}
+
+export function exchangeDocument(e: Exchange): string {
+  return documentText(exchangePlain(e));
+}

@@ -1,0 +1,115 @@
+/**
+ * Redaction, deny by default: only allow-listed headers are kept, credentials
+ * headers keep their name (so a reader sees that one was sent) with the value
+ * replaced, and every known secret, in every form, is replaced wherever it
+ * appears — path, query, header values, body keys and strings, binary bytes.
+ */
+import { REDACTED, type HeaderMap, type QueryMap, type StoredBody } from './cassette-format.ts';
+import { formsOf, type Secret, type SecretForm } from './secrets.ts';
+
+export const defaultRequestHeaders = ['accept', 'content-type', 'if-match', 'if-none-match', 'prefer'] as const;
+export const defaultResponseHeaders = [
+  'allow', 'cache-control', 'content-type', 'deprecation', 'etag', 'link', 'location', 'ratelimit',
+  'ratelimit-policy', 'retry-after', 'sunset', 'www-authenticate', 'x-ratelimit-limit',
+  'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id',
+] as const;
+/** Kept by name only: the value always becomes the placeholder. */
+export const credentialHeaders = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'] as const;
+
+export interface RedactionPolicy {
+  requestHeaders: ReadonlySet<string>;
+  responseHeaders: ReadonlySet<string>;
+}
+
+export function redactionPolicy(extraHeaders: string[] = []): RedactionPolicy {
+  const extra = extraHeaders.map((h) => h.toLowerCase());
+  return {
+    requestHeaders: new Set([...defaultRequestHeaders, ...extra]),
+    responseHeaders: new Set([...defaultResponseHeaders, ...extra]),
+  };
+}
+
+/** Replaces every form of every secret in strings, with the forms computed once. */
+export class Redactor {
+  readonly forms: SecretForm[];
+  constructor(secrets: Secret[]) {
+    this.forms = secrets.flatMap(formsOf).sort((a, b) => b.needle.length - a.needle.length);
+  }
+
+  /** A redactor that also knows the secrets of one exchange (the credentials it carried). */
+  with(extra: Secret[]): Redactor {
+    if (extra.length === 0) return this;
+    const r = Object.create(Redactor.prototype) as { forms: SecretForm[] };
+    r.forms = [...this.forms, ...extra.flatMap(formsOf)].sort((a, b) => b.needle.length - a.needle.length);
+    return r as Redactor;
+  }
+
+  text(s: string): string {
+    let out = s;
+    for (const f of this.forms) if (out.includes(f.needle)) out = out.split(f.needle).join(REDACTED);
+    return out;
+  }
+
+  bytes(b: Buffer): Buffer {
+    let out = b;
+    for (const f of this.forms) {
+      const needle = Buffer.from(f.needle, 'utf8');
+      if (out.indexOf(needle) < 0) continue;
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
+        parts.push(out.subarray(from, at), Buffer.from(REDACTED));
+        from = at + needle.length;
+      }
+      parts.push(out.subarray(from));
+      out = Buffer.concat(parts);
+    }
+    return out;
+  }
+
+  json(v: unknown): unknown {
+    if (typeof v === 'string') return this.text(v);
+    if (Array.isArray(v)) return v.map((x) => this.json(x));
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[this.text(k)] = this.json(x);
+      return out;
+    }
+    return v;
+  }
+
+  body(b: StoredBody | null): StoredBody | null {
+    if (!b || this.forms.length === 0) return b;
+    if (b.encoding === 'json') return { ...b, value: this.json(b.value) };
+    if (b.encoding === 'text') return { ...b, value: this.text(b.value as string) };
+    return { ...b, value: this.bytes(Buffer.from(b.value as string, 'base64')).toString('base64') };
+  }
+
+  query(q: QueryMap): QueryMap {
+    const out: QueryMap = {};
+    for (const [k, v] of Object.entries(q)) out[this.text(k)] = Array.isArray(v) ? v.map((x) => this.text(x)) : this.text(v);
+    return out;
+  }
+}
+
+/** Keep allow-listed headers (sorted, so a cassette diffs well), with credentials replaced. */
+export function keepHeaders(headers: Record<string, string | string[] | undefined>, allow: ReadonlySet<string>, r: Redactor): HeaderMap {
+  const out: HeaderMap = {};
+  const entries = Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v] as const);
+  for (const [name, value] of entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    if (value === undefined) continue;
+    if ((credentialHeaders as readonly string[]).includes(name)) out[name] = redactCredential(name, value);
+    else if (allow.has(name)) out[name] = Array.isArray(value) ? value.map((v) => r.text(v)) : r.text(value);
+  }
+  return out;
+}
+
+/** "Bearer abc" → "Bearer <redacted>": the scheme is not secret and tells what was sent. */
+function redactCredential(name: string, value: string | string[]): string | string[] {
+  if (Array.isArray(value)) return value.map(() => REDACTED);
+  if (name.endsWith('authorization')) {
+    const scheme = value.trim().match(/^(\S+)\s+\S/)?.[1];
+    return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+  }
+  return REDACTED;
+}

@@ -1,0 +1,34 @@
+/**
+ * Serving a cassette offline: the recorder in `replay` mode, which never
+ * contacts an upstream. `flis replay` and `flis run --cassette` use this.
+ */
+import type { MatchOptions } from './match.ts';
+import { startRecorder } from './proxy.ts';
+
+export interface ReplayServerOptions {
+  cassette: string;
+  port?: number;
+  host?: string;
+  match?: Partial<MatchOptions>;
+  log?: (line: string) => void;
+}
+
+export interface ReplayServer {
+  /** Ends in /apis/v0. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Throws CassetteParseError (FLIS_ERR_CASSETTE_PARSE, naming file and line) for a bad cassette. */
+export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayServer> {
+  const r = await startRecorder({
+    mode: 'replay',
+    cassette: o.cassette,
+    ...(o.port !== undefined ? { port: o.port } : {}),
+    ...(o.host ? { host: o.host } : {}),
+    ...(o.match ? { match: o.match } : {}),
+    ...(o.log ? { log: o.log } : {}),
+    secrets: [],
+  });
+  return { baseUrl: r.baseUrl, close: () => r.close() };
+}
