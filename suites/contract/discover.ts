@@ -1,0 +1,32 @@
+/**
+ * Existing records to read: the suite does not invent billing groups or
+ * invoices (nothing in the spec creates them), it takes the first one a list
+ * endpoint shows. An empty deployment is not a contract violation, so a test
+ * with nothing to read is skipped and says why.
+ */
+import { operationById } from '../../specs/contract.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { is2xx, skipTest, type ContractContext } from './contract-test.ts';
+
+export interface Listed {
+  id: string;
+  item: Record<string, unknown>;
+  list: Exchange;
+}
+
+function firstWithId(body: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(body)) return undefined;
+  return body.find((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string');
+}
+
+/** The first record of a list operation, or a skip naming what the list answered. */
+export async function firstListed(ctx: ContractContext, listOperationId: 'listBillingGroups' | 'listInvoices'): Promise<Listed> {
+  const op = operationById(listOperationId);
+  const list = await ctx.api.op(op);
+  const item = is2xx(list) ? firstWithId(list.response.body) : undefined;
+  if (!item) {
+    const why = is2xx(list) ? 'it lists no record with an id' : `it answered ${list.response.status}`;
+    skipTest(ctx, `nothing to read: ${op.method.toUpperCase()} ${op.path} is how this suite finds a record, and ${why}`);
+  }
+  return { id: item.id as string, item, list };
+}
