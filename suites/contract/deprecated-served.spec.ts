@@ -1,0 +1,88 @@
+/**
+ * deprecated-served: the operations spec 9 rule 3 deprecates are still listed,
+ * so they are still served. With a valid token they answer neither 405, 410
+ * nor 5xx, and not 404 where 404 can only mean "no such operation".
+ *
+ * 404 is ambiguous when the path names a record: "no such record" is a
+ * conformant answer to a GET, DELETE or child POST on an id that does not exist.
+ * So the suite first makes the record exist (an upsert PUT to its path, spec 1),
+ * waits up to the visibility deadline (writes may be asynchronous), and only
+ * then counts a 404 against the operation. Where it cannot create the record
+ * (writes not allowed, or the upsert refused the body, whose fields are not
+ * shown), a 404 is inconclusive and the test is skipped, saying so.
+ */
+import { operations, type Operation } from '../../specs/contract.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { contractTest, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
+import { opaqueRecord, taggedId } from './fixtures.ts';
+import { recordTemplate } from './records.ts';
+
+const NEVER_SERVED = new Set([405, 410]);
+
+function operationAt(method: Operation['method'], path: string): Operation | undefined {
+  return operations().find((o) => o.method === method && o.path === path);
+}
+
+/** Bodies are not shown for 4.3 (spec 4.3): a small tagged record; an array of them for a bulk path. */
+function bodyFor(op: Operation, runId: string): unknown {
+  if (op.method !== 'put' && op.method !== 'post') return undefined;
+  return op.path.endsWith('/bulk') ? [opaqueRecord(runId), opaqueRecord(runId)] : opaqueRecord(runId);
+}
+
+/** Undo every record the test wrote, through the DELETE of its path (best effort). */
+function deleteLater(ctx: ContractContext, template: string, params: Record<string, string>): void {
+  const del = operationAt('delete', template);
+  if (del) ctx.cleanup.add(`delete ${template} written by the suite`, () => ctx.api.op(del, { params }));
+}
+
+/** A POST to a collection may have created the records of its body, addressed as <collection>/{id}. */
+function deleteCreatedLater(ctx: ContractContext, op: Operation, body: unknown): void {
+  const collection = op.path.replace(/\/bulk$/, '');
+  const del = operations().find((o) => o.method === 'delete' && o.path.startsWith(`${collection}/{`) && o.path.split('/').length === collection.split('/').length + 1);
+  if (!del) return;
+  const records = (Array.isArray(body) ? body : [body]) as { id: string }[];
+  for (const r of records) deleteLater(ctx, del.path, { [del.pathParams[0]!]: r.id });
+}
+
+function judge(ctx: ContractContext, x: Exchange, on404: { conclusive: boolean; why: string }): void {
+  const status = x.response.status;
+  if (NEVER_SERVED.has(status) || status >= 500) {
+    ctx.check.fail(`a deprecated operation is still listed, so it must still be served (spec 9 rule 3); it answered ${status}`, { exchanges: [x] });
+  }
+  if (status !== 404) return;
+  if (on404.conclusive) ctx.check.fail(`answered 404, and ${on404.why}: the deprecated operation is not served (spec 9 rule 3)`, { exchanges: [x] });
+  skipTest(ctx, `inconclusive: answered 404, and ${on404.why}`);
+}
+
+/** Writes the record the operation needs, or says why it could not. */
+async function createRecord(ctx: ContractContext, template: string, params: Record<string, string>): Promise<{ ok: true; put: Exchange } | { ok: false; why: string }> {
+  if (!ctx.api.target.allowWrites) return { ok: false, why: 'writes are not allowed, so the suite could not create a record to address' };
+  const upsert = operationAt('put', template);
+  if (!upsert) return { ok: false, why: `the contract has no PUT ${template} to create a record to address` };
+  const put = await ctx.api.op(upsert, { params, json: opaqueRecord(ctx.runId) });
+  deleteLater(ctx, template, params);
+  if (!is2xx(put)) return { ok: false, why: `PUT ${template} answered ${put.response.status}, so no record to address exists (a 404 may just mean "no such record")` };
+  return { ok: true, put };
+}
+
+for (const op of operations().filter((o) => o.deprecated)) {
+  contractTest({ check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' }, async (ctx) => {
+    const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
+    const json = bodyFor(op, ctx.runId);
+    const call = () => ctx.api.op(op, { params, ...(json !== undefined ? { json } : {}) });
+    const record = recordTemplate(op);
+    if (!record) {
+      const x = await call();
+      if (is2xx(x) && op.method === 'put') deleteLater(ctx, op.path, params);
+      if (is2xx(x) && op.method === 'post') deleteCreatedLater(ctx, op, json);
+      const why = op.method === 'put' ? 'a PUT to a path carrying the id creates the record (spec 1), so no record is missing' : 'the path names no record that could be missing';
+      return judge(ctx, x, { conclusive: true, why });
+    }
+    const created = await createRecord(ctx, record, params);
+    if (!created.ok) return judge(ctx, await call(), { conclusive: false, why: created.why });
+    // Writes may be asynchronous (spec 1): a 404 right after the PUT may only mean "not visible yet".
+    const seen = await untilVisible(call, (x) => x.response.status !== 404);
+    if (op.method === 'delete' && is2xx(seen.value)) ctx.testInfo.annotations.push({ type: 'note', description: `${record} deleted by the operation under test` });
+    judge(ctx, seen.value, { conclusive: true, why: `the record was written by PUT ${record} (answered ${created.put.response.status}) and was still not found after ${seen.elapsedMs} ms` });
+  });
+}

@@ -1,0 +1,29 @@
+/**
+ * json-content-type: bodies are JSON (spec 4), so a JSON body is labelled as
+ * JSON (application/json or any +json type). Judged on the documented
+ * responses of 4.1 and 4.2 and on the parameterless GETs of 4.3. Error bodies
+ * are not judged: their shape is not shown (spec 7).
+ */
+import { operations, type Operation } from '../../specs/contract.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { contractTest, is2xx, skipTest, type ContractContext } from './contract-test.ts';
+import { scenarioFor } from './scenarios.ts';
+
+const meta = (op: Operation) => ({ check: 'json-content-type', clause: 'spec 4', operation: op });
+
+function expectJsonTyped(ctx: ContractContext, answers: readonly Exchange[]): void {
+  const judged = answers.filter(is2xx);
+  if (judged.length === 0) {
+    skipTest(ctx, `no 2xx answer to judge (got ${answers.map((x) => x.response.status).join(', ')}); the status is judged by response-schema and operation-served`);
+  }
+  for (const x of judged) ctx.check.expectJsonContentType(x);
+}
+
+for (const op of operations().filter((o) => o.documented)) {
+  const scenario = scenarioFor(op);
+  contractTest({ ...meta(op), writes: scenario.writes }, async (ctx) => expectJsonTyped(ctx, await scenario.run(ctx, op)));
+}
+
+for (const op of operations().filter((o) => !o.documented && o.method === 'get' && o.pathParams.length === 0)) {
+  contractTest(meta(op), async (ctx) => expectJsonTyped(ctx, [await ctx.api.op(op)]));
+}

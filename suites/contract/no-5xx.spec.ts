@@ -1,0 +1,77 @@
+/**
+ * no-5xx: a server does not answer 5xx to a request it can judge (HTTP
+ * semantics). Every contract test already fails on any 5xx it meets (see
+ * contract-test.ts); these probes go looking for one with bad input to the
+ * documented operations: malformed JSON and schema-invalid write bodies (which
+ * must get a 4xx: never a 2xx, never a 5xx), wrongly typed query parameters
+ * and unknown ids (any answer but a 5xx: what a server does with them is not shown).
+ */
+import { operationById, operations, type Operation, type QueryParam } from '../../specs/contract.ts';
+import type { CallOptions } from '../lib/client.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { requestClause } from './clauses.ts';
+import { NO_5XX, contractTest, is2xx, type ContractContext } from './contract-test.ts';
+import { firstListed } from './discover.ts';
+import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from './fixtures.ts';
+import { cancelLater } from './offers.ts';
+
+const WRONG_TYPED: Record<string, string> = { date: 'not-a-date', 'date-time': 'yesterday-ish', integer: 'many', boolean: 'maybe' };
+
+function wrongTypedValue(q: QueryParam): string | undefined {
+  return WRONG_TYPED[q.format ?? q.type];
+}
+
+/** Path parameters that name real records where the suite knows some, so only the body can explain a refusal. */
+async function paramsForBadBody(ctx: ContractContext, op: Operation): Promise<Record<string, string>> {
+  const params = placeholderParams(op, ctx.runId);
+  if ('offerId' in params) params.offerId = taggedId(ctx.runId, 'offer');
+  if ('billingGroupId' in params) params.billingGroupId = (await firstListed(ctx, 'listBillingGroups')).id;
+  return params;
+}
+
+/** A wrongly accepted bad body may have written something: undo it as far as the answer tells what. */
+function undoAcceptedBadBody(ctx: ContractContext, op: Operation, params: Record<string, string>, x: Exchange): void {
+  const ackId = (x.response.body as { id?: unknown } | undefined)?.id;
+  if (op.path.startsWith('/offers')) cancelLater(ctx, [params.offerId, typeof ackId === 'string' ? ackId : undefined].filter((v): v is string => !!v), 'offer written from a bad body');
+  if (params.billingGroupId) ctx.cleanup.add('remove a status forced from a bad body', () => ctx.api.op(operationById('removeBillingGroupStatus'), { params }));
+}
+
+async function badBodies(ctx: ContractContext, op: Operation): Promise<void> {
+  const params = await paramsForBadBody(ctx, op);
+  const probes: { what: string; clause: string; call: CallOptions }[] = [
+    { what: 'malformed JSON', clause: 'spec 4', call: { raw: MALFORMED_JSON } },
+    { what: `a body that breaks ${op.requestSchema}.schema.json`, clause: requestClause(op), call: { json: schemaInvalidBody(op.requestSchema!) } },
+  ];
+  for (const probe of probes) {
+    const x = await ctx.api.op(op, { params, ...probe.call });
+    ctx.check.expectNo5xx(x, probe.what);
+    if (is2xx(x)) {
+      undoAcceptedBadBody(ctx, op, params, x);
+      ctx.check.fail(`${probe.what} was accepted with ${x.response.status}; a request the server cannot carry out must get a 4xx`, { exchanges: [x] }, probe.clause);
+    }
+    if (x.response.status < 400) ctx.check.fail(`${probe.what} got ${x.response.status}; expected a 4xx`, { exchanges: [x] }, probe.clause);
+  }
+}
+
+async function badQuery(ctx: ContractContext, op: Operation): Promise<void> {
+  const query = Object.fromEntries(op.query.map((q) => [q.name, wrongTypedValue(q)]).filter(([, v]) => v !== undefined));
+  ctx.check.expectNo5xx(await ctx.api.op(op, { query }), `wrongly typed query parameters ${Object.keys(query).join(', ')}`);
+}
+
+async function unknownIds(ctx: ContractContext, op: Operation): Promise<void> {
+  ctx.check.expectNo5xx(await ctx.api.op(op, { params: placeholderParams(op, ctx.runId) }), 'ids of records that do not exist');
+}
+
+function probeOf(op: Operation): ((ctx: ContractContext, op: Operation) => Promise<void>) | undefined {
+  if (op.requestSchema) return badBodies;
+  if (op.pathParams.length > 0) return unknownIds;
+  if (op.query.some((q) => wrongTypedValue(q) !== undefined)) return badQuery;
+  return undefined;
+}
+
+for (const op of operations().filter((o) => o.documented)) {
+  const probe = probeOf(op);
+  if (!probe) continue;
+  // Anything but a GET may be carried out by a server that wrongly accepts it.
+  contractTest({ ...NO_5XX, operation: op, writes: op.method !== 'get' }, (ctx) => probe(ctx, op));
+}
