@@ -65,3 +65,14 @@ export class CassetteWriter {
     closeSync(this.fd);
   }
 }
+
+/** Write a whole cassette at once (HAR import), through the same guard as live recording. */
+export function writeCassette(file: string, header: CassetteHeader, exchanges: Array<Omit<Exchange, 'seq'>>, guard: SecretForm[]): number {
+  const w = new CassetteWriter(file, { mode: 'truncate', header });
+  try {
+    for (const e of exchanges) w.append(e, guard);
+  } finally {
+    w.close();
+  }
+  return w.written;
+}

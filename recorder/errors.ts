@@ -18,13 +18,6 @@ export class CassetteParseError extends FlisError {
   }
 }
 
-/** A replayed request that the cassette has no answer for (thrown by programmatic lookups). */
-export class CassetteMissError extends FlisError {
-  constructor(message: string) {
-    super('FLIS_ERR_CASSETTE_MISS', message);
-  }
-}
-
 /** The writer's last guard: a known secret survived redaction, so the exchange was not written. */
 export class CassetteSecretError extends FlisError {
   readonly secretLabel: string;
@@ -36,14 +29,5 @@ export class CassetteSecretError extends FlisError {
     );
     this.secretLabel = secretLabel;
     this.form = form;
-  }
-}
-
-/** The upstream deployment could not be reached or did not answer in time. */
-export class UpstreamError extends FlisError {
-  readonly kind: string;
-  constructor(kind: string, message: string, options?: { cause?: unknown }) {
-    super('FLIS_ERR_UPSTREAM', message, options);
-    this.kind = kind;
   }
 }

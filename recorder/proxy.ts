@@ -52,8 +52,10 @@ export interface RecorderOptions {
   /** fdatasync after every exchange. */
   durable?: boolean;
   /** Live messages: violations, misses, upstream failures, refused writes. Never carries a secret. */
-  log?: (line: string) => void;
+  log?: (line: string, kind: LogKind) => void;
 }
+
+export type LogKind = 'violation' | 'miss' | 'upstream-failure' | 'refused-write' | 'internal';
 
 export interface RecorderStats {
   exchanges: number;
@@ -83,7 +85,7 @@ interface Ctx {
   upstreamName: string;
   cap: number;
   stats: RecorderStats;
-  log: (line: string) => void;
+  log: (line: string, kind: LogKind) => void;
 }
 
 export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
@@ -293,7 +295,7 @@ function answerFailure(ctx: Ctx, req: IncomingMessage, res: ServerResponse, x: P
   const capture = new BodyCapture(ctx.cap);
   capture.add(bytes);
   const response = recordedResponse(ctx, status, { 'content-type': 'application/json' }, capture, x, performance.now() - x.t0);
-  ctx.log(`upstream failure: ${req.method} ${x.redactor.text(x.rel)} → ${status} (${failure.kind}, ${failure.code})`);
+  ctx.log(`upstream failure: ${req.method} ${x.redactor.text(x.rel)} → ${status} (${failure.kind}, ${failure.code})`, 'upstream-failure');
   record(ctx, req, x, reqCapture, response, failure);
   if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length });
   res.end(bytes);
@@ -306,7 +308,7 @@ function record(ctx: Ctx, req: IncomingMessage, x: Pending, reqCapture: BodyCapt
   ctx.stats.exchanges += 1;
   if (failure) ctx.stats.failures += 1;
   ctx.stats.violations += violations.length;
-  for (const v of violations) ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`);
+  for (const v of violations) ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
   if (!ctx.writer) return;
   const exchange: Omit<Exchange, 'seq'> = {
     startedAt: x.startedAt,
@@ -322,7 +324,7 @@ function record(ctx: Ctx, req: IncomingMessage, x: Pending, reqCapture: BodyCapt
   } catch (err) {
     if (!(err instanceof CassetteSecretError)) throw err;
     ctx.stats.refusedWrites += 1;
-    ctx.log(`${err.code}: ${err.message}`);
+    ctx.log(`${err.code}: ${err.message}`, 'refused-write');
   }
 }
 
@@ -340,7 +342,7 @@ function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void 
 function answerMiss(ctx: Ctx, res: ServerResponse, request: RecordedRequest): void {
   ctx.stats.misses += 1;
   const answer = missAnswer(ctx.o.cassette, request, ctx.matcher, ctx.o.mode);
-  ctx.log(`FLIS_ERR_CASSETTE_MISS: ${answer.summary}`);
+  ctx.log(`FLIS_ERR_CASSETTE_MISS: ${answer.summary}`, 'miss');
   sendJson(res, MISS_STATUS, answer.body, { 'x-flis-cassette': 'miss' });
 }
 
@@ -352,7 +354,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 function internalError(ctx: Ctx, res: ServerResponse, err: unknown): void {
   const message = ctx.redactor.text(err instanceof Error ? err.message : String(err));
-  ctx.log(`FLIS_ERR_INTERNAL: ${message}`);
+  ctx.log(`FLIS_ERR_INTERNAL: ${message}`, 'internal');
   if (res.headersSent) {
     res.destroy();
     return;

@@ -3,14 +3,14 @@
  * contacts an upstream. `flis replay` and `flis run --cassette` use this.
  */
 import type { MatchOptions } from './match.ts';
-import { startRecorder } from './proxy.ts';
+import { startRecorder, type LogKind } from './proxy.ts';
 
 export interface ReplayServerOptions {
   cassette: string;
   port?: number;
   host?: string;
   match?: Partial<MatchOptions>;
-  log?: (line: string) => void;
+  log?: (line: string, kind: LogKind) => void;
 }
 
 export interface ReplayServer {

@@ -1,0 +1,96 @@
+/** `flis cassette lint|scan|export-har|import-har`: check, scan and convert cassettes. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { oneOf, UsageError } from '../../errors/flis-error.ts';
+import { readCassette } from '../../recorder/cassette-reader.ts';
+import { writeCassette } from '../../recorder/cassette-writer.ts';
+import { formatViolation } from '../../recorder/contract-check.ts';
+import { CassetteParseError } from '../../recorder/errors.ts';
+import { cassetteToHar, harToCassette } from '../../recorder/har.ts';
+import { lintCassette } from '../../recorder/lint.ts';
+import { Redactor } from '../../recorder/redact.ts';
+import { scanCassette } from '../../recorder/scan.ts';
+import { secretsFromEnv } from '../../recorder/secrets.ts';
+import { listOption, parseCommandArgs } from '../args.ts';
+import { EXIT, type Command, type CommandIo } from '../command.ts';
+
+const subcommands = ['lint', 'scan', 'export-har', 'import-har'] as const;
+
+const help = `Usage: flis cassette <subcommand> ...
+
+  flis cassette lint FILE                 check the format (a mistake names the file and line) and
+                                          check every exchange against the contract, citing the clause;
+                                          exit 1 when a violation is found
+  flis cassette scan FILE [--secret-env NAME ...]
+                                          look for the token values of the environment (raw,
+                                          URL-encoded, base64) and for token shapes (bearer tokens,
+                                          JWTs, keys); prints lines, never values; exit 1 on a finding
+  flis cassette export-har FILE OUT.har   write the cassette as HAR 1.2 (flis fields under _flis)
+  flis cassette import-har IN.har FILE [--keep-header NAME ...] [--secret-env NAME ...]
+                                          write a HAR as a cassette, through the same header allow-list
+                                          and secret redaction as recording
+
+Exit codes: 0 clean, 1 violations or secrets found, 2 usage error or unreadable cassette.`;
+
+const options = { 'secret-env': { type: 'string', multiple: true }, 'keep-header': { type: 'string', multiple: true } } as const;
+
+function positionals(sub: string, got: string[], names: string[]): string[] {
+  if (got.length !== names.length) throw new UsageError(`flis cassette ${sub} takes ${names.join(' ')}; got ${got.length} argument(s). See 'flis cassette --help'.`);
+  return got;
+}
+
+function lint(file: string, io: CommandIo): number {
+  const report = lintCassette(file);
+  for (const f of report.findings) io.out(`${file}:${f.line}: seq ${f.seq} ${f.method} ${f.path} → ${f.status}: ${formatViolation(f.violation)}`);
+  io.out(`flis cassette lint: ${report.exchanges} exchanges, ${report.findings.length} contract violations`);
+  return report.findings.length ? EXIT.checkFailed : EXIT.ok;
+}
+
+function scan(file: string, io: CommandIo, secretEnv: string[]): number {
+  const findings = scanCassette(file, io.env, secretEnv);
+  for (const f of findings) io.out(`${file}:${f.line}: ${f.what}`);
+  io.out(`flis cassette scan: ${findings.length ? `${findings.length} possible secrets found` : 'no secrets found'}`);
+  return findings.length ? EXIT.checkFailed : EXIT.ok;
+}
+
+function exportHar(file: string, out: string, io: CommandIo): number {
+  const har = cassetteToHar(readCassette(file));
+  writeFileSync(out, `${JSON.stringify(har, null, 2)}\n`);
+  io.out(`flis cassette export-har: ${har.log.entries.length} entries written to ${out}`);
+  return EXIT.ok;
+}
+
+function importHar(input: string, file: string, io: CommandIo, secretEnv: string[], keep: string[]): number {
+  let har: unknown;
+  try {
+    har = JSON.parse(readFileSync(input, 'utf8'));
+  } catch (e) {
+    const line = /line (\d+)/.exec((e as Error).message)?.[1];
+    throw new CassetteParseError(input, line ? Number(line) : 1, 'a HAR file (JSON)', (e as Error).message);
+  }
+  const redactor = new Redactor(secretsFromEnv(io.env, secretEnv));
+  const { header, exchanges } = harToCassette(har, input, redactor, keep);
+  const n = writeCassette(file, header, exchanges, redactor.forms);
+  io.out(`flis cassette import-har: ${n} exchanges written to ${file}`);
+  return EXIT.ok;
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values: v, positionals: pos } = parseCommandArgs('cassette', argv, options, true);
+  const [sub, ...args] = pos;
+  if (v.help || !sub) {
+    io.out(help);
+    return sub || v.help ? EXIT.ok : EXIT.usage;
+  }
+  oneOf('flis cassette: the subcommand', sub, subcommands);
+  const secretEnv = listOption(v['secret-env']) ?? [];
+  if (sub === 'lint') return lint(positionals(sub, args, ['FILE'])[0]!, io);
+  if (sub === 'scan') return scan(positionals(sub, args, ['FILE'])[0]!, io, secretEnv);
+  if (sub === 'export-har') {
+    const [file, out] = positionals(sub, args, ['FILE', 'OUT.har']);
+    return exportHar(file!, out!, io);
+  }
+  const [input, file] = positionals(sub, args, ['IN.har', 'FILE']);
+  return importHar(input!, file!, io, secretEnv, listOption(v['keep-header']) ?? []);
+}
+
+export const cassetteCommand: Command = { name: 'cassette', summary: 'Lint, scan for secrets, and convert cassettes to and from HAR 1.2', help, run };

@@ -1,0 +1,178 @@
+/**
+ * `flis record`: the recording reverse proxy (recorder/proxy.ts) in front of a
+ * deployment, until stopped. The embedded mock is started here, in the CLI
+ * layer, because recorder/ must not import mock/.
+ */
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { resolveDeployment } from '../../config/deployments.ts';
+import { UsageError } from '../../errors/flis-error.ts';
+import { startMock } from '../../mock/server.ts';
+import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
+import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
+import { secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
+import { mintToken } from '../../runner/start-target.ts';
+import { intOption, listOption, parseCommandArgs } from '../args.ts';
+import { EXIT, type Command, type CommandIo } from '../command.ts';
+
+export const matchHelp = `  --match-ignore-query NAME    leave a query parameter out of matching (repeatable)
+  --match-ignore-body POINTER  leave a JSON body field out of matching, e.g. /offer/transportTimestamp (repeatable)
+  --match-header NAME          match on this request header too (repeatable; default: authorization,
+                               compared in its redacted form, so "sent a token" differs from "sent none")`;
+
+const help = `Usage: flis record --upstream NAME|URL --cassette FILE [options]
+
+A recording reverse proxy on loopback. Point the client's base URL at the address it prints
+(ending in /apis/v0): each request is forwarded to the upstream over a keep-alive pool, the
+answer is streamed back unchanged, and each completed exchange is appended to the cassette,
+redacted and checked against the contract (violations are printed as they pass). Ctrl-C stops it.
+
+Options:
+  --upstream NAME|URL          a deployment of specs/deployments.yaml (embedded, mock, sandbox,
+                               production-1, production-2, production-3) or a base URL ending in
+                               /apis/v0. 'embedded' starts the embedded mock; it accepts the token
+                               in FLIS_TOKEN, else a minted one written to a file whose path is printed
+  --cassette FILE              the cassette (YAML) to write, or to replay from
+  --mode MODE                  ${modes.join(' | ')} (default record):
+                                 record       write every exchange, overwriting the cassette
+                                 new          replay what the cassette has, record what it lacks
+                                 replay       answer from the cassette only; never contact the upstream
+                                 passthrough  forward and check the contract, write nothing
+  --port N                     port to listen on (default 0: a free port)
+  --host ADDR                  loopback address to bind (default 127.0.0.1)
+  --secret-env NAME            also keep the value of this environment variable out of the cassette
+                               (repeatable; FLIS_TOKEN and every deployment's token variable always are)
+  --keep-header NAME           keep this header too (repeatable). Only an allow-list is kept;
+                               Authorization and cookies are always replaced by [REDACTED]
+  --max-body-bytes N           keep at most N bytes of a body in the cassette (default 1048576);
+                               bigger bodies still stream through whole
+  --upstream-timeout-ms N      wait this long for the upstream's headers and between body chunks
+                               (default 30000); then the client gets a 504 and the failure is recorded
+  --durable                    fdatasync the cassette after every exchange (survives power loss; slower)
+  --quiet                      do not print contract violations as they pass
+
+Replay matching (modes new and replay):
+${matchHelp}
+
+A request the cassette cannot answer in mode replay gets a 501 JSON answer naming the cassette,
+the request, and the closest recorded request with a field-by-field difference.
+Upstream failures (refused, reset, timeout) are answered 502/504 with a JSON body and recorded.`;
+
+export const matchOptions = {
+  'match-ignore-query': { type: 'string', multiple: true },
+  'match-ignore-body': { type: 'string', multiple: true },
+  'match-header': { type: 'string', multiple: true },
+} as const;
+
+const options = {
+  upstream: { type: 'string' },
+  cassette: { type: 'string' },
+  mode: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'secret-env': { type: 'string', multiple: true },
+  'keep-header': { type: 'string', multiple: true },
+  'max-body-bytes': { type: 'string' },
+  'upstream-timeout-ms': { type: 'string' },
+  durable: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  ...matchOptions,
+} as const;
+
+export function matchFrom(v: { 'match-ignore-query'?: string[]; 'match-ignore-body'?: string[]; 'match-header'?: string[] }): RecorderOptions['match'] {
+  const body = listOption(v['match-ignore-body']) ?? [];
+  for (const p of body) if (!p.startsWith('/')) throw new UsageError(`--match-ignore-body takes a JSON pointer starting with '/', e.g. /offer/transportTimestamp; got '${p}'`);
+  return {
+    ignoreQuery: listOption(v['match-ignore-query']) ?? [],
+    ignoreBody: body,
+    ...(v['match-header'] ? { headers: (listOption(v['match-header']) ?? []).map((h) => h.toLowerCase()) } : {}),
+  };
+}
+
+export function requireLoopback(host: string): string {
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host)) throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost); got '${host}'`);
+  return host.replace(/^\[|\]$/g, '');
+}
+
+interface Upstream {
+  name: string | null;
+  baseUrl: string;
+  secrets: Secret[];
+  note: string;
+  close(): Promise<void>;
+}
+
+async function openUpstream(nameOrUrl: string, io: CommandIo): Promise<Upstream> {
+  const target = resolveDeployment(nameOrUrl, io.env);
+  if (target.embedded) {
+    const fromEnv = io.env.FLIS_TOKEN;
+    const token = fromEnv || mintToken();
+    const mock = await startMock({ token, port: 0 });
+    let note = 'token: from FLIS_TOKEN';
+    if (!fromEnv) {
+      const file = join(tmpdir(), `flis-record-${new URL(mock.baseUrl).port}.token`);
+      writeFileSync(file, token, { mode: 0o600 });
+      note = `token: in ${file} (export FLIS_TOKEN=$(cat FILE))`;
+    }
+    return { name: target.name, baseUrl: mock.baseUrl, secrets: [{ label: 'the embedded mock token', value: token }], note, close: () => mock.close() };
+  }
+  const secrets = target.token ? [{ label: `the token of ${target.name}`, value: target.token }] : [];
+  return { name: target.name === 'ad-hoc' ? null : target.name, baseUrl: target.baseUrl!, secrets, note: '', close: async () => {} };
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values: v } = parseCommandArgs('record', argv, options);
+  if (v.help) {
+    io.out(help);
+    return EXIT.ok;
+  }
+  const mode = parseMode(v.mode ?? 'record');
+  if (!v.cassette) throw new UsageError(`flis record: --cassette FILE is required. See 'flis record --help'.`);
+  if (!v.upstream && modePolicies[mode].needsUpstream) throw new UsageError(`flis record: --upstream NAME|URL is required in mode '${mode}'. See 'flis record --help'.`);
+  const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
+  const host = requireLoopback(v.host ?? '127.0.0.1');
+  const maxBodyBytes = intOption('max-body-bytes', v['max-body-bytes'], { min: 0 });
+  const timeoutMs = intOption('upstream-timeout-ms', v['upstream-timeout-ms'], { min: 1, max: 3_600_000 });
+  const match = matchFrom(v);
+  const secretEnv = listOption(v['secret-env']) ?? [];
+  for (const name of secretEnv) if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
+  const upstream = v.upstream && modePolicies[mode].needsUpstream ? await openUpstream(v.upstream, io) : undefined;
+  let recorder: Recorder;
+  try {
+    recorder = await startRecorder({
+      mode,
+      cassette: resolve(v.cassette),
+      ...(upstream ? { upstream: { baseUrl: upstream.baseUrl, deployment: upstream.name } } : {}),
+      host,
+      port,
+      secrets: [...secretsFromEnv(io.env, secretEnv), ...(upstream?.secrets ?? [])],
+      keepHeaders: listOption(v['keep-header']) ?? [],
+      ...(match ? { match } : {}),
+      ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+      ...(timeoutMs !== undefined ? { upstreamTimeoutMs: timeoutMs } : {}),
+      durable: v.durable === true,
+      log: (line, kind) => {
+        if (!(v.quiet && kind === 'violation')) io.err(line);
+      },
+    });
+  } catch (e) {
+    await upstream?.close();
+    throw e;
+  }
+  const to = upstream ? `${upstream.name ?? 'ad-hoc'} (${new URL(upstream.baseUrl).origin})` : 'no upstream';
+  io.out(`flis record: serving ${recorder.baseUrl} → ${to}; mode ${mode}; cassette ${resolve(v.cassette)}`);
+  if (upstream?.note) io.out(upstream.note);
+  await io.stopped;
+  await recorder.close();
+  await upstream?.close();
+  const s = recorder.stats;
+  io.out(`flis record: ${s.exchanges} exchanges forwarded, ${s.written} written, ${s.replayed} replayed, ${s.misses} misses, ${s.failures} upstream failures, ${s.violations} contract violations`);
+  if (s.refusedWrites > 0) {
+    io.err(`flis record: ${s.refusedWrites} exchanges were not written because a secret survived redaction (see above)`);
+    return EXIT.checkFailed;
+  }
+  return EXIT.ok;
+}
+
+export const recordCommand: Command = { name: 'record', summary: 'Record traffic to a deployment into a YAML cassette through a loopback proxy', help, run };

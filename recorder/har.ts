@@ -1,0 +1,199 @@
+/**
+ * HAR 1.2 export and import, so a cassette opens in browser dev tools and HAR
+ * viewers, and a HAR captured elsewhere becomes a cassette. Fields HAR has no
+ * place for (seq, operationId, violations, upstream failures, truncation) ride
+ * in `_flis` custom fields, which HAR 1.2 allows for names starting with `_`.
+ * Import goes through the same body encoding and redaction as recording, so a
+ * HAR from elsewhere never brings a token into a cassette.
+ */
+import { STATUS_CODES } from 'node:http';
+import { encodeBody, decodeBody } from './body.ts';
+import {
+  CASSETTE_FORMAT, CASSETTE_KIND, type CassetteHeader, type Exchange, type HeaderMap, type QueryMap,
+  type StoredBody, type UpstreamFailure, type Violation,
+} from './cassette-format.ts';
+import type { Cassette } from './cassette-reader.ts';
+import { CassetteParseError } from './errors.ts';
+import { toolInfo } from './header.ts';
+import { operationFor } from './operation-index.ts';
+import { keepHeaders, redactionPolicy, type Redactor } from './redact.ts';
+import { specVersion } from '../specs/contract.ts';
+
+interface HarNameValue { name: string; value: string }
+interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string; url: string; httpVersion: string; cookies: unknown[]; headers: HarNameValue[];
+    queryString: HarNameValue[]; postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    headersSize: number; bodySize: number;
+  };
+  response: {
+    status: number; statusText: string; httpVersion: string; cookies: unknown[]; headers: HarNameValue[];
+    content: { size: number; mimeType: string; text?: string; encoding?: 'base64' };
+    redirectURL: string; headersSize: number; bodySize: number;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  _flis: { seq: number; operationId: string | null; requestBodyTruncated?: boolean; responseBodyTruncated?: boolean; failure?: UpstreamFailure; violations: Violation[] };
+}
+
+export interface Har {
+  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[]; _flis: { header: CassetteHeader } };
+}
+
+const DEFAULT_BASE = 'http://flis.invalid/apis/v0';
+
+function pairs(m: HeaderMap | QueryMap): HarNameValue[] {
+  return Object.entries(m).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value })));
+}
+
+function header1(m: HeaderMap, name: string): string | undefined {
+  const v = m[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** A stored body as HAR text: JSON and text as they are, anything else base64. */
+function harText(b: StoredBody): { text: string; base64: boolean } {
+  if (b.encoding === 'base64') return { text: b.value as string, base64: true };
+  return { text: decodeBody(b).toString('utf8'), base64: false };
+}
+
+export function cassetteToHar(c: Cassette): Har {
+  const base = (c.header.upstream ?? DEFAULT_BASE).replace(/\/+$/, '');
+  return {
+    log: {
+      version: '1.2',
+      creator: toolInfo(),
+      entries: c.exchanges.map((e) => toEntry(e, base, c.header.recordedAt)),
+      _flis: { header: c.header },
+    },
+  };
+}
+
+function toEntry(e: Exchange, base: string, fallbackTime: string): HarEntry {
+  const qs = pairs(e.request.query);
+  const search = new URLSearchParams(qs.map((p) => [p.name, p.value])).toString();
+  const reqBody = e.request.body;
+  const resBody = e.response.body;
+  const resText = resBody ? harText(resBody) : undefined;
+  const firstByte = Math.max(0, e.response.timing.firstByteMs);
+  return {
+    startedDateTime: e.startedAt || fallbackTime,
+    time: Math.max(0, e.response.timing.durationMs),
+    request: {
+      method: e.request.method,
+      url: `${base}${e.request.path}${search ? `?${search}` : ''}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(e.request.headers),
+      queryString: qs,
+      ...(reqBody ? { postData: postData(reqBody, header1(e.request.headers, 'content-type')) } : {}),
+      headersSize: -1,
+      bodySize: reqBody?.size ?? 0,
+    },
+    response: {
+      status: e.response.status,
+      statusText: STATUS_CODES[e.response.status] ?? '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(e.response.headers),
+      content: {
+        size: resBody?.size ?? 0,
+        mimeType: header1(e.response.headers, 'content-type') ?? '',
+        ...(resText ? { text: resText.text } : {}),
+        ...(resText?.base64 ? { encoding: 'base64' as const } : {}),
+      },
+      redirectURL: header1(e.response.headers, 'location') ?? '',
+      headersSize: -1,
+      bodySize: resBody?.size ?? 0,
+    },
+    cache: {},
+    timings: { send: 0, wait: firstByte, receive: Math.max(0, e.response.timing.durationMs - firstByte) },
+    _flis: {
+      seq: e.seq,
+      operationId: e.operationId,
+      ...(reqBody?.truncated ? { requestBodyTruncated: true } : {}),
+      ...(resBody?.truncated ? { responseBodyTruncated: true } : {}),
+      ...(e.failure ? { failure: e.failure } : {}),
+      violations: e.violations,
+    },
+  };
+}
+
+function postData(b: StoredBody, contentType: string | undefined): NonNullable<HarEntry['request']['postData']> {
+  const t = harText(b);
+  return { mimeType: contentType ?? '', text: t.text, ...(t.base64 ? { _encoding: 'base64' as const } : {}) };
+}
+
+/** A HAR document (parsed JSON) as cassette header and exchanges; `file` names the HAR in errors. */
+export function harToCassette(har: unknown, file: string, redactor: Redactor, keep: string[] = []): { header: CassetteHeader; exchanges: Array<Omit<Exchange, 'seq'>> } {
+  const log = (har as { log?: { entries?: unknown; _flis?: { header?: CassetteHeader } } } | null)?.log;
+  if (!log || !Array.isArray(log.entries)) throw new CassetteParseError(file, 1, 'a HAR document: {"log": {"version": "1.2", "entries": [...]}}');
+  const header: CassetteHeader = log._flis?.header ?? {
+    format: CASSETTE_FORMAT, kind: CASSETTE_KIND, recordedAt: new Date().toISOString(), deployment: null, upstream: null,
+    specVersion: specVersion(), tool: toolInfo(),
+  };
+  const policy = redactionPolicy(keep);
+  const basePath = header.upstream ? new URL(header.upstream).pathname.replace(/\/+$/, '') : undefined;
+  const exchanges = (log.entries as HarEntry[]).map((entry, i) => fromEntry(entry, i, file, basePath, redactor, policy));
+  return { header, exchanges };
+}
+
+function fromEntry(
+  e: HarEntry, i: number, file: string, basePath: string | undefined, r: Redactor, policy: ReturnType<typeof redactionPolicy>,
+): Omit<Exchange, 'seq'> {
+  if (!e?.request?.url || !e.response || typeof e.response.status !== 'number') {
+    throw new CassetteParseError(file, 1, `log.entries[${i}] to have request.url and response.status`);
+  }
+  const url = new URL(e.request.url);
+  const path = relativePath(url.pathname, basePath);
+  const reqHeaders = toMap(e.request.headers ?? []);
+  const resHeaders = toMap(e.response.headers ?? []);
+  const reqBody = e.request.postData?.text !== undefined
+    ? bodyFrom(e.request.postData.text, e.request.postData._encoding === 'base64', e.request.postData.mimeType, e.request.bodySize, e._flis?.requestBodyTruncated === true)
+    : null;
+  const c = e.response.content;
+  const resBody = c?.text !== undefined ? bodyFrom(c.text, c.encoding === 'base64', c.mimeType, c.size, e._flis?.responseBodyTruncated === true) : null;
+  const wait = e.timings?.wait ?? 0;
+  return {
+    startedAt: e.startedDateTime,
+    operationId: e._flis?.operationId !== undefined ? e._flis.operationId : (operationFor(e.request.method, path)?.operationId ?? null),
+    request: {
+      method: e.request.method.toUpperCase(),
+      path: r.text(path),
+      query: r.query(toMap(e.request.queryString ?? [])),
+      headers: keepHeaders(reqHeaders, policy.requestHeaders, r),
+      body: r.body(reqBody),
+    },
+    response: {
+      status: e.response.status,
+      headers: keepHeaders(resHeaders, policy.responseHeaders, r),
+      body: r.body(resBody),
+      timing: { durationMs: e.time, firstByteMs: wait },
+    },
+    ...(e._flis?.failure ? { failure: e._flis.failure } : {}),
+    violations: e._flis?.violations ?? [],
+  };
+}
+
+function relativePath(pathname: string, basePath: string | undefined): string {
+  if (basePath && pathname.startsWith(`${basePath}/`)) return pathname.slice(basePath.length);
+  const at = pathname.indexOf('/apis/v0/');
+  return at >= 0 ? pathname.slice(at + '/apis/v0'.length) : pathname;
+}
+
+function toMap(list: HarNameValue[]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const { name, value } of list) {
+    const prev = out[name];
+    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+function bodyFrom(text: string, base64: boolean, mimeType: string | undefined, size: number | undefined, truncated: boolean): StoredBody | null {
+  const bytes = Buffer.from(text, base64 ? 'base64' : 'utf8');
+  const wire = typeof size === 'number' && size >= bytes.length ? size : bytes.length;
+  return encodeBody(bytes, mimeType || undefined, wire, truncated);
+}
