@@ -1,0 +1,46 @@
+/**
+ * Builds the Fastify instance of one mock deployment: hooks first (auth, body
+ * parsing, errors, variant decoration), then the route plugins under the
+ * version prefix of spec 9 rule 2.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installAuth } from './auth.ts';
+import type { MockContext } from './context.ts';
+import { installErrorHandling } from './errors.ts';
+import { installExtraFields } from './extra-fields.ts';
+import { installJsonBody } from './json-body.ts';
+import { billingGroupRoutes } from './routes/billing-groups.ts';
+import { catalogueRoutesPlugin } from './routes/catalogue.ts';
+import { invoiceRoutes } from './routes/invoices.ts';
+import { offerRoutes } from './routes/offers.ts';
+import { requestsStatusRoutes } from './routes/requests-status.ts';
+
+export const API_PREFIX = '/apis/v0';
+
+export interface AppOptions {
+  token: string;
+  context: MockContext;
+}
+
+export async function buildApp({ token, context }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Request logs would carry headers; the mock logs nothing so a token never lands in a log.
+    logger: false,
+    // Suites tag ids with a run id; the router's default of 100 characters would turn long ids into 404s.
+    routerOptions: { maxParamLength: 2000, ignoreTrailingSlash: true },
+    // Keep-alive sockets of a test client must not hold close() open.
+    forceCloseConnections: true,
+  });
+  installErrorHandling(app);
+  installAuth(app, token, context.faults);
+  installJsonBody(app);
+  if (context.variant.extraFields) installExtraFields(app);
+  await app.register(async (api) => {
+    await api.register(offerRoutes(context));
+    await api.register(billingGroupRoutes(context));
+    await api.register(invoiceRoutes(context));
+    await api.register(requestsStatusRoutes(context));
+    await api.register(catalogueRoutesPlugin(context));
+  }, { prefix: API_PREFIX });
+  return app;
+}

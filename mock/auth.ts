@@ -1,0 +1,42 @@
+/**
+ * Bearer-token check on every request (spec 5 rule 2), run before the body is
+ * parsed so an unauthenticated client learns nothing about its body.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { HttpError } from './errors.ts';
+import type { Faults } from './faults.ts';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Constant-time comparison; hashing first makes the lengths equal. */
+function sameToken(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+function bearerOf(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : (BEARER.exec(header)?.[1] ?? '');
+}
+
+/** Why the request is refused, or undefined when it may pass. Messages never contain the header or token. */
+export function authFailure(request: FastifyRequest, token: string, faults: Faults): HttpError | undefined {
+  const given = bearerOf(request.headers.authorization);
+  if (given === undefined) {
+    return faults.has('auth-missing-token-accepted') ? undefined : new HttpError(401, 'UNAUTHORIZED', 'missing bearer token');
+  }
+  if (faults.has('auth-wrong-token-accepted') && given !== '') return undefined;
+  return sameToken(given, token) ? undefined : new HttpError(401, 'UNAUTHORIZED', 'invalid bearer token');
+}
+
+export function installAuth(app: FastifyInstance, token: string, faults: Faults): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const failure = authFailure(request, token, faults);
+    if (!failure) return;
+    reply.header('www-authenticate', 'Bearer realm="flis", error="invalid_token"');
+    throw failure;
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * Billing groups (spec 2.4, 2.5) and their forced status (spec 3 rules 1-3).
+ * A forced status overrides the group's own status until it is removed, so
+ * the two are kept apart: removing the force must bring the own status back.
+ */
+import { clone, type JsonObject } from './json.ts';
+
+export interface BillingGroup {
+  id: string;
+  humanReadableId: string;
+  date: string;
+  priceManual: number;
+  priceStorage: number;
+  priceProduct: number;
+  priceFaf: number;
+  priceTransport: number;
+  priceTotal: number;
+  from: string;
+  to: string;
+  productDescription: string;
+  properties: JsonObject | null;
+  customerId: string;
+  customerName: string;
+  customerIntegrationId: string;
+  customerExternalId: string;
+  inactive: boolean;
+  status: string;
+  vehicles: string[];
+  vehicleExternalIds: string[];
+  vehicleNames: string[];
+  vehiclesSnapshot: JsonObject[];
+  subcontractors: string[];
+  subcontractorExternalIds: string[];
+  subcontractorNames: string[];
+  subcontractorsSnapshot: JsonObject[];
+  transport: JsonObject[];
+  storage: JsonObject[];
+  products: JsonObject[];
+  manual: JsonObject[];
+}
+
+/** What the details view (spec 2.5) has beyond the group itself. */
+export interface BillingGroupExtras {
+  branches: JsonObject[];
+  crnNumber: string;
+  jobs: JsonObject[];
+}
+
+export interface BillingGroupDetails {
+  id: string;
+  humanReadableId: string;
+  branches: JsonObject[];
+  customerId: string;
+  customerName: string;
+  customerIntegrationId: string;
+  customerExternalId: string;
+  crnNumberByCustomerId: Record<string, string>;
+  inactive: boolean;
+  status: string;
+  date: string;
+  properties: JsonObject | null;
+  jobs: JsonObject[];
+  transportRevenues: JsonObject[];
+  storageRevenues: JsonObject[];
+  productRevenues: JsonObject[];
+  manualRevenues: JsonObject[];
+}
+
+export class BillingStore {
+  private readonly groups = new Map<string, BillingGroup>();
+  private readonly extras = new Map<string, BillingGroupExtras>();
+  private readonly forced = new Map<string, string>();
+
+  seed(groups: { group: BillingGroup; extras: BillingGroupExtras }[]): void {
+    for (const { group, extras } of groups) {
+      this.groups.set(group.id, clone(group));
+      this.extras.set(group.id, clone(extras));
+    }
+  }
+
+  has(id: string): boolean {
+    return this.groups.has(id);
+  }
+
+  /** The group as clients see it: the forced status, when there is one, replaces its own. */
+  get(id: string): BillingGroup | undefined {
+    const group = this.groups.get(id);
+    if (!group) return undefined;
+    return { ...clone(group), status: this.forced.get(id) ?? group.status };
+  }
+
+  list(): BillingGroup[] {
+    return [...this.groups.keys()].map((id) => this.get(id)).filter((g): g is BillingGroup => g !== undefined);
+  }
+
+  force(id: string, status: string): void {
+    this.forced.set(id, status);
+  }
+
+  unforce(id: string): void {
+    this.forced.delete(id);
+  }
+
+  details(id: string): BillingGroupDetails | undefined {
+    const group = this.get(id);
+    const extras = this.extras.get(id);
+    return group && extras ? toDetails(group, extras) : undefined;
+  }
+}
+
+function revenues(lines: JsonObject[], kind: string): JsonObject[] {
+  return lines.map((line) => ({ ...clone(line), revenueType: kind }));
+}
+
+function toDetails(g: BillingGroup, x: BillingGroupExtras): BillingGroupDetails {
+  return {
+    id: g.id, humanReadableId: g.humanReadableId, branches: clone(x.branches),
+    customerId: g.customerId, customerName: g.customerName, customerIntegrationId: g.customerIntegrationId,
+    customerExternalId: g.customerExternalId, crnNumberByCustomerId: { [g.customerId]: x.crnNumber },
+    inactive: g.inactive, status: g.status, date: g.date, properties: clone(g.properties), jobs: clone(x.jobs),
+    transportRevenues: revenues(g.transport, 'transport'), storageRevenues: revenues(g.storage, 'storage'),
+    productRevenues: revenues(g.products, 'product'), manualRevenues: revenues(g.manual, 'manual'),
+  };
+}

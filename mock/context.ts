@@ -1,0 +1,28 @@
+/** Everything a route needs, built once per mock: the stores, the switched-on faults and the variant. */
+import { BillingStore } from './billing-store.ts';
+import type { Directory } from './directory.ts';
+import type { Faults } from './faults.ts';
+import { idFactory, type IdFactory } from './ids.ts';
+import { InvoiceStore } from './invoice-store.ts';
+import { OffersStore } from './offers-store.ts';
+import { seedStores } from './seed.ts';
+import { RecordStore } from './store.ts';
+import type { MockVariant } from './variant.ts';
+
+export interface MockContext {
+  faults: Faults;
+  variant: MockVariant;
+  ids: IdFactory;
+  directory: Directory;
+  offers: OffersStore;
+  billing: BillingStore;
+  invoices: InvoiceStore;
+  records: RecordStore;
+}
+
+export function createContext(faults: Faults, variant: MockVariant, writeDelayMs: number): MockContext {
+  const ids = idFactory(variant.idFormat);
+  const stores = { offers: new OffersStore(writeDelayMs), billing: new BillingStore(), invoices: new InvoiceStore(), records: new RecordStore() };
+  const directory = seedStores(ids, stores);
+  return { faults, variant, ids, directory, ...stores };
+}

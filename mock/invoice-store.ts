@@ -1,0 +1,67 @@
+/**
+ * Invoices (spec 2.6). They are read-only through the interface; the store
+ * keeps them in one stable order (created, then id) so pages never overlap.
+ */
+import { clone } from './json.ts';
+
+export interface InvoicedBy {
+  uid: string;
+  email: string;
+  name: string;
+}
+
+export interface Invoice {
+  id: string;
+  invoiceDate: string;
+  invoiceDueDate: string;
+  invoicedBy: InvoicedBy;
+  status: string;
+  created: string;
+  updated: string;
+  billingGroupIds: string[];
+}
+
+function byCreatedThenId(a: Invoice, b: Invoice): number {
+  const byCreated = Date.parse(a.created) - Date.parse(b.created);
+  return byCreated !== 0 ? byCreated : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export class InvoiceStore {
+  private invoices: Invoice[] = [];
+
+  seed(invoices: Invoice[]): void {
+    this.invoices = invoices.map(clone).sort(byCreatedThenId);
+  }
+
+  list(): Invoice[] {
+    return this.invoices.map(clone);
+  }
+
+  get(id: string): Invoice | undefined {
+    const found = this.invoices.find((i) => i.id === id);
+    return found && clone(found);
+  }
+}
+
+export interface InvoicePageRequest {
+  createdSinceMs?: number;
+  updatedSinceMs?: number;
+  limit?: number;
+  page?: number;
+}
+
+/** With a page but no limit, pages still need a size; 10 is the mock's choice (spec 8: maximum page size not shown). */
+export const DEFAULT_PAGE_SIZE = 10;
+
+function since(ms: number | undefined, value: string): boolean {
+  return ms === undefined || Date.parse(value) >= ms;
+}
+
+/** Filters, then pages: page is 1-based; no page and no limit means everything. */
+export function pageOfInvoices(all: Invoice[], req: InvoicePageRequest): Invoice[] {
+  const matching = all.filter((i) => since(req.createdSinceMs, i.created) && since(req.updatedSinceMs, i.updated));
+  if (req.limit === undefined && req.page === undefined) return matching;
+  const size = req.limit ?? DEFAULT_PAGE_SIZE;
+  const start = ((req.page ?? 1) - 1) * size;
+  return start >= matching.length ? [] : matching.slice(start, start + size);
+}

@@ -1,0 +1,167 @@
+/**
+ * Offers are written asynchronously (spec 1): a write is acknowledged with a
+ * batchId at once and becomes visible to reads `delayMs` later. Writes wait in
+ * a queue stamped with the time they fall due and are applied, in order, by
+ * the next read after that time: no timers to leak, no busy waits.
+ */
+import { performance } from 'node:perf_hooks';
+import { clone } from './json.ts';
+import type { Offer } from './offer-model.ts';
+
+/** What one queued write does to the stored offer; `undefined` in, `undefined` out means "nothing stored". */
+export type OfferMutation = (existing: Offer | undefined) => Offer | undefined;
+
+export interface OfferWrite {
+  offerId: string;
+  operation: 'UPSERT' | 'CANCEL';
+  /** The booking the write names, indexed at once so the booking status is readable before the write lands. */
+  bookingId?: string;
+  mutate: OfferMutation;
+}
+
+interface BatchItem {
+  offerId: string;
+  operation: OfferWrite['operation'];
+  bookingId?: string;
+  processed: boolean;
+}
+
+interface Batch {
+  batchId: string;
+  acceptedAt: string;
+  processedAt?: string;
+  items: BatchItem[];
+}
+
+interface QueuedWrite {
+  dueAt: number;
+  batch: Batch;
+  item: BatchItem;
+  mutate: OfferMutation;
+}
+
+export interface BatchStatus {
+  batchId: string;
+  status: 'PENDING' | 'PROCESSED';
+  acceptedAt: string;
+  processedAt: string | null;
+  items: { offerId: string; operation: string; bookingId: string | null; status: 'PENDING' | 'PROCESSED' }[];
+}
+
+export interface BookingRequestsStatus {
+  bookingId: string;
+  status: 'PENDING' | 'PROCESSED';
+  offerIds: string[];
+  requests: { batchId: string; offerId: string; operation: string; status: 'PENDING' | 'PROCESSED' }[];
+}
+
+export class OffersStore {
+  private readonly offers = new Map<string, Offer>();
+  private readonly queue: QueuedWrite[] = [];
+  private readonly batches = new Map<string, Batch>();
+  private readonly batchesByBooking = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  seed(offers: Offer[]): void {
+    for (const o of offers) this.offers.set(o.id, clone(o));
+  }
+
+  submit(batchId: string, writes: OfferWrite[]): void {
+    const batch: Batch = { batchId, acceptedAt: new Date().toISOString(), items: [] };
+    const dueAt = this.now() + this.delayMs;
+    for (const w of writes) {
+      const item: BatchItem = { offerId: w.offerId, operation: w.operation, processed: false, ...(w.bookingId !== undefined ? { bookingId: w.bookingId } : {}) };
+      batch.items.push(item);
+      this.queue.push({ dueAt, batch, item, mutate: w.mutate });
+      if (w.bookingId !== undefined) this.indexBooking(w.bookingId, batchId);
+    }
+    this.batches.set(batchId, batch);
+    this.settle();
+    if (writes.length === 0) batch.processedAt = batch.acceptedAt;
+  }
+
+  get(id: string): Offer | undefined {
+    this.settle();
+    const offer = this.offers.get(id);
+    return offer && clone(offer);
+  }
+
+  list(): Offer[] {
+    this.settle();
+    return [...this.offers.values()].map(clone);
+  }
+
+  /** Stored, or written and not yet visible: a DELETE right after a write must not answer 404. */
+  isKnown(id: string): boolean {
+    this.settle();
+    return this.offers.has(id) || this.queue.some((q) => q.item.offerId === id);
+  }
+
+  batchStatus(batchId: string): BatchStatus | undefined {
+    this.settle();
+    const batch = this.batches.get(batchId);
+    return batch && toBatchStatus(batch);
+  }
+
+  bookingStatus(bookingId: string): BookingRequestsStatus | undefined {
+    this.settle();
+    const offerIds = [...this.offers.values()].filter((o) => o.bookingId === bookingId).map((o) => o.id);
+    const batchIds = [...(this.batchesByBooking.get(bookingId) ?? [])];
+    if (offerIds.length === 0 && batchIds.length === 0) return undefined;
+    const requests = batchIds.flatMap((id) => requestsOf(this.batches.get(id), bookingId));
+    const pending = requests.some((r) => r.status === 'PENDING');
+    return { bookingId, status: pending ? 'PENDING' : 'PROCESSED', offerIds, requests };
+  }
+
+  private indexBooking(bookingId: string, batchId: string): void {
+    const set = this.batchesByBooking.get(bookingId) ?? new Set<string>();
+    set.add(batchId);
+    this.batchesByBooking.set(bookingId, set);
+  }
+
+  /** Applies every queued write whose time has come, oldest first. */
+  private settle(): void {
+    const now = this.now();
+    while (this.queue.length > 0 && (this.queue[0]?.dueAt ?? Infinity) <= now) {
+      const next = this.queue.shift();
+      if (next) this.apply(next);
+    }
+  }
+
+  private apply({ batch, item, mutate }: QueuedWrite): void {
+    const result = mutate(this.offers.get(item.offerId));
+    if (result) {
+      this.offers.set(item.offerId, result);
+      item.bookingId ??= result.bookingId;
+      this.indexBooking(result.bookingId, batch.batchId);
+    }
+    item.processed = true;
+    if (batch.items.every((i) => i.processed)) batch.processedAt = new Date().toISOString();
+  }
+}
+
+function itemStatus(item: BatchItem): 'PENDING' | 'PROCESSED' {
+  return item.processed ? 'PROCESSED' : 'PENDING';
+}
+
+function toBatchStatus(batch: Batch): BatchStatus {
+  const done = batch.items.every((i) => i.processed);
+  return {
+    batchId: batch.batchId,
+    status: done ? 'PROCESSED' : 'PENDING',
+    acceptedAt: batch.acceptedAt,
+    processedAt: done ? (batch.processedAt ?? batch.acceptedAt) : null,
+    items: batch.items.map((i) => ({ offerId: i.offerId, operation: i.operation, bookingId: i.bookingId ?? null, status: itemStatus(i) })),
+  };
+}
+
+function requestsOf(batch: Batch | undefined, bookingId: string): BookingRequestsStatus['requests'] {
+  if (!batch) return [];
+  return batch.items
+    .filter((i) => i.bookingId === bookingId)
+    .map((i) => ({ batchId: batch.batchId, offerId: i.offerId, operation: i.operation, status: itemStatus(i) }));
+}

@@ -1,0 +1,123 @@
+/** Billing groups (spec 4.2) and the forced status of spec 3 rules 1-3. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BillingGroup } from '../billing-store.ts';
+import type { MockContext } from '../context.ts';
+import { invalidBody, notFound } from '../errors.ts';
+import { asObject, type JsonObject } from '../json.ts';
+import { booleanParam, dateParam, stringParam } from '../query.ts';
+import { requireValid } from '../validation.ts';
+import { pathParam } from './params.ts';
+
+function presentGroup(ctx: MockContext, group: BillingGroup): JsonObject {
+  const out: JsonObject = { ...group };
+  if (ctx.faults.has('billing-group-missing-status')) delete out.status;
+  return out;
+}
+
+interface GroupFilter {
+  start?: string;
+  end?: string;
+  state?: string;
+  customerId?: string;
+  inactive?: boolean;
+}
+
+function readFilter(ctx: MockContext, request: FastifyRequest): GroupFilter {
+  const filter: GroupFilter = {};
+  const [start, end, state, customerId, inactive] = [
+    dateParam(request, 'start'), dateParam(request, 'end'), stringParam(request, 'state'),
+    stringParam(request, 'customerId'), booleanParam(request, 'inactive'),
+  ];
+  if (start !== undefined) filter.start = start;
+  if (end !== undefined) filter.end = end;
+  if (state !== undefined) filter.state = state;
+  if (customerId !== undefined && !ctx.faults.has('billing-filter-ignored')) filter.customerId = customerId;
+  if (inactive !== undefined) filter.inactive = inactive;
+  return filter;
+}
+
+/** Dates are ISO calendar dates, so string order is date order; both ends are inclusive. */
+function matches(g: BillingGroup, f: GroupFilter): boolean {
+  return (f.start === undefined || g.date >= f.start) && (f.end === undefined || g.date <= f.end)
+    && (f.state === undefined || g.status === f.state) && (f.customerId === undefined || g.customerId === f.customerId)
+    && (f.inactive === undefined || g.inactive === f.inactive);
+}
+
+function existingId(ctx: MockContext, request: FastifyRequest): string {
+  const id = pathParam(request, 'billingGroupId');
+  if (!ctx.billing.has(id)) throw notFound('billing group');
+  return id;
+}
+
+function forceStatus(ctx: MockContext, id: string, status: string): void {
+  if (!ctx.faults.has('forced-status-ignored')) ctx.billing.force(id, status);
+}
+
+function removeForcedStatus(ctx: MockContext, id: string): void {
+  if (!ctx.faults.has('forced-status-not-removed')) ctx.billing.unforce(id);
+}
+
+interface StatusUpdate {
+  billingGroupId: string;
+  status?: string;
+  deleteStatus: boolean;
+}
+
+function readUpdates(ctx: MockContext, body: unknown): StatusUpdate[] {
+  requireValid('billing-group-status-update', body);
+  const updates = (body as unknown[]).map(asObject).map((i): StatusUpdate => ({
+    billingGroupId: String(i.billingGroupId), deleteStatus: i.deleteStatus === true, ...(typeof i.status === 'string' ? { status: i.status } : {}),
+  }));
+  const forcesNothing = updates.findIndex((u) => !u.deleteStatus && u.status === undefined);
+  if (forcesNothing >= 0) throw invalidBody(`item ${forcesNothing} neither sets a status nor deletes one`);
+  const unknown = updates.filter((u) => !ctx.billing.has(u.billingGroupId)).map((u) => u.billingGroupId);
+  if (unknown.length > 0) throw notFound(`billing group ${unknown.join(', ')}`);
+  return updates;
+}
+
+/** All items are checked before any is applied, so a bad item leaves every group as it was. */
+function applyUpdate(ctx: MockContext, u: StatusUpdate): void {
+  const treatAsForce = !u.deleteStatus || ctx.faults.has('delete-status-ignored');
+  if (!treatAsForce) removeForcedStatus(ctx, u.billingGroupId);
+  else if (u.status !== undefined) forceStatus(ctx, u.billingGroupId, u.status);
+}
+
+/** The text-content-type fault: the body stays JSON, the label says otherwise. */
+async function labelAsText(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  reply.header('content-type', 'text/plain; charset=utf-8');
+  return payload;
+}
+
+export function billingGroupRoutes(ctx: MockContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const listOptions = ctx.faults.has('text-content-type') ? { onSend: labelAsText } : {};
+    app.get('/billingGroups', listOptions, async (request) => {
+      const filter = readFilter(ctx, request);
+      return ctx.billing.list().filter((g) => matches(g, filter)).map((g) => presentGroup(ctx, g));
+    });
+    app.post('/billingGroups/bulkStatusUpdate', async (request) => {
+      for (const u of readUpdates(ctx, request.body)) applyUpdate(ctx, u);
+      return { success: true };
+    });
+    app.get('/billingGroups/:billingGroupId', async (request) => {
+      const group = ctx.billing.get(existingId(ctx, request));
+      if (!group) throw notFound('billing group');
+      return presentGroup(ctx, group);
+    });
+    app.put('/billingGroups/:billingGroupId/status', async (request) => {
+      const id = existingId(ctx, request);
+      requireValid('billing-group-status', request.body);
+      forceStatus(ctx, id, String(asObject(request.body).status));
+      return { success: true };
+    });
+    app.delete('/billingGroups/:billingGroupId/status', async (request) => {
+      removeForcedStatus(ctx, existingId(ctx, request));
+      return { success: true };
+    });
+    app.get('/billingGroups/:billingGroupId/details', async (request) => {
+      const details = ctx.billing.details(existingId(ctx, request));
+      if (!details) throw notFound('billing group');
+      return details;
+    });
+  };
+}

@@ -1,0 +1,63 @@
+/** Invoices (spec 4.2): a filtered, paged list and two single views that differ in what they embed (spec 2.6). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MockContext } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { dateStartMs } from '../formats.ts';
+import { pageOfInvoices, type Invoice, type InvoicePageRequest } from '../invoice-store.ts';
+import type { JsonObject } from '../json.ts';
+import { dateParam, positiveIntParam } from '../query.ts';
+import { pathParam } from './params.ts';
+
+/** The invoice-bad-created-timestamp fault: a day-first local time, a classic non-ISO rendering. */
+function badTimestamp(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+function header(ctx: MockContext, i: Invoice): JsonObject {
+  const { billingGroupIds: _ids, ...rest } = i;
+  return ctx.faults.has('invoice-bad-created-timestamp') ? { ...rest, created: badTimestamp(i.created) } : rest;
+}
+
+function listItem(ctx: MockContext, i: Invoice): JsonObject {
+  return { ...header(ctx, i), billingGroupIds: [...i.billingGroupIds] };
+}
+
+function withBillingGroups(ctx: MockContext, i: Invoice): JsonObject {
+  return { ...header(ctx, i), billingGroups: i.billingGroupIds.map((id) => ctx.billing.get(id)).filter((g) => g !== undefined) };
+}
+
+function withDetails(ctx: MockContext, i: Invoice): JsonObject {
+  const out: JsonObject = { ...header(ctx, i), billingGroupDetails: i.billingGroupIds.map((id) => ctx.billing.details(id)).filter((d) => d !== undefined) };
+  if (ctx.faults.has('snapshot-has-billing-groups')) out.billingGroups = withBillingGroups(ctx, i).billingGroups;
+  return out;
+}
+
+function readPageRequest(ctx: MockContext, request: FastifyRequest): InvoicePageRequest {
+  const createdSince = dateParam(request, 'createdSince');
+  const updatedSince = dateParam(request, 'updatedSince');
+  const limit = positiveIntParam(request, 'limit');
+  const page = positiveIntParam(request, 'page');
+  const req: InvoicePageRequest = {};
+  if (createdSince !== undefined && !ctx.faults.has('created-since-ignored')) req.createdSinceMs = dateStartMs(createdSince) as number;
+  if (updatedSince !== undefined) req.updatedSinceMs = dateStartMs(updatedSince) as number;
+  if (limit !== undefined && !ctx.faults.has('limit-ignored')) req.limit = limit;
+  // page-repeats: every page after the first answers the first page again.
+  if (page !== undefined) req.page = ctx.faults.has('page-repeats') ? 1 : page;
+  return req;
+}
+
+function existingInvoice(ctx: MockContext, request: FastifyRequest): Invoice {
+  const invoice = ctx.invoices.get(pathParam(request, 'invoiceId'));
+  if (!invoice) throw notFound('invoice');
+  return invoice;
+}
+
+export function invoiceRoutes(ctx: MockContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.get('/invoices', async (request) => pageOfInvoices(ctx.invoices.list(), readPageRequest(ctx, request)).map((i) => listItem(ctx, i)));
+    app.get('/invoices/:invoiceId', async (request) => withBillingGroups(ctx, existingInvoice(ctx, request)));
+    app.get('/invoicesBillingGroupDetailsSnapshot/:invoiceId', async (request) => withDetails(ctx, existingInvoice(ctx, request)));
+  };
+}

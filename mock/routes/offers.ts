@@ -1,0 +1,152 @@
+/**
+ * Offers (spec 4.1): asynchronous upserts acknowledged with a batchId, reads
+ * that answer arrays of Offer. Fault switches that bend offer behaviour live
+ * here, next to the behaviour they bend.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SchemaName, SchemaViolation } from '../../schemas/registry.ts';
+import type { MockContext } from '../context.ts';
+import { HttpError, isBadBodyError, notFound } from '../errors.ts';
+import { asObject, isObject, type JsonObject } from '../json.ts';
+import { applyWrite, createOffer, type Offer } from '../offer-model.ts';
+import type { OfferMutation, OfferWrite } from '../offers-store.ts';
+import { dateTimeParam } from '../query.ts';
+import { requireValid } from '../validation.ts';
+import { offerAckStatus } from '../variant.ts';
+import { pathParam } from './params.ts';
+
+function presentOffer(ctx: MockContext, offer: Offer): JsonObject {
+  const out: JsonObject = { ...offer };
+  if (ctx.faults.has('offer-quantity-as-string')) out.quantity = String(offer.quantity);
+  if (ctx.faults.has('offer-unknown-price-strategy')) out.priceStrategy = 'Dynamic';
+  return out;
+}
+
+/** The Offer response types properties as a key-value store (spec 2.2); anything else could not be read back as written. */
+function propertiesViolation(body: unknown, pointer: string): SchemaViolation[] {
+  const offer = asObject(asObject(body).offer);
+  if (!('properties' in offer) || offer.properties === null || isObject(offer.properties)) return [];
+  return [{ pointer: `${pointer}/offer/properties`, schemaPath: 'offer.schema.json#/properties/properties/type', message: 'must be object or null' }];
+}
+
+function extraViolations(schema: SchemaName, body: unknown): SchemaViolation[] {
+  if (schema === 'offer-write') return propertiesViolation(body, '');
+  return Array.isArray(body) ? body.flatMap((item, i) => propertiesViolation(item, `/${i}`)) : [];
+}
+
+function checkWriteBody(ctx: MockContext, schema: SchemaName, body: unknown): void {
+  if (ctx.faults.has('invalid-body-accepted')) return;
+  requireValid(schema, body, extraViolations(schema, body));
+}
+
+function upsert(ctx: MockContext, offerId: string, body: unknown): OfferWrite {
+  const opts = { ignoreCancel: ctx.faults.has('cancel-flag-ignored') };
+  const mutate: OfferMutation = (existing) => {
+    if (!existing) return createOffer(offerId, body, ctx.directory, opts);
+    return ctx.faults.has('update-not-applied') ? existing : applyWrite(existing, body, ctx.directory, opts);
+  };
+  const bookingId = asObject(asObject(body).offer).bookingId;
+  return { offerId, operation: 'UPSERT', mutate, ...(typeof bookingId === 'string' ? { bookingId } : {}) };
+}
+
+function cancel(ctx: MockContext, offerId: string): OfferWrite {
+  const mutate: OfferMutation = (existing) => (existing && !ctx.faults.has('delete-not-cancel') ? { ...existing, canceled: true } : existing);
+  return { offerId, operation: 'CANCEL', mutate };
+}
+
+/** The bulk-items-mixed fault: the first two items trade contents but keep their ids. */
+function mixFirstTwo(items: JsonObject[]): JsonObject[] {
+  const [a, b, ...rest] = items;
+  if (!a || !b) return items;
+  return [{ ...b, id: a.id }, { ...a, id: b.id }, ...rest];
+}
+
+function bulkWrites(ctx: MockContext, body: unknown): OfferWrite[] {
+  let items = (Array.isArray(body) ? body : []).map(asObject);
+  if (ctx.faults.has('bulk-items-mixed')) items = mixFirstTwo(items);
+  const writes = items.map((item) => upsert(ctx, typeof item.id === 'string' ? item.id : ctx.ids.next('offer'), item));
+  const last = writes.at(-1);
+  if (ctx.faults.has('bulk-item-dropped') && last && writes.length >= 2) last.mutate = (existing) => existing;
+  return writes;
+}
+
+function listOffers(ctx: MockContext) {
+  return async (request: FastifyRequest) => {
+    const start = dateTimeParam(request, 'start');
+    const end = dateTimeParam(request, 'end');
+    const inWindow = (o: Offer): boolean => {
+      const t = Date.parse(o.transportTimestamp);
+      return (start === undefined || t >= start) && (end === undefined || t <= end);
+    };
+    return ctx.offers.list().filter(inWindow).map((o) => presentOffer(ctx, o));
+  };
+}
+
+function getOffer(ctx: MockContext) {
+  return async (request: FastifyRequest) => {
+    const offer = ctx.offers.get(pathParam(request, 'offerId'));
+    if (!offer) throw notFound('offer');
+    // An array of one Offer: that is the documented response of this operation (spec 4.1).
+    return [presentOffer(ctx, offer)];
+  };
+}
+
+function createOfferRoute(ctx: MockContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    checkWriteBody(ctx, 'offer-write', request.body);
+    const id = ctx.ids.next('offer');
+    const batchId = ctx.ids.next('batch');
+    ctx.offers.submit(batchId, [upsert(ctx, id, request.body)]);
+    return reply.code(ctx.variant.createdStatus).send({ batchId, id });
+  };
+}
+
+function upsertOfferRoute(ctx: MockContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    checkWriteBody(ctx, 'offer-write', request.body);
+    const batchId = ctx.ids.next('batch');
+    ctx.offers.submit(batchId, [upsert(ctx, pathParam(request, 'offerId'), request.body)]);
+    return reply.code(offerAckStatus(ctx.variant)).send(ctx.faults.has('ack-missing-batch-id') ? {} : { batchId });
+  };
+}
+
+function deleteOfferRoute(ctx: MockContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const offerId = pathParam(request, 'offerId');
+    if (!ctx.offers.isKnown(offerId)) throw notFound('offer');
+    const batchId = ctx.ids.next('batch');
+    ctx.offers.submit(batchId, [cancel(ctx, offerId)]);
+    return reply.code(offerAckStatus(ctx.variant)).send({ batchId });
+  };
+}
+
+function bulkOfferRoute(ctx: MockContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    checkWriteBody(ctx, 'offer-bulk', request.body);
+    const batchId = ctx.ids.next('batch');
+    ctx.offers.submit(batchId, bulkWrites(ctx, request.body));
+    return reply.code(offerAckStatus(ctx.variant)).send({ success: true, batchId });
+  };
+}
+
+/** The bad-input-500 fault: errors caused by the body surface as a server error, as a careless service would. */
+function installBadInput500(app: FastifyInstance, ctx: MockContext): void {
+  if (!ctx.faults.has('bad-input-500')) return;
+  app.setErrorHandler((err, request) => {
+    const isWrite = request.method === 'POST' || request.method === 'PUT';
+    if (isWrite && isBadBodyError(err)) throw new HttpError(500, 'INTERNAL', 'internal error');
+    throw err;
+  });
+}
+
+export function offerRoutes(ctx: MockContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    installBadInput500(app, ctx);
+    app.get('/offers', listOffers(ctx));
+    app.post('/offers', createOfferRoute(ctx));
+    app.get('/offers/:offerId', getOffer(ctx));
+    app.put('/offers/:offerId', upsertOfferRoute(ctx));
+    app.delete('/offers/:offerId', deleteOfferRoute(ctx));
+    app.post('/offers/bulk', bulkOfferRoute(ctx));
+  };
+}

@@ -1,0 +1,29 @@
+/** Integration status of offer batches and of bookings (spec 1, listed in spec 4.3). */
+import type { FastifyInstance } from 'fastify';
+import type { MockContext } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { keyOf } from '../store.ts';
+import { pathParam } from './params.ts';
+
+function bookingStatus(ctx: MockContext, bookingId: string): object | undefined {
+  const fromOffers = ctx.offers.bookingStatus(bookingId);
+  if (fromOffers) return fromOffers;
+  // A booking created through the bookings endpoints has no offer batch, but its integration is complete.
+  if (ctx.records.has('bookings', keyOf([bookingId]))) return { bookingId, status: 'PROCESSED', offerIds: [], requests: [] };
+  return undefined;
+}
+
+export function requestsStatusRoutes(ctx: MockContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.get('/bookings/requestsStatus/batch/:batchId', async (request) => {
+      const status = ctx.faults.has('batch-status-missing') ? undefined : ctx.offers.batchStatus(pathParam(request, 'batchId'));
+      if (!status) throw notFound('batch');
+      return status;
+    });
+    app.get('/bookings/requestsStatus/booking/:bookingId', async (request) => {
+      const status = bookingStatus(ctx, pathParam(request, 'bookingId'));
+      if (!status) throw notFound('booking');
+      return status;
+    });
+  };
+}

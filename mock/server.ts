@@ -1,0 +1,57 @@
+/**
+ * startMock: the embedded mock deployment on a loopback port. In-process, so
+ * `flis run` and the project's tests need no credentials and no network.
+ */
+import { buildApp, API_PREFIX } from './app.ts';
+import { createContext } from './context.ts';
+import { parseFaults, type FaultName } from './faults.ts';
+import { resolveVariant, type MockVariant } from './variant.ts';
+
+export interface MockOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  token: string;
+  faults?: FaultName[];
+  variant?: Partial<MockVariant>;
+  /** How long an offer write takes to become visible to reads (spec 1). Default 0. */
+  writeDelayMs?: number;
+}
+
+export interface RunningMock {
+  /** e.g. http://127.0.0.1:PORT/apis/v0 */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+function checkOptions(opts: MockOptions): void {
+  if (typeof opts.token !== 'string' || opts.token === '') throw new Error('startMock: token must be a non-empty string');
+  const delay = opts.writeDelayMs ?? 0;
+  if (!Number.isFinite(delay) || delay < 0) throw new Error('startMock: writeDelayMs must be a number of at least 0');
+}
+
+/** A URL a client can dial: wildcard binds are reached through loopback, IPv6 literals need brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startMock(opts: MockOptions): Promise<RunningMock> {
+  checkOptions(opts);
+  const faults = parseFaults(opts.faults ?? []);
+  const variant = resolveVariant(opts.variant);
+  const context = createContext(faults, variant, opts.writeDelayMs ?? 0);
+  const app = await buildApp({ token: opts.token, context });
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ host, port: opts.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : opts.port ?? 0;
+  return {
+    baseUrl: `http://${urlHost(host)}:${port}${API_PREFIX}`,
+    close: async () => {
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Conformant choices the spec leaves open. A variant is NOT a fault: the suites
+ * must pass against every variant, which proves they do not over-fit to the
+ * default mock (status codes, id shapes, undocumented extra fields).
+ */
+
+export interface MockVariant {
+  /** Status of POST creates. Offer acks of PUT, DELETE and bulk answer 202 whenever this is not 200. */
+  createdStatus: 200 | 201 | 202;
+  idFormat: 'prefixed' | 'uuid' | 'numeric';
+  /** Adds undocumented fields to every object response (the schemas allow them). */
+  extraFields: boolean;
+}
+
+export const variantPresets: Record<'default' | 'different', MockVariant> = {
+  default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false },
+  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true },
+};
+
+const createdStatuses: readonly number[] = [200, 201, 202];
+const idFormats: readonly string[] = ['prefixed', 'uuid', 'numeric'];
+
+/** Fills a partial variant from the default and rejects values outside the type (callers may pass untyped config). */
+export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant {
+  const v = { ...variantPresets.default, ...partial };
+  if (!createdStatuses.includes(v.createdStatus)) throw new Error(`variant.createdStatus must be one of ${createdStatuses.join(', ')}`);
+  if (!idFormats.includes(v.idFormat)) throw new Error(`variant.idFormat must be one of ${idFormats.join(', ')}`);
+  if (typeof v.extraFields !== 'boolean') throw new Error('variant.extraFields must be a boolean');
+  return v;
+}
+
+/** Status of the asynchronous offer acknowledgements (PUT, DELETE, bulk): "accepted" fits them best when not 200. */
+export function offerAckStatus(variant: MockVariant): 200 | 202 {
+  return variant.createdStatus === 200 ? 200 : 202;
+}
