@@ -26,10 +26,10 @@ function bearerOf(header: string | undefined): string | undefined {
 export function authFailure(request: FastifyRequest, token: string, faults: Faults): HttpError | undefined {
   const given = bearerOf(request.headers.authorization);
   if (given === undefined) {
-    return faults.has('auth-missing-token-accepted') ? undefined : new HttpError(401, 'UNAUTHORIZED', 'missing bearer token');
+    return faults.has('auth-missing-token-accepted') ? undefined : new HttpError(401, 'UNAUTHORIZED', 'an access token is required');
   }
   if (faults.has('auth-wrong-token-accepted') && given !== '') return undefined;
-  return sameToken(given, token) ? undefined : new HttpError(401, 'UNAUTHORIZED', 'invalid bearer token');
+  return sameToken(given, token) ? undefined : new HttpError(401, 'UNAUTHORIZED', 'the access token is not valid');
 }
 
 export function installAuth(app: FastifyInstance, token: string, faults: Faults): void {
