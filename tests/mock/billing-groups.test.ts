@@ -95,7 +95,7 @@ describe('billing groups', () => {
   });
 
   it('refuses invalid filter values with 400', async () => {
-    for (const query of [{ start: '2025-13-01' }, { end: 'today' }, { start: '2025-02-30' }, { inactive: 'yes' }, { start: '2025-01-01T00:00:00Z' }]) {
+    for (const query of <Record<string, string>[]>[{ start: '2025-13-01' }, { end: 'today' }, { start: '2025-02-30' }, { inactive: 'yes' }, { start: '2025-01-01T00:00:00Z' }]) {
       const a = await call(mock, 'GET', '/billingGroups', { query });
       assert.equal(a.status, 400, JSON.stringify(query));
       assert.equal(a.body.code, 'INVALID_QUERY');

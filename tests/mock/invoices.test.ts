@@ -66,7 +66,7 @@ describe('invoices', () => {
   });
 
   it('refuses invalid filter and paging values with 400', async () => {
-    for (const query of [{ limit: '0' }, { limit: '-1' }, { limit: 'many' }, { page: '0' }, { page: '1.5' }, { createdSince: '2025-1-1' }, { updatedSince: 'yesterday' }]) {
+    for (const query of <Record<string, string>[]>[{ limit: '0' }, { limit: '-1' }, { limit: 'many' }, { page: '0' }, { page: '1.5' }, { createdSince: '2025-1-1' }, { updatedSince: 'yesterday' }]) {
       const a = await call(mock, 'GET', '/invoices', { query });
       assert.equal(a.status, 400, JSON.stringify(query));
     }

@@ -112,7 +112,7 @@ describe('offers', () => {
 
   it('bulk writes every item under its id, in one batch', () =>
     withMock({}, async (mock) => {
-      const items = [1, 2, 3].map((n) => ({ id: `bulk-${n}`, ...offerBody(`bulk${n}`, { quantity: n }) }));
+      const items: Record<string, any>[] = [1, 2, 3].map((n) => ({ ...offerBody(`bulk${n}`, { quantity: n }), id: `bulk-${n}` }));
       const ack = await call(mock, 'POST', '/offers/bulk', { json: items });
       assert.equal(ack.body.success, true);
       for (const item of items) assertWrittenFields(await visibleOffer(mock, item.id), item.offer);
@@ -133,7 +133,7 @@ describe('offers', () => {
 
   it('GET /offers refuses a start or end that is not a date-time with 400', () =>
     withMock({}, async (mock) => {
-      for (const query of [{ start: 'yesterday' }, { end: '2040-01-01' }, { start: '2040-13-01T00:00:00Z' }, { end: '2040-01-01T10:00:00' }]) {
+      for (const query of <Record<string, string>[]>[{ start: 'yesterday' }, { end: '2040-01-01' }, { start: '2040-13-01T00:00:00Z' }, { end: '2040-01-01T10:00:00' }]) {
         const a = await call(mock, 'GET', '/offers', { query });
         assert.equal(a.status, 400, JSON.stringify(query));
         assert.equal(a.body.code, 'INVALID_QUERY');

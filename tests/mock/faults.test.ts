@@ -1,0 +1,201 @@
+/**
+ * Each fault switch changes exactly the behaviour it names: every probe runs
+ * twice, against a conformant mock (asserting the contract holds) and against
+ * a mock with only that fault (asserting it is broken in the named way). The
+ * table is a Record over FaultName, so a fault without a probe does not compile.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
+import { isDateTime } from '../../mock/formats.ts';
+import type { RunningMock } from '../../mock/server.ts';
+import { startMock } from '../../mock/server.ts';
+import { validate } from '../../schemas/registry.ts';
+import { call, fill, offerBody, specOperations, TOKEN, withMock } from './helpers.ts';
+
+type Probe = (mock: RunningMock, faulty: boolean) => Promise<void>;
+
+const firstGroup = async (mock: RunningMock) => (await call(mock, 'GET', '/billingGroups')).body[0] as { id: string; status: string; customerId: string };
+const firstInvoiceId = async (mock: RunningMock) => (await call(mock, 'GET', '/invoices')).body[0].id as string;
+const offer = async (mock: RunningMock, id: string) => {
+  const a = await call(mock, 'GET', `/offers/${id}`);
+  return a.status === 200 ? (a.body[0] as Record<string, any>) : undefined;
+};
+const statusOf = async (mock: RunningMock, id: string) => (await call(mock, 'GET', `/billingGroups/${id}`)).body.status as string;
+
+const probes: Record<FaultName, Probe> = {
+  'offer-quantity-as-string': async (mock, faulty) => {
+    const offers = (await call(mock, 'GET', '/offers')).body as { id: string; quantity: unknown }[];
+    assert.ok(offers.every((o) => typeof o.quantity === (faulty ? 'string' : 'number')));
+    assert.equal(typeof (await offer(mock, offers[0]!.id))?.quantity, faulty ? 'string' : 'number');
+  },
+  'offer-unknown-price-strategy': async (mock, faulty) => {
+    const offers = (await call(mock, 'GET', '/offers')).body as { priceStrategy: unknown }[];
+    assert.equal(offers.every((o) => o.priceStrategy === 'Dynamic'), faulty);
+    assert.equal(validate('offer-list', offers).valid, !faulty);
+  },
+  'billing-group-missing-status': async (mock, faulty) => {
+    const list = (await call(mock, 'GET', '/billingGroups')).body as Record<string, unknown>[];
+    assert.equal(list.every((g) => !('status' in g)), faulty);
+    const single = (await call(mock, 'GET', `/billingGroups/${String(list[0]!.id)}`)).body;
+    assert.equal('status' in single, !faulty);
+  },
+  'invoice-bad-created-timestamp': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    for (const path of ['/invoices', `/invoices/${id}`, `/invoicesBillingGroupDetailsSnapshot/${id}`]) {
+      const body = (await call(mock, 'GET', path)).body;
+      const created = (Array.isArray(body) ? body[0] : body).created as string;
+      assert.equal(isDateTime(created), !faulty, `${path}: ${created}`);
+    }
+  },
+  'ack-missing-batch-id': async (mock, faulty) => {
+    const a = await call(mock, 'PUT', '/offers/fault-ack', { json: offerBody('ack') });
+    assert.ok(a.status >= 200 && a.status < 300);
+    assert.equal('batchId' in a.body, !faulty);
+  },
+  'auth-missing-token-accepted': async (mock, faulty) => {
+    for (const op of specOperations().filter((o) => o.method === 'GET')) {
+      const a = await call(mock, 'GET', fill(op.path), { token: null });
+      assert.equal(a.status === 401, !faulty, `GET ${op.path}: ${a.status}`);
+    }
+    assert.equal((await call(mock, 'PUT', '/offers/fault-auth', { token: null, json: offerBody('auth') })).status === 401, !faulty);
+  },
+  'auth-wrong-token-accepted': async (mock, faulty) => {
+    assert.equal((await call(mock, 'GET', '/billingGroups', { token: 'not-the-token' })).status, faulty ? 200 : 401);
+    assert.equal((await call(mock, 'GET', '/billingGroups', { token: null })).status, 401, 'a missing token is still refused');
+  },
+  'route-missing': async (mock, faulty) => {
+    assert.equal((await call(mock, 'GET', '/fuel/pickups')).status, faulty ? 404 : 200);
+    assert.equal((await call(mock, 'GET', '/fuel/deliveries')).status, 200);
+  },
+  'deprecated-removed': async (mock, faulty) => {
+    const deprecated = specOperations().filter((o) => o.deprecated);
+    assert.equal(deprecated.length, 8);
+    for (const op of deprecated) {
+      const a = await call(mock, op.method, fill(op.path), op.method === 'POST' || op.method === 'PUT' ? { json: op.path.endsWith('bulk') ? [] : {} } : {});
+      assert.equal(a.status === 410, faulty, `${op.method} ${op.path}: ${a.status}`);
+    }
+    assert.equal((await call(mock, 'GET', '/fuel/bulkTankDeliveryRequests/x')).status, 404, 'the replacement stays');
+  },
+  'bad-input-500': async (mock, faulty) => {
+    const expected = faulty ? 500 : 400;
+    assert.equal((await call(mock, 'POST', '/offers', { raw: '{oops' })).status, expected);
+    assert.equal((await call(mock, 'PUT', '/offers/fault-500', { json: { offer: { quantity: 'x' } } })).status, expected);
+    assert.equal((await call(mock, 'POST', '/offers/bulk', { json: [{ offer: {} }] })).status, expected);
+    assert.equal((await call(mock, 'PUT', '/drivers/d', { raw: '{oops' })).status, 400, 'other operations keep answering 400');
+    assert.equal((await call(mock, 'GET', '/offers', { token: null })).status, 401, 'auth errors stay 401');
+  },
+  'text-content-type': async (mock, faulty) => {
+    const a = await call(mock, 'GET', '/billingGroups');
+    assert.equal(a.contentType.startsWith('text/plain'), faulty, a.contentType);
+    assert.ok(Array.isArray(JSON.parse(a.text)));
+    assert.match((await call(mock, 'GET', '/invoices')).contentType, /^application\/json/);
+  },
+  'cancel-flag-ignored': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-cancel', { json: { ...offerBody('cf'), cancel: true } });
+    assert.equal((await offer(mock, 'fault-cancel'))?.canceled, !faulty);
+  },
+  'delete-not-cancel': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-del', { json: offerBody('del') });
+    const a = await call(mock, 'DELETE', '/offers/fault-del');
+    assert.equal(typeof a.body.batchId, 'string');
+    assert.equal((await offer(mock, 'fault-del'))?.canceled, !faulty);
+  },
+  'update-not-applied': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-upd', { json: offerBody('upd', { quantity: 1 }) });
+    await call(mock, 'PUT', '/offers/fault-upd', { json: { offer: { quantity: 99 } } });
+    assert.equal((await offer(mock, 'fault-upd'))?.quantity, faulty ? 1 : 99);
+  },
+  'bulk-item-dropped': async (mock, faulty) => {
+    const items = ['bd-1', 'bd-2', 'bd-3'].map((id) => ({ id, ...offerBody(id) }));
+    assert.equal((await call(mock, 'POST', '/offers/bulk', { json: items })).body.success, true);
+    assert.ok(await offer(mock, 'bd-1'));
+    assert.ok(await offer(mock, 'bd-2'));
+    assert.equal((await offer(mock, 'bd-3')) === undefined, faulty);
+  },
+  'bulk-items-mixed': async (mock, faulty) => {
+    const items = [{ id: 'bm-1', ...offerBody('bm1', { quantity: 1 }) }, { id: 'bm-2', ...offerBody('bm2', { quantity: 2 }) }];
+    await call(mock, 'POST', '/offers/bulk', { json: items });
+    assert.equal((await offer(mock, 'bm-1'))?.quantity, faulty ? 2 : 1);
+    assert.equal((await offer(mock, 'bm-2'))?.quantity, faulty ? 1 : 2);
+  },
+  'forced-status-not-removed': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-x' } });
+    assert.deepEqual((await call(mock, 'DELETE', `/billingGroups/${g.id}/status`)).body, { success: true });
+    assert.equal(await statusOf(mock, g.id), faulty ? 'Forced-x' : g.status);
+  },
+  'delete-status-ignored': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-y' } });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', { json: [{ billingGroupId: g.id, status: 'Forced-z', deleteStatus: true }] });
+    assert.equal(await statusOf(mock, g.id), faulty ? 'Forced-z' : g.status);
+  },
+  'forced-status-ignored': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    assert.deepEqual((await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-w' } })).body, { success: true });
+    assert.equal(await statusOf(mock, g.id), faulty ? g.status : 'Forced-w');
+  },
+  'billing-filter-ignored': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/billingGroups')).body as { customerId: string }[];
+    const filtered = (await call(mock, 'GET', '/billingGroups', { query: { customerId: all[0]!.customerId } })).body as unknown[];
+    assert.equal(filtered.length === all.length, faulty);
+    assert.ok((await call(mock, 'GET', '/billingGroups', { query: { inactive: 'true' } })).body.length < all.length, 'other filters still work');
+  },
+  'page-repeats': async (mock, faulty) => {
+    const ids = async (page: string) => ((await call(mock, 'GET', '/invoices', { query: { limit: '5', page } })).body as { id: string }[]).map((i) => i.id);
+    const [p1, p2] = [await ids('1'), await ids('2')];
+    assert.equal(p1.length, 5);
+    assert.equal(JSON.stringify(p1) === JSON.stringify(p2), faulty);
+  },
+  'limit-ignored': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string }[];
+    const limited = (await call(mock, 'GET', '/invoices', { query: { limit: '3' } })).body as unknown[];
+    assert.equal(limited.length, faulty ? all.length : 3);
+    const page2 = (await call(mock, 'GET', '/invoices', { query: { page: '2' } })).body as { id: string }[];
+    assert.ok(page2.length > 0 && page2[0]!.id !== all[0]!.id, 'pages still work');
+  },
+  'created-since-ignored': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { created: string }[];
+    const since = (await call(mock, 'GET', '/invoices', { query: { createdSince: all[12]!.created.slice(0, 10) } })).body as unknown[];
+    assert.equal(since.length === all.length, faulty);
+  },
+  'invalid-body-accepted': async (mock, faulty) => {
+    const a = await call(mock, 'PUT', '/offers/fault-invalid', { json: { offer: { quantity: 'ten' } } });
+    assert.equal(a.status, faulty ? 200 : 400);
+    assert.equal(typeof a.body.batchId === 'string', faulty);
+    const post = await call(mock, 'POST', '/offers', { json: 'not an object' });
+    assert.equal(post.status, faulty ? 200 : 400, 'even a body of the wrong type never becomes a 5xx');
+  },
+  'snapshot-has-billing-groups': async (mock, faulty) => {
+    const snap = (await call(mock, 'GET', `/invoicesBillingGroupDetailsSnapshot/${await firstInvoiceId(mock)}`)).body;
+    assert.equal('billingGroups' in snap, faulty);
+    assert.ok(Array.isArray(snap.billingGroupDetails));
+  },
+  'batch-status-missing': async (mock, faulty) => {
+    const ack = await call(mock, 'PUT', '/offers/fault-batch', { json: offerBody('batch') });
+    assert.equal((await call(mock, 'GET', `/bookings/requestsStatus/batch/${ack.body.batchId}`)).status, faulty ? 404 : 200);
+  },
+};
+
+describe('fault switches', () => {
+  it('every fault has a one-line description', () => {
+    assert.deepEqual(Object.keys(faultDescriptions).sort(), [...faultNames].sort());
+    for (const name of faultNames) assert.match(faultDescriptions[name], /^[^\n]{20,200}$/, name);
+  });
+
+  it('startMock refuses an unknown fault name and lists the allowed ones', async () => {
+    await assert.rejects(startMock({ token: TOKEN, faults: ['no-such-fault' as FaultName] }), (err: Error) => {
+      assert.match(err.message, /no-such-fault/);
+      for (const name of faultNames) assert.ok(err.message.includes(name), name);
+      return true;
+    });
+  });
+
+  for (const name of faultNames) {
+    describe(name, () => {
+      it('the conformant mock keeps the contract', () => withMock({}, (mock) => probes[name](mock, false)));
+      it('the fault breaks it as named', () => withMock({ faults: [name] }, (mock) => probes[name](mock, true)));
+    });
+  }
+});

@@ -1,0 +1,71 @@
+/** startMock's options: validation, variants (ids, extra fields), closing, and the default of one mock per call. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { startMock } from '../../mock/server.ts';
+import { variantPresets, type MockVariant } from '../../mock/variant.ts';
+import { call, TOKEN, withMock } from './helpers.ts';
+
+describe('startMock', () => {
+  it('refuses an empty token and a negative write delay', async () => {
+    await assert.rejects(startMock({ token: '' }), /token/);
+    await assert.rejects(startMock({ token: TOKEN, writeDelayMs: -1 }), /writeDelayMs/);
+  });
+
+  it('refuses variant values outside their type', async () => {
+    await assert.rejects(startMock({ token: TOKEN, variant: { createdStatus: 204 as MockVariant['createdStatus'] } }), /createdStatus/);
+    await assert.rejects(startMock({ token: TOKEN, variant: { idFormat: 'hex' as MockVariant['idFormat'] } }), /idFormat/);
+  });
+
+  it("presets: 'default' is plain, 'different' changes every open choice", () => {
+    assert.deepEqual(variantPresets.default, { createdStatus: 200, idFormat: 'prefixed', extraFields: false });
+    const d = variantPresets.different;
+    assert.notEqual(d.createdStatus, 200);
+    assert.notEqual(d.idFormat, 'prefixed');
+    assert.equal(d.extraFields, true);
+  });
+
+  it('close() stops serving', async () => {
+    const mock = await startMock({ token: TOKEN });
+    assert.equal((await call(mock, 'GET', '/billingGroups')).status, 200);
+    await mock.close();
+    await assert.rejects(call(mock, 'GET', '/billingGroups'));
+  });
+
+  it('two mocks are independent', () =>
+    withMock({}, (a) =>
+      withMock({}, async (b) => {
+        assert.notEqual(a.baseUrl, b.baseUrl);
+        await call(a, 'PUT', '/drivers/only-in-a', { json: {} });
+        assert.equal((await call(b, 'GET', '/drivers/only-in-a')).status, 404);
+      })));
+
+  for (const [format, pattern] of [['prefixed', /^[a-z-]+-\d+$/], ['uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/], ['numeric', /^\d+$/]] as const) {
+    it(`idFormat '${format}' shapes seeded and new ids`, () =>
+      withMock({ variant: { idFormat: format } }, async (mock) => {
+        const groups = (await call(mock, 'GET', '/billingGroups')).body as { id: string; customerId: string }[];
+        for (const g of groups) assert.match(g.id, pattern);
+        const created = (await call(mock, 'POST', '/customers', { json: { name: 'n' } })).body;
+        assert.match(created.id, pattern);
+        const ack = (await call(mock, 'POST', '/offers', { json: {} })).body;
+        assert.match(ack.batchId, pattern);
+        // Seeded references stay consistent whatever the format.
+        assert.equal((await call(mock, 'GET', `/customers/${groups[0]!.customerId}`)).status, 200);
+      }));
+  }
+
+  it('extraFields adds undocumented fields to every top-level object and list item, and nowhere inside', () =>
+    withMock({ variant: { extraFields: true } }, async (mock) => {
+      for (const path of ['/offers', '/billingGroups', '/invoices', '/drivers']) {
+        const list = (await call(mock, 'GET', path)).body as Record<string, unknown>[];
+        assert.ok(list.every((item) => 'tenantId' in item && 'revision' in item), path);
+      }
+      const offer = (await call(mock, 'GET', '/offers')).body[0];
+      assert.equal('tenantId' in offer.fromLocation, false, 'written nested values are untouched');
+      assert.ok('tenantId' in (await call(mock, 'GET', '/nope')).body, 'error bodies too');
+    }));
+
+  it('without extraFields, no extra field appears', () =>
+    withMock({}, async (mock) => {
+      assert.equal('tenantId' in (await call(mock, 'GET', '/billingGroups')).body[0], false);
+    }));
+});
