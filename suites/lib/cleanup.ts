@@ -1,0 +1,124 @@
+/**
+ * What a write test leaves on the deployment, and putting it back. Every offer
+ * id a test writes to is minted or registered here, every billing-group status
+ * it forces is registered with the value it had before, and at the end of the
+ * test (pass or fail) offers are cancelled (DELETE cancels, spec 3 rule 4) and
+ * statuses restored. Cleanup never fails a test: what could not be undone is
+ * printed, attached as `flis-left-behind` and annotated, so the run says it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TestInfo } from '@playwright/test';
+import { operationById } from '../../specs/contract.ts';
+import type { CheckContext } from './check-test.ts';
+import type { FlisClient } from './client.ts';
+import { pollUntil } from './poll.ts';
+import { target } from './target.ts';
+
+/** Differs per worker process, so two runs with the same run id and seed never write to the same offer. */
+const PROCESS_NONCE = randomBytes(3).toString('hex');
+let sequence = 0;
+
+function is2xx(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+export function statusOf(body: unknown): string | undefined {
+  const s = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
+  return typeof s === 'string' ? s : undefined;
+}
+
+export class Cleanup {
+  /** Offer id → true once the test has seen it cancelled (nothing left to undo). */
+  private readonly offers = new Map<string, boolean>();
+  /** Billing group id → the status it showed before the test forced anything. */
+  private readonly statuses = new Map<string, string>();
+  readonly leftBehind: string[] = [];
+
+  constructor(
+    private readonly api: FlisClient,
+    private readonly testInfo: TestInfo,
+  ) {}
+
+  /** A fresh offer id carrying the run id, registered for cleanup before anything is written to it. */
+  newOfferId(kind = 'offer'): string {
+    const id = `${target().runId}-${kind}-${PROCESS_NONCE}-${(++sequence).toString(36)}`;
+    this.offer(id);
+    return id;
+  }
+
+  /** An offer the test wrote (e.g. the id a POST answered). */
+  offer(id: string): void {
+    if (!this.offers.has(id)) this.offers.set(id, false);
+  }
+
+  /** The test saw this offer read `canceled: true`: cancelling it again could only be refused. */
+  offerCancelled(id: string): void {
+    this.offers.set(id, true);
+  }
+
+  /** Call before forcing a status; the first registration keeps the original value. */
+  billingStatus(billingGroupId: string, before: string): void {
+    if (!this.statuses.has(billingGroupId)) this.statuses.set(billingGroupId, before);
+  }
+
+  private async cancelOffer(id: string): Promise<void> {
+    try {
+      const x = await this.api.op(operationById('deleteOffer'), { params: { offerId: id } });
+      // 404: nothing stored under the id (a write that was refused), so nothing is left.
+      if (!is2xx(x.response.status) && x.response.status !== 404) this.leftBehind.push(`offer ${id}: DELETE answered ${x.response.status}`);
+    } catch (error) {
+      this.leftBehind.push(`offer ${id}: DELETE failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async readStatus(id: string): Promise<string | undefined> {
+    const x = await this.api.op(operationById('getBillingGroup'), { params: { billingGroupId: id } });
+    return statusOf(x.response.body);
+  }
+
+  private async waitForStatus(id: string, wanted: string): Promise<boolean> {
+    const r = await pollUntil(() => this.readStatus(id), (s) => s === wanted, { timeoutMs: target().visibilityTimeoutMs, intervalMs: 100 });
+    return r.ok;
+  }
+
+  /**
+   * Remove the forced status; if the group then does not show its old value, the
+   * old value was itself forced before the test, so force it back.
+   */
+  private async restoreStatus(id: string, before: string): Promise<void> {
+    try {
+      await this.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId: id } });
+      if (await this.waitForStatus(id, before)) return;
+      await this.api.op(operationById('forceBillingGroupStatus'), { params: { billingGroupId: id }, json: { status: before } });
+      if (await this.waitForStatus(id, before)) return;
+      this.leftBehind.push(`billing group ${id}: status is '${(await this.readStatus(id)) ?? '(none)'}', was '${before}' before the test`);
+    } catch (error) {
+      this.leftBehind.push(`billing group ${id}: restoring status '${before}' failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Undo everything; never throws. */
+  async run(): Promise<void> {
+    for (const [id, cancelled] of this.offers) if (!cancelled) await this.cancelOffer(id);
+    for (const [id, before] of this.statuses) await this.restoreStatus(id, before);
+    if (this.leftBehind.length === 0) return;
+    const text = `cleanup could not undo ${this.leftBehind.length} write(s) on ${target().deployment} (run ${target().runId}):\n  ${this.leftBehind.join('\n  ')}`;
+    console.warn(text);
+    this.testInfo.annotations.push({ type: 'left-behind', description: this.leftBehind.join('; ') });
+    await this.testInfo.attach('flis-left-behind', { body: JSON.stringify({ runId: target().runId, leftBehind: this.leftBehind }, null, 2), contentType: 'application/json' });
+  }
+}
+
+export interface FlowContext extends CheckContext {
+  cleanup: Cleanup;
+}
+
+/** Runs a write flow and cleans up after it, whether it passed or failed. */
+export async function withCleanup(ctx: CheckContext, flow: (ctx: FlowContext) => Promise<void>): Promise<void> {
+  const cleanup = new Cleanup(ctx.api, ctx.testInfo);
+  try {
+    await flow({ ...ctx, cleanup });
+  } finally {
+    await cleanup.run();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Runs a fast-check property inside a check: with the target's seed and number
+ * of runs (so `flis run --seed N` reproduces the same inputs), and on failure
+ * throws a CheckFailure carrying the seed, the path, the shrunk counterexample
+ * and the requests and responses of the failing case — only those of the last,
+ * shrunk execution, so the report shows the smallest exchange that fails.
+ *
+ * fc.check (not fc.assert) is used so the run details (seed, path,
+ * counterexample, error) come back as data instead of as a formatted message.
+ */
+import fc from 'fast-check';
+import type { CheckContext } from './check-test.ts';
+import { CheckFailure, type FailureDetails } from './check-failure.ts';
+import type { Exchange } from './exchange.ts';
+import { target } from './target.ts';
+
+export interface PropertyOptions {
+  /** Runs of this property; default: the target's runs (FLIS_RUNS). */
+  numRuns?: number;
+  /**
+   * How many visibility deadlines one run may wait out (default 1). Only sizes
+   * the test timeout: a failing run against an asynchronous server waits the
+   * whole deadline, so a slow server needs the time, a fast one never uses it.
+   */
+  waitsPerRun?: number;
+  /**
+   * Stop shrinking after this long. Each shrink attempt that still fails may
+   * wait out a visibility deadline; past the budget the smallest failure found
+   * so far is reported. Default: 8 visibility deadlines.
+   */
+  shrinkBudgetMs?: number;
+}
+
+type Arbs<Ts extends unknown[]> = { [K in keyof Ts]: fc.Arbitrary<Ts[K]> };
+
+/** Polling repeats the same GET; in a report only the last answer of each run of polls matters. */
+export function compactPolls(exchanges: readonly Exchange[]): Exchange[] {
+  return exchanges.filter((x, i) => {
+    const next = exchanges[i + 1];
+    return !(x.request.method === 'GET' && next && next.request.method === 'GET' && next.request.url === x.request.url);
+  });
+}
+
+function detailsOf(error: unknown): { message: string; details: FailureDetails; clause?: string } {
+  if (error instanceof CheckFailure) {
+    const r = error.record;
+    return {
+      message: r.message,
+      clause: r.clause,
+      details: {
+        ...(r.operationId ? { operationId: r.operationId } : {}),
+        ...(r.method ? { method: r.method } : {}),
+        ...(r.path ? { path: r.path } : {}),
+        ...(r.pointer !== undefined ? { pointer: r.pointer } : {}),
+        ...(r.schemaPath ? { schemaPath: r.schemaPath } : {}),
+      },
+    };
+  }
+  return { message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), details: {} };
+}
+
+/**
+ * Visibility deadlines inside a property. A failing run of a visibility check
+ * waits out the whole deadline, and shrinking runs many failing candidates, so
+ * while shrinking the deadline is cut to a few times the usual visibility time seen
+ * in the passing runs. The shrunk counterexample is then confirmed once with the
+ * full deadline, so a slow server is never reported on the strength of a cut one.
+ */
+let shrinkDeadlineMs: number | undefined;
+const visibleAfterMs: number[] = [];
+
+/** The deadline a visibility poll inside a property should use now. */
+export function visibilityDeadlineMs(): number {
+  return shrinkDeadlineMs ?? target().visibilityTimeoutMs;
+}
+
+/** Record how long a write took to become visible (only outside shrinking, where the deadline is the full one). */
+export function noteVisibleAfter(ms: number): void {
+  if (shrinkDeadlineMs === undefined) visibleAfterMs.push(ms);
+}
+
+/** Four times the 90th percentile of the visibility times seen, plus 100 ms; never more than the full deadline. */
+function cutDeadline(): number {
+  const sorted = [...visibleAfterMs].sort((a, b) => a - b);
+  const p90 = sorted[Math.floor(sorted.length * 0.9)] ?? sorted.at(-1) ?? 0;
+  return Math.min(target().visibilityTimeoutMs, 4 * p90 + 100);
+}
+
+interface Failure<Ts> {
+  args: Ts;
+  error: unknown;
+  exchanges: Exchange[];
+}
+
+export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
+  ctx: CheckContext,
+  arbitraries: Arbs<Ts>,
+  predicate: (...args: Ts) => Promise<void>,
+  options: PropertyOptions = {},
+): Promise<void> {
+  const t = target();
+  const numRuns = Math.max(1, options.numRuns ?? t.runs);
+  const shrinkBudgetMs = options.shrinkBudgetMs ?? 8 * t.visibilityTimeoutMs;
+  ctx.testInfo.setTimeout(ctx.testInfo.timeout + (numRuns * (options.waitsPerRun ?? 1) + 1) * t.visibilityTimeoutMs + shrinkBudgetMs);
+
+  /** Runs the predicate once, returning how it failed (with the exchanges of this run only), if it did. */
+  const attempt = async (args: Ts): Promise<Failure<Ts> | undefined> => {
+    const start = ctx.api.exchanges.length;
+    try {
+      await predicate(...args);
+      return undefined;
+    } catch (error) {
+      if (fc.PreconditionFailure.isFailure(error)) throw error;
+      return { args, error, exchanges: ctx.api.exchanges.slice(start) };
+    }
+  };
+
+  let first: Failure<Ts> | undefined;
+  let firstFailureAt = 0;
+  const body = async (...args: Ts): Promise<void> => {
+    // Past the shrink budget every further candidate is skipped: fast-check keeps the last failure.
+    if (first && Date.now() - firstFailureAt > shrinkBudgetMs) fc.pre(false);
+    const failure = await attempt(args);
+    if (!failure) return;
+    if (!first) {
+      first = failure;
+      firstFailureAt = Date.now();
+      shrinkDeadlineMs = cutDeadline();
+    }
+    throw failure.error;
+  };
+  const property = (fc.asyncProperty as (...a: unknown[]) => fc.IAsyncPropertyWithHooks<Ts>)(...arbitraries, body);
+  let run: fc.RunDetails<Ts>;
+  try {
+    run = await fc.check(property, { seed: t.seed, numRuns });
+  } finally {
+    shrinkDeadlineMs = undefined;
+  }
+  if (!run.failed || !first) return;
+
+  // Confirm the shrunk case with the full deadline; if it passes, the cut deadline misled the shrinker.
+  const shrunk = run.counterexample ? await attempt(run.counterexample) : undefined;
+  const reported = shrunk ?? first;
+  const note = shrunk ? '' : '; the shrunk case passed with the full deadline, so the first failing case is reported';
+  const budgetNote = Date.now() - firstFailureAt > shrinkBudgetMs ? `; shrinking stopped after its ${shrinkBudgetMs} ms budget` : '';
+  const { message, details, clause } = detailsOf(reported.error);
+  throw new CheckFailure(
+    ctx.check.meta.check,
+    clause ?? ctx.check.meta.clause,
+    `${message}\n  (property failed after ${run.numRuns} run(s), shrunk ${run.numShrinks} time(s)${budgetNote}${note})`,
+    {
+      ...details,
+      exchanges: compactPolls(reported.exchanges),
+      property: {
+        seed: run.seed,
+        path: (shrunk ? run.counterexamplePath : run.counterexamplePath?.split(':')[0]) ?? '',
+        counterexample: fc.stringify(reported.args),
+        numRuns: run.numRuns,
+      },
+    },
+    [t.token],
+  );
+}

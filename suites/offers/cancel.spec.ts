@@ -1,0 +1,47 @@
+/**
+ * offer-cancel (spec 3 rule 4): offers are cancelled through the `cancel` flag
+ * of the write body, or through DELETE on the offer. Either way the offer then
+ * reads `canceled: true`; DELETE answers with a batchId (spec 4.1).
+ */
+import { operationById } from '../../specs/contract.ts';
+import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
+import { checkTest } from '../lib/check-test.ts';
+import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import { checkProperty } from '../lib/property.ts';
+import { target } from '../lib/target.ts';
+import type { OfferWrite } from '../../schemas/types.generated.ts';
+import { awaitOffer, deleteOffer, upsertOffer } from './offer-api.ts';
+import { expectationsOf } from './readback.ts';
+
+const CANCELED = [{ pointer: '/canceled', value: true, compare: 'exact' as const }];
+const runs = (): number => Math.max(1, Math.ceil(target().runs / 4));
+
+/** An offer that exists and reads as written before the test cancels it. */
+async function liveOffer(flow: FlowContext, body: OfferWrite): Promise<string> {
+  const id = flow.cleanup.newOfferId();
+  await upsertOffer(flow, id, body);
+  await awaitOffer(flow, id, expectationsOf(body, { created: true }), 'was not created by a PUT to a new id', 'spec 1');
+  return id;
+}
+
+checkTest({ check: 'offer-cancel', clause: 'spec 3 rule 4', operation: operationById('upsertOffer'), title: 'cancel: true in a write body cancels the offer', writes: true }, (ctx) =>
+  withCleanup(ctx, async (flow) => {
+    await checkProperty(flow, [offerWriteBodyArb(target().runId, { cancel: false })], async (body) => {
+      const id = await liveOffer(flow, body);
+      await upsertOffer(flow, id, { ...body, cancel: true });
+      await awaitOffer(flow, id, CANCELED, 'was written with cancel: true but does not read canceled: true');
+      flow.cleanup.offerCancelled(id);
+    }, { numRuns: runs(), waitsPerRun: 2 });
+  }),
+);
+
+checkTest({ check: 'offer-cancel', clause: 'spec 3 rule 4', operation: operationById('deleteOffer'), title: 'DELETE answers a batchId and cancels the offer', writes: true }, (ctx) =>
+  withCleanup(ctx, async (flow) => {
+    await checkProperty(flow, [offerWriteBodyArb(target().runId, { cancel: false })], async (body) => {
+      const id = await liveOffer(flow, body);
+      await deleteOffer(flow, id);
+      await awaitOffer(flow, id, CANCELED, 'was deleted (DELETE cancels, spec 3 rule 4) but does not read canceled: true');
+      flow.cleanup.offerCancelled(id);
+    }, { numRuns: runs(), waitsPerRun: 2 });
+  }),
+);

@@ -1,0 +1,62 @@
+/**
+ * offer-listing (spec 4.1): GET /offers with `start` and `end` answers an array
+ * of valid offers, and the offers the suite wrote are in a window that covers
+ * them. Which timestamp the window filters on is not shown (spec 4.3), so the
+ * window covers both the transportTimestamp written and the time of writing,
+ * and nothing is asserted about what else the window holds.
+ */
+import fc from 'fast-check';
+import { operationById } from '../../specs/contract.ts';
+import { dateTimeArb } from '../generators/date-time.ts';
+import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
+import { checkTest } from '../lib/check-test.ts';
+import { withCleanup } from '../lib/cleanup.ts';
+import { pollUntil } from '../lib/poll.ts';
+import { target } from '../lib/target.ts';
+import { awaitOffer, POLL_INTERVAL_MS, upsertOffer } from './offer-api.ts';
+import { expectationsOf } from './readback.ts';
+
+const HOUR = 3_600_000;
+const WRITTEN = 3;
+
+/** The ids in a listing: an offer counts as found by its id or by the unique reference the suite gave it. */
+function found(body: unknown, wanted: Map<string, string>): Set<string> {
+  const out = new Set<string>();
+  if (!Array.isArray(body)) return out;
+  for (const o of body as { id?: unknown; references?: unknown }[]) {
+    for (const [id, ref] of wanted) {
+      if (o.id === id || (Array.isArray(o.references) && o.references.includes(ref))) out.add(id);
+    }
+  }
+  return out;
+}
+
+checkTest({ check: 'offer-listing', clause: 'spec 4.1', operation: operationById('listOffers'), title: 'GET /offers with start and end lists the offers written in the window', writes: true }, (ctx) =>
+  withCleanup(ctx, async (flow) => {
+    const t = target();
+    const now = Date.now();
+    const nearNow = dateTimeArb({ min: now - HOUR, max: now + HOUR });
+    const bodies = fc.sample(offerWriteBodyArb(t.runId, { cancel: false, transportTimestamp: nearNow }), { seed: t.seed, numRuns: WRITTEN });
+    const wanted = new Map<string, string>();
+    for (const body of bodies) {
+      const id = flow.cleanup.newOfferId();
+      const ref = `${id}-listing`;
+      const written = { ...body, offer: { ...body.offer, references: [...(body.offer?.references ?? []), ref] } };
+      await upsertOffer(flow, id, written);
+      await awaitOffer(flow, id, expectationsOf(written, { created: true }), 'was not created by a PUT to a new id', 'spec 1');
+      wanted.set(id, ref);
+    }
+    // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.
+    const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(Date.now() + 2 * HOUR).toISOString() };
+    const r = await pollUntil(() => flow.api.op(operationById('listOffers'), { query }), (x) => found(x.response.body, wanted).size === wanted.size, {
+      timeoutMs: t.visibilityTimeoutMs,
+      intervalMs: POLL_INTERVAL_MS,
+    });
+    flow.check.expectSuccess(r.value, 'GET /offers');
+    flow.check.expectSchema(r.value, 'offer-list');
+    if (!r.ok) {
+      const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
+      flow.check.fail(`GET /offers?start=${query.start}&end=${query.end} does not list ${missing.length} of the ${wanted.size} offers written in that window: ${missing.join(', ')}`, { exchanges: [r.value] });
+    }
+  }),
+);

@@ -1,0 +1,105 @@
+/**
+ * The offer operations of spec 4.1 as flow steps: each write checks its own
+ * acknowledgement (any 2xx, the documented ack shape) and registers what it
+ * wrote for cleanup; `awaitOffer` waits for an asynchronous write to show up
+ * (spec 1) by polling with the target's deadline, never a fixed sleep.
+ */
+import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
+import { operationById } from '../../specs/contract.ts';
+import type { FlowContext } from '../lib/cleanup.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { pollUntil } from '../lib/poll.ts';
+import { noteVisibleAfter, visibilityDeadlineMs } from '../lib/property.ts';
+import { mismatches, type Expectation } from './readback.ts';
+
+export const POLL_INTERVAL_MS = 50;
+
+export interface Ack {
+  batchId: string;
+  exchange: Exchange;
+}
+
+function field(x: Exchange, name: string): string {
+  return (x.response.body as Record<string, string>)[name] as string;
+}
+
+/** POST /offers: creates an offer; the answer carries its id (spec 4.1, 2.7). */
+export async function createOffer(ctx: FlowContext, body: OfferWrite): Promise<Ack & { id: string }> {
+  const x = await ctx.api.op(operationById('createOffer'), { json: body });
+  ctx.check.expectSuccess(x, 'POST /offers');
+  ctx.check.expectSchema(x, 'batch-ack-create', 'spec 2.7');
+  const id = field(x, 'id');
+  ctx.cleanup.offer(id);
+  return { id, batchId: field(x, 'batchId'), exchange: x };
+}
+
+/** PUT /offers/{offerId}: creates or updates (spec 1, 4.1). */
+export async function upsertOffer(ctx: FlowContext, id: string, body: OfferWrite): Promise<Ack> {
+  ctx.cleanup.offer(id);
+  const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
+  ctx.check.expectSuccess(x, `PUT /offers/${id}`);
+  ctx.check.expectSchema(x, 'batch-ack', 'spec 2.7');
+  return { batchId: field(x, 'batchId'), exchange: x };
+}
+
+/** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4) and answers a batchId (spec 4.1). */
+export async function deleteOffer(ctx: FlowContext, id: string): Promise<Ack> {
+  const x = await ctx.api.op(operationById('deleteOffer'), { params: { offerId: id } });
+  ctx.check.expectSuccess(x, `DELETE /offers/${id}`);
+  ctx.check.expectSchema(x, 'batch-ack', 'spec 4.1');
+  return { batchId: field(x, 'batchId'), exchange: x };
+}
+
+/** POST /offers/bulk: answers `success` and `batchId` (spec 2.7, 4.1). */
+export async function bulkWriteOffers(ctx: FlowContext, items: OfferBulkItem[]): Promise<Ack> {
+  for (const item of items) ctx.cleanup.offer(item.id);
+  const x = await ctx.api.op(operationById('bulkWriteOffers'), { json: items });
+  ctx.check.expectSuccess(x, 'POST /offers/bulk');
+  ctx.check.expectSchema(x, 'bulk-ack', 'spec 2.7');
+  if ((x.response.body as { success: boolean }).success !== true) {
+    ctx.check.fail(`POST /offers/bulk answered success: ${JSON.stringify((x.response.body as { success: unknown }).success)} for ${items.length} valid item(s)`, { exchanges: [x] }, 'spec 2.7');
+  }
+  return { batchId: field(x, 'batchId'), exchange: x };
+}
+
+export interface OfferRead {
+  exchange: Exchange;
+  /** The element of the answered array that is this offer, if any. */
+  offer?: Record<string, unknown>;
+}
+
+/**
+ * GET /offers/{offerId} answers an array of Offer (spec 4.1). The element with
+ * the requested id is the offer; a one-element array is taken as the offer
+ * even if the server shows another id in it (id formats are the server's).
+ */
+export async function readOffer(ctx: FlowContext, id: string): Promise<OfferRead> {
+  const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
+  const body = x.response.body;
+  if (x.response.status < 200 || x.response.status > 299 || !Array.isArray(body)) return { exchange: x };
+  const objects = body.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
+  const offer = objects.find((o) => o.id === id) ?? (objects.length === 1 ? objects[0] : undefined);
+  return { exchange: x, ...(offer ? { offer } : {}) };
+}
+
+/**
+ * Waits until the offer reads back with every expectation met, or fails the
+ * check with the last read and what still differs. A 404 or an empty array
+ * before the deadline is "not visible yet", not a failure (spec 1: asynchronous).
+ */
+export async function awaitOffer(ctx: FlowContext, id: string, expectations: readonly Expectation[], what: string, clause?: string): Promise<Record<string, unknown>> {
+  const r = await pollUntil(
+    () => readOffer(ctx, id),
+    (read) => read.offer !== undefined && mismatches(read.offer, expectations).length === 0,
+    { timeoutMs: visibilityDeadlineMs(), intervalMs: POLL_INTERVAL_MS },
+  );
+  if (r.ok && r.value.offer) {
+    noteVisibleAfter(r.elapsedMs);
+    return r.value.offer;
+  }
+  const last = r.value;
+  const why = last.offer
+    ? `still differs after ${r.elapsedMs} ms:\n    ${mismatches(last.offer, expectations).join('\n    ')}`
+    : `was not readable after ${r.elapsedMs} ms: GET answered ${last.exchange.response.status}${Array.isArray(last.exchange.response.body) ? ` with ${last.exchange.response.body.length} offer(s)` : ''}`;
+  return ctx.check.fail(`offer ${id} ${what}: ${why}`, { exchanges: [last.exchange] }, clause);
+}
