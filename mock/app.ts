@@ -6,7 +6,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installAuth } from './auth.ts';
 import type { MockContext } from './context.ts';
-import { installErrorHandling } from './errors.ts';
+import { frameworkErrorAnswer, installErrorHandling } from './errors.ts';
 import { installExtraFields } from './extra-fields.ts';
 import { installJsonBody } from './json-body.ts';
 import { billingGroupRoutes } from './routes/billing-groups.ts';
@@ -30,6 +30,7 @@ export async function buildApp({ token, context }: AppOptions): Promise<FastifyI
     routerOptions: { maxParamLength: 2000, ignoreTrailingSlash: true },
     // Keep-alive sockets of a test client must not hold close() open.
     forceCloseConnections: true,
+    frameworkErrors: frameworkErrorAnswer,
   });
   installErrorHandling(app);
   installAuth(app, token, context.faults);

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'SCHEMA_VIOLATION'
   | 'INVALID_QUERY'
+  | 'INVALID_PATH'
   | 'INVALID_BODY'
   | 'INTERNAL';
 
@@ -85,6 +86,16 @@ function routeNotFound(request: FastifyRequest, reply: FastifyReply): FastifyRep
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, _request, reply) => sendError(reply, toHttpError(err)));
   app.setNotFoundHandler(routeNotFound);
+}
+
+/**
+ * Errors the router raises before any hook runs (bad percent-encoding, an
+ * over-long path segment): the same JSON shape, and no echo of the path.
+ */
+export function frameworkErrorAnswer(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const status = tooLong ? 414 : 400;
+  return sendError(reply, new HttpError(status, 'INVALID_PATH', tooLong ? 'a path segment is too long' : 'the path is not valid URL encoding'));
 }
 
 /** Ends a request with an error answer from inside a handler or hook. */

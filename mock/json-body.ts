@@ -20,7 +20,8 @@ function parseJson(request: FastifyRequest, text: string): unknown {
     throw new HttpError(400, 'EMPTY_BODY', 'the body is empty; send a JSON value');
   }
   try {
-    return JSON.parse(text, dropProtoKeys) as unknown;
+    // RFC 8259 lets a parser ignore a byte order mark; some Windows clients send one.
+    return JSON.parse(text.replace(/^\uFEFF/, ''), dropProtoKeys) as unknown;
   } catch {
     // The parser's own message quotes the body; the body is the client's and may hold anything.
     throw new HttpError(400, 'INVALID_JSON', 'the body is not valid JSON');

@@ -107,6 +107,17 @@ describe('bad input', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  it('a path that is not valid URL encoding, or too long, is a JSON 4xx', async () => {
+    assertClientError(await call(mock, 'GET', '/offers/%E0%A4%A'), 'bad encoding', 400);
+    const long = await call(mock, 'GET', `/offers/${'x'.repeat(3000)}`);
+    assertClientError(long, 'long segment', 414);
+    assert.ok(!long.text.includes('xxxxxxxxxx'), 'the path is not echoed');
+  });
+
+  it('a JSON body with a byte order mark is read', async () => {
+    assert.equal((await call(mock, 'PUT', '/drivers/bom', { raw: '\uFEFF{"name":"bom"}' })).status, 200);
+  });
+
   it('DELETE with an empty JSON body is fine; GET ignores a content type', async () => {
     await call(mock, 'PUT', '/orders/o-del', { json: { n: 1 } });
     assert.equal((await call(mock, 'DELETE', '/orders/o-del', { raw: '' })).status, 200);
