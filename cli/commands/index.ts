@@ -1,6 +1,9 @@
 /** Every `flis` subcommand, in the order `flis --help` lists them. */
 import type { Command } from '../command.ts';
+import { cassetteCommand } from './cassette.ts';
 import { mockCommand } from './mock.ts';
+import { recordCommand } from './record.ts';
+import { replayCommand } from './replay.ts';
 import { runCommand } from './run.ts';
 
-export const commands: Command[] = [runCommand, mockCommand];
+export const commands: Command[] = [runCommand, mockCommand, recordCommand, replayCommand, cassetteCommand];
