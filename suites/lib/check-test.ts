@@ -3,13 +3,30 @@
  * clause and operation (annotations, read by the runner and the reports), skips
  * write checks when writes are not allowed, and attaches a CheckFailure record.
  */
-import { test, type TestInfo } from '@playwright/test';
+import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
 import type { Operation } from '../../specs/contract.ts';
 import { Check, type CheckMeta } from './check.ts';
 import { CheckFailure } from './check-failure.ts';
 import { FlisClient } from './client.ts';
 import { redactText } from './redact.ts';
 import { target } from './target.ts';
+
+/**
+ * One HTTP context per worker, not per test: Playwright's test-scoped `request`
+ * fixture costs tens of milliseconds to set up, more than the request itself
+ * against a local deployment. Tests share no cookies or auth through it: auth
+ * is chosen per call by FlisClient.
+ */
+export const test = base.extend<object, { workerRequest: APIRequestContext }>({
+  workerRequest: [
+    async ({ playwright }, use) => {
+      const context = await playwright.request.newContext();
+      await use(context);
+      await context.dispose();
+    },
+    { scope: 'worker' },
+  ],
+});
 
 export interface CheckTestMeta extends CheckMeta {
   /** The test title after the check id, e.g. "GET /offers". Defaults to the operation. */
@@ -37,13 +54,13 @@ export function annotationsOf(meta: CheckMeta): { type: string; description: str
 }
 
 export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): void {
-  test(checkTitle(meta), { tag: [`@${meta.check}`], annotation: annotationsOf(meta) }, async ({ request }, testInfo) => {
+  test(checkTitle(meta), { tag: [`@${meta.check}`], annotation: annotationsOf(meta) }, async ({ workerRequest }, testInfo) => {
     const t = target();
     if (meta.writes && !t.allowWrites) {
       testInfo.annotations.push({ type: 'skipped-because', description: t.writesSkippedReason });
       test.skip(true, t.writesSkippedReason);
     }
-    const api = new FlisClient(request, t);
+    const api = new FlisClient(workerRequest, t);
     try {
       await body({ api, check: new Check(meta, [t.token]), testInfo });
     } catch (error) {
