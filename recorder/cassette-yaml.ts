@@ -1,16 +1,14 @@
 /**
- * Exchange ⇄ YAML document. Keys are emitted in one fixed order (the order of
- * the object literals below) and long strings are never folded, so a token can
- * never be split across lines where a line-wise scan would miss it.
+ * Exchange → YAML document. Keys are emitted in one fixed order (the order of
+ * the object literals below); recorder/yaml-emit.ts never folds a line, so a
+ * token can never be split across lines where a line-wise scan would miss it.
  */
-import { stringify } from 'yaml';
+import { emitYaml } from './yaml-emit.ts';
 import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
-
-const yamlOptions = { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false } as const;
 
 /** One YAML document, starting with `---` and ending with the `...` end marker. */
 export function documentText(value: unknown): string {
-  return `---\n${stringify(value, yamlOptions)}...\n`;
+  return `---\n${emitYaml(value)}...\n`;
 }
 
 export function headerDocument(h: CassetteHeader): string {

@@ -1,0 +1,108 @@
+/**
+ * A small, fast YAML emitter for JSON-like values, used for every cassette
+ * document. The `yaml` package's stringify builds a full document tree and
+ * took ~9 ms for a 12 kB response — the recorder's whole budget per exchange —
+ * so documents are written here and read back with `yaml` (a property test
+ * proves every JSON value round-trips). Output is block style in insertion
+ * order; a string is plain only when it cannot be read back as anything else,
+ * multi-line text is a literal block, everything else is double-quoted. No
+ * line is ever folded, so a secret can never be split across lines.
+ */
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const PLAIN = /^[A-Za-z_/(][A-Za-z0-9_ ./()+@$=;'-]*$/;
+const PLAIN_WITH_COLON = /^[A-Za-z_/(][A-Za-z0-9_ ./()+@$=;'-]*(:[A-Za-z0-9_./()+@$=;'-][A-Za-z0-9_ ./()+@$=;'-]*)*$/;
+/** Words some YAML reader (1.1 or 1.2) turns into null or a boolean. */
+const RESERVED = /^(null|true|false|yes|no|on|off|y|n)$/i;
+/** Characters YAML does not allow raw (C0/C1 controls, DEL, BOM, non-characters, surrogates). */
+const NON_PRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\ufffe\uffff\ud800-\udfff]/;
+const NON_PRINTABLE_G = /[\u007f-\u009f\ufeff\ufffe\uffff]/g;
+const MAX_IMPLICIT_KEY = 1000;
+
+function isPlainSafe(s: string): boolean {
+  return s.length > 0 && s.length <= MAX_IMPLICIT_KEY && !s.endsWith(' ') && !RESERVED.test(s) && (PLAIN.test(s) || PLAIN_WITH_COLON.test(s));
+}
+
+/** JSON string escapes are all valid YAML double-quoted escapes; YAML additionally wants C1 controls and BOM escaped. */
+function quoted(s: string): string {
+  return JSON.stringify(s).replace(NON_PRINTABLE_G, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function scalarKey(k: string): string {
+  return isPlainSafe(k) ? k : quoted(k);
+}
+
+/** A literal block (`|`) for multi-line printable text: it reads and diffs like the text itself. */
+function literalBlock(s: string, indent: string): string | undefined {
+  if (!s.includes('\n') || s.includes('\r') || /^\n*$/.test(s) || NON_PRINTABLE.test(s)) return undefined;
+  const trailing = s.length - s.replace(/\n+$/, '').length;
+  const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
+  const content = trailing === 0 ? s : s.slice(0, s.length - (chomp === '+' ? 1 : trailing));
+  // An explicit indentation indicator when the text itself starts with a space or a blank line.
+  const indicator = /^[ \n]/.test(content) ? '2' : '';
+  const lines = content.split('\n').map((l) => (l === '' ? '' : `${indent}  ${l}`));
+  return `|${indicator}${chomp}\n${lines.join('\n')}`;
+}
+
+function scalar(v: null | boolean | number | string, indent: string): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  if (isPlainSafe(v)) return v;
+  return literalBlock(v, indent) ?? quoted(v);
+}
+
+function isEmptyCollection(v: Json): boolean {
+  return v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0);
+}
+
+function inline(v: Json, indent: string): string | undefined {
+  if (v === null || typeof v !== 'object') return scalar(v, indent);
+  if (isEmptyCollection(v)) return Array.isArray(v) ? '[]' : '{}';
+  return undefined;
+}
+
+function emitMap(o: { [k: string]: Json }, indent: string, out: string[]): void {
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined) continue;
+    const key = scalarKey(k);
+    const long = key.length > MAX_IMPLICIT_KEY;
+    const head = long ? `${indent}? ${key}\n${indent}:` : `${indent}${key}:`;
+    const one = inline(v, indent);
+    if (one !== undefined) out.push(`${head} ${one}`);
+    else {
+      out.push(head);
+      emitBlock(v, `${indent}  `, out);
+    }
+  }
+}
+
+function emitSeq(a: Json[], indent: string, out: string[]): void {
+  for (const v of a) {
+    const one = inline(v, indent);
+    if (one !== undefined) {
+      out.push(`${indent}- ${one}`);
+      continue;
+    }
+    // The item's own block, with its first line moved up beside the dash.
+    const inner: string[] = [];
+    emitBlock(v, `${indent}  `, inner);
+    out.push(`${indent}- ${inner[0]!.slice(indent.length + 2)}`, ...inner.slice(1));
+  }
+}
+
+function emitBlock(v: Json, indent: string, out: string[]): void {
+  if (Array.isArray(v)) emitSeq(v, indent, out);
+  else emitMap(v as { [k: string]: Json }, indent, out);
+}
+
+/** The YAML text of a JSON-like value (a mapping at the top level), ending with a newline. */
+export function emitYaml(value: unknown): string {
+  const v = value as Json;
+  const one = inline(v, '');
+  if (one !== undefined) return `${one}\n`;
+  const out: string[] = [];
+  emitBlock(v, '', out);
+  return `${out.join('\n')}\n`;
+}

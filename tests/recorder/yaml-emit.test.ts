@@ -1,0 +1,66 @@
+/**
+ * The cassette emitter writes YAML that the `yaml` package reads back as the
+ * very same value, for any JSON value (a property test), and it is readable:
+ * plain scalars where safe, literal blocks for multi-line text.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parse } from 'yaml';
+import { emitYaml } from '../../recorder/yaml-emit.ts';
+
+const tricky = fc.constantFrom(
+  '', ' ', 'null', 'Null', '~', 'true', 'no', 'on', 'y', '1', '-1', '0x1F', '1e3', '.5', '.inf', '.NaN', '1:20', '2024-01-01',
+  '- a', 'a: b', 'a:b', 'a #b', '#x', '[a]', '{a}', '&a', '*a', '!t', '|', '>', '%x', '@x', '`x`', "'q'", '"q"', '---', '...',
+  '\n', '\n\n', 'a\n', 'a\n\n', '\na', ' a\nb', 'a\nb', 'a \nb ', '\ta\n\tb', 'a\r\nb', '\u0085', '\ufeff', '\u2028x', 'é\nü',
+  'x'.repeat(1200), `${'k'.repeat(1100)}`, 'Bearer [REDACTED]', 'http://127.0.0.1:1/apis/v0', '<<',
+);
+const str = fc.oneof(fc.string({ unit: 'binary' }), fc.string(), tricky);
+const json = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), str, tie('arr'), tie('obj')),
+  arr: fc.array(tie('value'), { maxLength: 4 }),
+  obj: fc.dictionary(str, tie('value'), { maxKeys: 4 }),
+})).value;
+
+describe('YAML emitter', () => {
+  it('round-trips every JSON value through the yaml reader', () => {
+    fc.assert(
+      fc.property(fc.dictionary(str, json, { maxKeys: 5 }), (value) => {
+        const expected = JSON.parse(JSON.stringify(value)) as unknown;
+        assert.deepEqual(parse(emitYaml(value), { uniqueKeys: false }), expected);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('round-trips the tricky strings as keys, values and list items', () => {
+    const samples = ['', ' ', 'null', '- a', 'a: b', '\n', 'a\n\n', ' a\nb', '\u0085', 'x'.repeat(1200), '\na', 'é\nü'];
+    for (const s of samples) {
+      const value = { [s]: s, list: [s, [s], { [s]: [s] }], nested: { deeper: s } };
+      assert.deepEqual(parse(emitYaml(value)), value, JSON.stringify(s));
+    }
+  });
+
+  it('writes plain scalars, block structure and literal blocks a person reads easily', () => {
+    const text = emitYaml({ method: 'GET', path: '/offers/o-1', query: { start: '2024-01-01T00:00:00Z' }, count: 3, ok: true, none: null, list: [{ a: 1, b: [] }, 'x'], text: 'line 1\nline 2\n', auth: 'Bearer [REDACTED]', empty: {} });
+    assert.equal(text, [
+      'method: GET',
+      'path: /offers/o-1',
+      'query:',
+      '  start: "2024-01-01T00:00:00Z"',
+      'count: 3',
+      'ok: true',
+      'none: null',
+      'list:',
+      '  - a: 1',
+      '    b: []',
+      '  - x',
+      'text: |',
+      '  line 1',
+      '  line 2',
+      'auth: "Bearer [REDACTED]"',
+      'empty: {}',
+      '',
+    ].join('\n'));
+  });
+});
