@@ -1,0 +1,58 @@
+/**
+ * The forced-status operations of spec 3 rules 1–3 as flow steps. Each write
+ * checks its answer (any 2xx, `success` true, spec 4.2); `awaitStatus` polls
+ * GET /billingGroups/{id} until the status is acceptable or the deadline passes,
+ * because the spec does not say the change is visible at once.
+ */
+import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
+import { operationById } from '../../specs/contract.ts';
+import { statusOf, type FlowContext } from '../lib/cleanup.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { pollUntil } from '../lib/poll.ts';
+import { noteVisibleAfter, visibilityDeadlineMs } from '../lib/property.ts';
+
+const INTERVAL_MS = 50;
+
+function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): void {
+  flow.check.expectSuccess(x, what);
+  flow.check.expectSchema(x, 'success-ack', 'spec 4.2');
+  if ((x.response.body as { success: unknown }).success !== true) flow.check.fail(`${what} answered success: ${JSON.stringify((x.response.body as { success: unknown }).success)}`, { exchanges: [x] }, 'spec 4.2');
+}
+
+export async function forceStatus(flow: FlowContext, billingGroupId: string, status: string): Promise<Exchange> {
+  const x = await flow.api.op(operationById('forceBillingGroupStatus'), { params: { billingGroupId }, json: { status } });
+  return x;
+}
+
+export function expectForced(flow: FlowContext, x: Exchange, billingGroupId: string): void {
+  expectSuccessAck(flow, x, `PUT /billingGroups/${billingGroupId}/status`);
+}
+
+export async function removeStatus(flow: FlowContext, billingGroupId: string): Promise<void> {
+  const x = await flow.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } });
+  expectSuccessAck(flow, x, `DELETE /billingGroups/${billingGroupId}/status`);
+}
+
+export async function bulkStatus(flow: FlowContext, items: BillingGroupStatusUpdateItem[]): Promise<void> {
+  const x = await flow.api.op(operationById('bulkUpdateBillingGroupStatus'), { json: items });
+  expectSuccessAck(flow, x, 'POST /billingGroups/bulkStatusUpdate');
+}
+
+/** Polls the group until `accept(status)`; fails the check with `what` and the last read otherwise. */
+export async function awaitStatus(flow: FlowContext, billingGroupId: string, accept: (status: string | undefined) => boolean, what: string, clause?: string): Promise<void> {
+  const op = operationById('getBillingGroup');
+  const r = await pollUntil(() => flow.api.op(op, { params: { billingGroupId } }), (x) => accept(statusOf(x.response.body)), { timeoutMs: visibilityDeadlineMs(), intervalMs: INTERVAL_MS });
+  if (r.ok) {
+    noteVisibleAfter(r.elapsedMs);
+    return;
+  }
+  const shown = statusOf(r.value.response.body);
+  flow.check.fail(`billing group ${billingGroupId} ${what}; after ${r.elapsedMs} ms its status is ${shown === undefined ? '(none)' : `'${shown}'`}`, { exchanges: [r.value], pointer: '/status', operationId: op.operationId, method: op.method, path: op.path }, clause);
+}
+
+/** The group's status now (GET /billingGroups/{id}). */
+export async function currentStatus(flow: FlowContext, billingGroupId: string): Promise<string | undefined> {
+  const x = await flow.api.op(operationById('getBillingGroup'), { params: { billingGroupId } });
+  flow.check.expectSuccess(x, `GET /billingGroups/${billingGroupId}`);
+  return statusOf(x.response.body);
+}

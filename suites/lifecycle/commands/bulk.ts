@@ -1,0 +1,38 @@
+/**
+ * POST /offers/bulk mixing new ids and live offers (spec 2.3, 4.1): each item
+ * creates or updates the offer under its own id. One item per id: what a bulk
+ * does with two items for the same id is not shown.
+ */
+import fc from 'fast-check';
+import type { OfferWrite } from '../../../schemas/types.generated.ts';
+import { bulkWriteOffers } from '../../offers/offer-api.ts';
+import { expectationsOf } from '../../offers/readback.ts';
+import { checkModel, MAX_OFFERS, pickLive, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+
+export interface BulkEntry {
+  /** Index of a live offer to update, or 'new'. */
+  target: number | 'new';
+  body: OfferWrite;
+}
+
+export class BulkCommand implements OfferCommand {
+  constructor(readonly entries: BulkEntry[]) {}
+  check(m: Readonly<OfferModel>): boolean {
+    return m.offers.length + this.entries.length <= MAX_OFFERS + 2;
+  }
+  async run(m: OfferModel, real: Real): Promise<void> {
+    const used = new Set<string>();
+    const items = this.entries.map((e) => {
+      const existing = e.target === 'new' ? undefined : pickLive(m, e.target);
+      const id = existing && !used.has(existing.id) ? existing.id : real.flow.cleanup.newOfferId('bulk');
+      used.add(id);
+      return { item: { ...e.body, id }, created: id !== existing?.id };
+    });
+    await bulkWriteOffers(real.flow, items.map((i) => i.item));
+    for (const { item, created } of items) upsertModel(m, { id: item.id, expectations: expectationsOf(item, { created }), canceled: false });
+    await checkModel(real, m, this.toString());
+  }
+  toString(): string {
+    return `bulk(${this.entries.map((e) => `${e.target === 'new' ? 'new id' : `live offer #${e.target}`}: ${fc.stringify(e.body)}`).join('; ')})`;
+  }
+}

@@ -1,0 +1,28 @@
+/** PUT /offers/{offerId} with cancel: true: cancels the offer (spec 3 rule 4) and applies the rest of the body. */
+import fc from 'fast-check';
+import type { OfferWrite } from '../../../schemas/types.generated.ts';
+import { upsertOffer } from '../../offers/offer-api.ts';
+import { expectationsOf } from '../../offers/readback.ts';
+import { checkModel, liveOffers, pickLive, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+
+export class CancelByFlagCommand implements OfferCommand {
+  constructor(
+    readonly pick: number,
+    readonly body: OfferWrite,
+  ) {}
+  check(m: Readonly<OfferModel>): boolean {
+    return liveOffers(m).length > 0;
+  }
+  async run(m: OfferModel, real: Real): Promise<void> {
+    const target = pickLive(m, this.pick);
+    if (!target) throw new Error('cancel ran without a live offer: check() should have prevented it');
+    const body = { ...this.body, cancel: true };
+    await upsertOffer(real.flow, target.id, body);
+    upsertModel(m, { id: target.id, expectations: expectationsOf(body, { created: false }), canceled: true });
+    real.flow.cleanup.offerCancelled(target.id);
+    await checkModel(real, m, this.toString());
+  }
+  toString(): string {
+    return `cancelByFlag(live offer #${this.pick}, PUT ${fc.stringify({ ...this.body, cancel: true })})`;
+  }
+}

@@ -1,0 +1,21 @@
+/** POST /offers: a new offer under an id the server assigns (spec 4.1). */
+import fc from 'fast-check';
+import type { OfferWrite } from '../../../schemas/types.generated.ts';
+import { createOffer } from '../../offers/offer-api.ts';
+import { expectationsOf } from '../../offers/readback.ts';
+import { checkModel, MAX_OFFERS, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+
+export class CreateCommand implements OfferCommand {
+  constructor(readonly body: OfferWrite) {}
+  check(m: Readonly<OfferModel>): boolean {
+    return m.offers.length < MAX_OFFERS;
+  }
+  async run(m: OfferModel, real: Real): Promise<void> {
+    const { id } = await createOffer(real.flow, this.body);
+    upsertModel(m, { id, expectations: expectationsOf(this.body, { created: true }), canceled: this.body.cancel === true });
+    await checkModel(real, m, this.toString());
+  }
+  toString(): string {
+    return `create(POST ${fc.stringify(this.body)})`;
+  }
+}

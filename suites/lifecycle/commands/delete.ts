@@ -1,0 +1,21 @@
+/** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4); everything else it held stays as it was. */
+import { deleteOffer } from '../../offers/offer-api.ts';
+import { checkModel, liveOffers, pickLive, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+
+export class DeleteCommand implements OfferCommand {
+  constructor(readonly pick: number) {}
+  check(m: Readonly<OfferModel>): boolean {
+    return liveOffers(m).length > 0;
+  }
+  async run(m: OfferModel, real: Real): Promise<void> {
+    const target = pickLive(m, this.pick);
+    if (!target) throw new Error('delete ran without a live offer: check() should have prevented it');
+    await deleteOffer(real.flow, target.id);
+    upsertModel(m, { ...target, canceled: true });
+    real.flow.cleanup.offerCancelled(target.id);
+    await checkModel(real, m, this.toString());
+  }
+  toString(): string {
+    return `delete(live offer #${this.pick})`;
+  }
+}

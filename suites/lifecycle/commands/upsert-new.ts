@@ -1,0 +1,22 @@
+/** PUT /offers/{offerId} to an id nothing has been written to: creates the offer (spec 1, 4.1). */
+import fc from 'fast-check';
+import type { OfferWrite } from '../../../schemas/types.generated.ts';
+import { upsertOffer } from '../../offers/offer-api.ts';
+import { expectationsOf } from '../../offers/readback.ts';
+import { checkModel, MAX_OFFERS, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+
+export class UpsertNewCommand implements OfferCommand {
+  constructor(readonly body: OfferWrite) {}
+  check(m: Readonly<OfferModel>): boolean {
+    return m.offers.length < MAX_OFFERS;
+  }
+  async run(m: OfferModel, real: Real): Promise<void> {
+    const id = real.flow.cleanup.newOfferId();
+    await upsertOffer(real.flow, id, this.body);
+    upsertModel(m, { id, expectations: expectationsOf(this.body, { created: true }), canceled: this.body.cancel === true });
+    await checkModel(real, m, this.toString());
+  }
+  toString(): string {
+    return `upsert(PUT new id ${fc.stringify(this.body)})`;
+  }
+}

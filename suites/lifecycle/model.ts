@@ -1,0 +1,56 @@
+/**
+ * The model of the lifecycle run: the offers this run wrote, what each must
+ * read back, and whether it is cancelled. After every command the server is
+ * checked against all of it, so a step that breaks an earlier offer is caught
+ * at that step, not at some later read.
+ */
+import type fc from 'fast-check';
+import type { FlowContext } from '../lib/cleanup.ts';
+import { awaitOffer } from '../offers/offer-api.ts';
+import type { Expectation } from '../offers/readback.ts';
+
+export interface ModelOffer {
+  id: string;
+  /** The documented fields the last write determined (an update says nothing of the fields it leaves out). */
+  expectations: Expectation[];
+  canceled: boolean;
+}
+
+export interface OfferModel {
+  offers: ModelOffer[];
+}
+
+export interface Real {
+  flow: FlowContext;
+}
+
+export type OfferCommand = fc.AsyncCommand<OfferModel, Real>;
+
+/** Enough offers for updates and bulk writes to hit existing ones, few enough to check all after every step. */
+export const MAX_OFFERS = 6;
+
+export function liveOffers(m: OfferModel): ModelOffer[] {
+  return m.offers.filter((o) => !o.canceled);
+}
+
+/** The live offer a generated index points at (indices are drawn before the offers exist). */
+export function pickLive(m: OfferModel, index: number): ModelOffer | undefined {
+  const live = liveOffers(m);
+  return live[index % Math.max(1, live.length)];
+}
+
+export function upsertModel(m: OfferModel, offer: ModelOffer): void {
+  const i = m.offers.findIndex((o) => o.id === offer.id);
+  if (i >= 0) m.offers[i] = offer;
+  else m.offers.push(offer);
+}
+
+/** What the offer must read: its written fields, and `canceled` as the model has it (not as the last body said). */
+export function expectedOf(o: ModelOffer): Expectation[] {
+  return [...o.expectations.filter((e) => e.pointer !== '/canceled'), { pointer: '/canceled', value: o.canceled, compare: 'exact' }];
+}
+
+/** Every offer of the model reads back as the model says, after `step`. */
+export async function checkModel(real: Real, m: OfferModel, step: string): Promise<void> {
+  for (const o of m.offers) await awaitOffer(real.flow, o.id, expectedOf(o), `does not match the model after ${step}`);
+}
