@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { oneOf } from '../../errors/flis-error.ts';
+import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
 import { variantPresets } from '../../mock/variant.ts';
@@ -56,7 +56,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const host = v.host ?? '127.0.0.1';
   const tokenFromEnv = io.env.FLIS_MOCK_TOKEN;
   const token = tokenFromEnv || mintToken();
-  const mock = await startMock({ token, port, host, faults, writeDelayMs, ...(variant ? { variant } : {}) });
+  const mock = await startMock({ token, port, host, faults, writeDelayMs, ...(variant ? { variant } : {}) }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is in use; choose another with --port N, or --port 0 for a free one`);
+    throw e;
+  });
   io.out(`flis mock: serving ${mock.baseUrl}`);
   io.out(tokenFromEnv ? 'token: from FLIS_MOCK_TOKEN' : `token: in ${writeTokenFile(token, mock.baseUrl)} (export FLIS_TOKEN=$(cat FILE))`);
   if (faults.length) io.out(`faults on: ${faults.join(', ')}`);

@@ -76,3 +76,17 @@ test('mock-only flags against another deployment are a usage error', () => {
   assert.equal(r.code, 2);
   assert.match(r.err, /only to the embedded mock/);
 });
+
+test('flis mock on a port already in use is a usage error naming the port', async () => {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const r = flis(['mock', '--port', String(port)]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use`));
+  } finally {
+    server.close();
+  }
+});
