@@ -22,7 +22,8 @@ function assertWrittenFields(offer: Record<string, any>, written: Record<string,
 
 describe('offers', () => {
   it('a write with writeDelayMs becomes visible only after the delay; its batch goes PENDING -> PROCESSED', () =>
-    withMock({ writeDelayMs: 300 }, async (mock) => {
+    // 1 s, not less: the "not yet visible" reads must land inside the delay even on a loaded machine.
+    withMock({ writeDelayMs: 1000 }, async (mock) => {
       const start = Date.now();
       const ack = await call(mock, 'PUT', '/offers/delay-1', { json: offerBody('delay') });
       assert.equal(ack.status, 200);
@@ -31,7 +32,7 @@ describe('offers', () => {
       assert.equal(pending.status, 200);
       assert.equal(pending.body.status, 'PENDING');
       await visibleOffer(mock, 'delay-1');
-      assert.ok(Date.now() - start >= 290, `visible after ${Date.now() - start} ms`);
+      assert.ok(Date.now() - start >= 990, `visible after ${Date.now() - start} ms`);
       const done = await call(mock, 'GET', `/bookings/requestsStatus/batch/${ack.body.batchId}`);
       assert.equal(done.body.status, 'PROCESSED');
       assert.deepEqual(done.body.items.map((i: { offerId: string }) => i.offerId), ['delay-1']);

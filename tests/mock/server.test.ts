@@ -53,6 +53,13 @@ describe('startMock', () => {
       }));
   }
 
+  it('createdStatus 202 applies to every POST create, 4.3 and offers alike', () =>
+    withMock({ variant: { createdStatus: 202 } }, async (mock) => {
+      assert.equal((await call(mock, 'POST', '/offers', { json: {} })).status, 202);
+      assert.equal((await call(mock, 'POST', '/products', { json: { name: 'p' } })).status, 202);
+      assert.equal((await call(mock, 'PUT', '/products/p-1', { json: { name: 'p' } })).status, 200, 'a 4.3 upsert is not a create');
+    }));
+
   it('extraFields adds undocumented fields to every top-level object and list item, and nowhere inside', () =>
     withMock({ variant: { extraFields: true } }, async (mock) => {
       for (const path of ['/offers', '/billingGroups', '/invoices', '/drivers']) {
