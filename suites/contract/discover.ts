@@ -1,7 +1,7 @@
 /**
  * Existing records to read: the suite does not invent billing groups or
- * invoices (nothing in the spec creates them), it takes the first one a list
- * endpoint shows. An empty deployment is not a contract violation, so a test
+ * invoices (nothing in the spec creates them), nor offers when writes are not
+ * allowed; it takes the first one a list endpoint shows. An empty deployment is not a contract violation, so a test
  * with nothing to read is skipped and says why.
  */
 import { operationById } from '../../specs/contract.ts';
@@ -20,7 +20,7 @@ function firstWithId(body: unknown): Record<string, unknown> | undefined {
 }
 
 /** The first record of a list operation, or a skip naming what the list answered. */
-export async function firstListed(ctx: ContractContext, listOperationId: 'listBillingGroups' | 'listInvoices'): Promise<Listed> {
+export async function firstListed(ctx: ContractContext, listOperationId: 'listOffers' | 'listBillingGroups' | 'listInvoices'): Promise<Listed> {
   const op = operationById(listOperationId);
   const list = await ctx.api.op(op);
   const item = is2xx(list) ? firstWithId(list.response.body) : undefined;
