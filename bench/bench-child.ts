@@ -3,7 +3,7 @@
  * generator, the upstream and the box under test do not share an event loop.
  * Roles: mock (the embedded mock), record, replay (recorder/), talkback.
  * Prints its base URL on stdout; answers {type:'mem'} over IPC with its memory
- * after a full GC, and the number of exchanges it has written.
+ * after a full GC, its CPU time so far, and the number of exchanges it has written.
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -26,8 +26,8 @@ async function freePort(): Promise<number> {
 
 async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
   if (role === 'mock') return startMock({ token });
-  if (role === 'record') {
-    const recorder = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: upstream, deployment: 'embedded' }, env: process.env });
+  if (role === 'record' || role === 'passthrough') {
+    const recorder = await startRecorder({ mode: role, cassette, upstream: { baseUrl: upstream, deployment: 'embedded' }, env: process.env });
     return { baseUrl: recorder.baseUrl, recorder };
   }
   if (role === 'replay') return startReplayServer({ cassette });
@@ -50,6 +50,9 @@ process.on('message', (m: { type?: string }) => {
   if (m.type !== 'mem') return;
   (globalThis as { gc?: () => void }).gc?.();
   const mem = process.memoryUsage();
-  process.send?.({ type: 'mem', rss: mem.rss, heapUsed: mem.heapUsed, written: recorder?.stats.written ?? 0 });
+  const cpu = process.cpuUsage();
+  process.send?.({ type: 'mem', rss: mem.rss, heapUsed: mem.heapUsed, written: recorder?.stats.written ?? 0, cpuMicros: cpu.user + cpu.system });
 });
 process.stdout.write(`${baseUrl}\n`);
+// Exit normally on SIGTERM so --cpu-prof and friends can write their output.
+process.on('SIGTERM', () => process.exit(0));

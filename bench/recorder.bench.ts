@@ -35,10 +35,17 @@ const TOKEN = 'bench-token-6f1d0c2a9b7e4d3f8a5c';
 const CHILD = fileURLToPath(new URL('./bench-child.ts', import.meta.url));
 const PATHS = ['/invoices?limit=5', '/customers', '/billingGroups'];
 
+interface Sample {
+  rss: number;
+  heapUsed: number;
+  written: number;
+  cpuMicros: number;
+}
+
 interface Child {
   baseUrl: string;
   proc: ChildProcess;
-  mem(): Promise<{ rss: number; heapUsed: number; written: number }>;
+  mem(): Promise<Sample>;
   stop(): Promise<void>;
 }
 
@@ -64,7 +71,7 @@ async function startChild(role: string, env: Record<string, string> = {}): Promi
     baseUrl,
     proc,
     mem: () => new Promise((resolve) => {
-      proc.once('message', (m) => resolve(m as { rss: number; heapUsed: number; written: number }));
+      proc.once('message', (m) => resolve(m as Sample));
       proc.send({ type: 'mem' });
     }),
     stop: () => new Promise((resolve) => {
@@ -86,15 +93,37 @@ async function load(baseUrl: string, opts: { duration?: number; amount?: number 
   });
 }
 
-function row(name: string, r: CannonResult, direct: CannonResult): string {
-  const ratio = (r.requests.average / direct.requests.average).toFixed(2);
-  return `| ${name} | ${Math.round(r.requests.average)} | ${ratio}× | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${r.latency.max} | ${r.non2xx + r.errors + r.timeouts} |`;
+interface Phase {
+  r: CannonResult;
+  /** CPU time per request of the process under test (the mock itself for "direct"), and of the mock. */
+  boxCpuUs: number;
+  mockCpuUs: number;
+}
+
+/** Warm up, then load `box` (or the mock directly) while measuring both processes' CPU time. */
+async function measure(mock: Child, box: Child | undefined): Promise<Phase> {
+  const target = box ?? mock;
+  await load(target.baseUrl, { duration: 2 });
+  const m0 = await mock.mem();
+  const b0 = box ? await box.mem() : m0;
+  const r = await load(target.baseUrl);
+  const m1 = await mock.mem();
+  const b1 = box ? await box.mem() : m1;
+  const n = Math.max(1, r.requests.total);
+  return { r, boxCpuUs: (b1.cpuMicros - b0.cpuMicros) / n, mockCpuUs: box ? (m1.cpuMicros - m0.cpuMicros) / n : 0 };
+}
+
+function row(name: string, p: Phase, direct: Phase): string {
+  const r = p.r;
+  const ratio = (r.requests.average / direct.r.requests.average).toFixed(2);
+  const cpuRatio = (direct.boxCpuUs / p.boxCpuUs).toFixed(2);
+  return `| ${name} | ${Math.round(r.requests.average)} | ${ratio}× | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${r.latency.max} | ${Math.round(p.boxCpuUs)} | ${cpuRatio}× | ${r.non2xx + r.errors + r.timeouts} |`;
 }
 
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'flis-bench-'));
   const mock = await startChild('mock');
-  const results: Record<string, CannonResult> = {};
+  const results: Record<string, Phase> = {};
   try {
     // The replay cassette: one exchange per path (replay repeats the last answer of each).
     const small = join(tmp, 'replay.yaml');
@@ -103,33 +132,32 @@ async function main(): Promise<void> {
     await seed.close();
 
     console.error(`warm-up and direct (${DURATION_S} s each, ${CONNECTIONS} connections, paths ${PATHS.join(', ')})`);
-    await load(mock.baseUrl, { duration: 2 });
-    results.direct = await load(mock.baseUrl);
+    results.direct = await measure(mock, undefined);
 
     const rec = await startChild('record', { BENCH_UPSTREAM: mock.baseUrl, BENCH_CASSETTE: join(tmp, 'record.yaml') });
-    await load(rec.baseUrl, { duration: 2 });
-    results.record = await load(rec.baseUrl);
+    results.record = await measure(mock, rec);
     await rec.stop();
 
     const replay = await startChild('replay', { BENCH_CASSETTE: small });
-    await load(replay.baseUrl, { duration: 2 });
-    results.replay = await load(replay.baseUrl);
+    results.replay = await measure(mock, replay);
     await replay.stop();
 
     const tb = await startChild('talkback', { BENCH_UPSTREAM: mock.baseUrl, BENCH_CASSETTE: join(tmp, 'talkback-tapes') });
-    await load(tb.baseUrl, { duration: 2 });
-    results.talkback = await load(tb.baseUrl);
+    results.talkback = await measure(mock, tb);
     await tb.stop();
 
     const d = results.direct!;
     console.log(`\nThroughput (requests/s, mean) and latency (ms), ${CONNECTIONS} connections, ${DURATION_S} s each, one run:\n`);
-    console.log('| path | req/s | × direct | p50 | p90 | p99 | max | errors+non-2xx |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('| path | req/s | × direct | p50 | p90 | p99 | max | CPU µs/req of the box | CPU-bound × direct | errors+non-2xx |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const [name, label] of [['direct', 'direct to the mock'], ['record', 'through flis record'], ['replay', 'through flis replay'], ['talkback', 'through talkback (recording)']] as const) {
       console.log(row(label, results[name]!, d));
     }
-    const rec2tb = results.record!.requests.average / results.talkback!.requests.average;
-    console.log(`\nratios: record/direct ${(results.record!.requests.average / d.requests.average).toFixed(2)} (target ≥ 0.5), record/talkback ${rec2tb.toFixed(2)} (target ≥ 3), replay/direct ${(results.replay!.requests.average / d.requests.average).toFixed(2)} (target ≥ 0.8)`);
+    const rps = (k: string): number => results[k]!.r.requests.average;
+    const cpu = (k: string): number => results[k]!.boxCpuUs;
+    console.log(`\nthroughput ratios: record/direct ${(rps('record') / rps('direct')).toFixed(2)} (target ≥ 0.5), record/talkback ${(rps('record') / rps('talkback')).toFixed(2)} (target ≥ 3), replay/direct ${(rps('replay') / rps('direct')).toFixed(2)} (target ≥ 0.8)`);
+    console.log(`CPU-bound ratios (1 / CPU per request; what a dedicated core would give): record/direct ${(cpu('direct') / cpu('record')).toFixed(2)}, record/talkback ${(cpu('talkback') / cpu('record')).toFixed(2)}, replay/direct ${(cpu('direct') / cpu('replay')).toFixed(2)}`);
+    console.log(`mock CPU per request through each box (µs): record ${Math.round(results.record!.mockCpuUs)}, talkback ${Math.round(results.talkback!.mockCpuUs)}`);
 
     console.error(`\nrecorder memory over ${MEMORY_EXCHANGES} exchanges`);
     const memRec = await startChild('record', { BENCH_UPSTREAM: mock.baseUrl, BENCH_CASSETTE: join(tmp, 'memory.yaml') });

@@ -22,6 +22,13 @@ export interface WriterOptions {
   durable?: boolean;
 }
 
+/**
+ * Redaction deferred to the written text: given the exchange and its YAML,
+ * returns a redacted exchange, or undefined when there is nothing to redact.
+ * Walking a large JSON body costs more than searching the text it becomes.
+ */
+export type LateRedaction = (e: Exchange, text: string) => Exchange | undefined;
+
 export class CassetteWriter {
   private readonly fd: number;
   private seq: number;
@@ -37,13 +44,18 @@ export class CassetteWriter {
   }
 
   /**
-   * Write one exchange (its seq is assigned here, in completion order). The
-   * last guard: if any form of a known secret appears in the text about to be
+   * Write one exchange (its seq is assigned here, in completion order), after
+   * `redactLate` has had its look at the text. The last guard: if any form of a known secret appears in the text about to be
    * written, nothing is written and CassetteSecretError says which secret.
    */
-  append(exchange: Omit<Exchange, 'seq'>, guard: SecretForm[]): Exchange {
-    const full: Exchange = { ...exchange, seq: this.seq };
-    const text = exchangeDocument(full);
+  append(exchange: Omit<Exchange, 'seq'>, guard: SecretForm[], redactLate?: LateRedaction): Exchange {
+    let full: Exchange = { ...exchange, seq: this.seq };
+    let text = exchangeDocument(full);
+    const redacted = redactLate?.(full, text);
+    if (redacted) {
+      full = redacted;
+      text = exchangeDocument(full);
+    }
     const leak = findSecret(text, guard);
     if (leak) throw new CassetteSecretError(`exchange ${exchange.request.method} ${exchange.request.path} to ${this.file}`, leak.label, leak.form);
     this.writeText(text);

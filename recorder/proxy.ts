@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { BodyCapture, decodeBody, encodeBody } from './body.ts';
 import type { Exchange, LocatedExchange, RecordedRequest, RecordedResponse, UpstreamFailure } from './cassette-format.ts';
-import { CassetteWriter } from './cassette-writer.ts';
+import { CassetteWriter, type LateRedaction } from './cassette-writer.ts';
 import { readCassette } from './cassette-reader.ts';
 import { checkExchange, formatViolation } from './contract-check.ts';
 import { CassetteSecretError } from './errors.ts';
@@ -23,7 +23,7 @@ import { defaultMatchOptions, Matcher, type MatchOptions } from './match.ts';
 import { missAnswer, MISS_STATUS } from './miss.ts';
 import { modePolicies, type Mode } from './modes.ts';
 import { credentialHeaders, keepHeaders, redactionPolicy, Redactor, type RedactionPolicy } from './redact.ts';
-import { credentialsOf, secretsFromEnv, type Secret } from './secrets.ts';
+import { credentialsOf, findSecret, secretsFromEnv, type Secret } from './secrets.ts';
 import {
   classifyFailure, failureBody, failureStatus, forwardRequestHeaders, forwardResponseHeaders, openUpstream,
   publicBaseUrl, type Upstream,
@@ -280,7 +280,8 @@ function recordedResponse(
   return {
     status,
     headers: keepHeaders(headers, ctx.headers.responseHeaders, x.redactor),
-    body: x.redactor.body(encodeBody(body.bytes(), ct, body.size, body.truncated)),
+    // Redacted as it is written (lateBodyRedaction), which is cheaper than walking every body.
+    body: encodeBody(body.bytes(), ct, body.size, body.truncated),
     timing: { durationMs: round(performance.now() - x.t0), firstByteMs: round(firstByteMs) },
   };
 }
@@ -319,13 +320,28 @@ function record(ctx: Ctx, req: IncomingMessage, x: Pending, reqCapture: BodyCapt
     violations,
   };
   try {
-    ctx.writer.append(exchange, x.redactor.forms);
+    ctx.writer.append(exchange, x.redactor.forms, lateBodyRedaction(x.redactor));
     ctx.stats.written += 1;
   } catch (err) {
     if (!(err instanceof CassetteSecretError)) throw err;
     ctx.stats.refusedWrites += 1;
     ctx.log(`${err.code}: ${err.message}`, 'refused-write');
   }
+}
+
+/**
+ * The response body is redacted only when its written text holds a secret:
+ * the text shows every form a JSON or text value can take. A base64 body is
+ * always redacted, on its bytes, since a secret inside it need not show in
+ * its base64 text.
+ */
+function lateBodyRedaction(r: Redactor): LateRedaction {
+  return (e, text) => {
+    const body = e.response.body;
+    if (!body || r.forms.length === 0) return undefined;
+    if (body.encoding !== 'base64' && !findSecret(text, r.forms)) return undefined;
+    return { ...e, response: { ...e.response, body: r.body(body) } };
+  };
 }
 
 function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void {
