@@ -83,7 +83,7 @@ function json(flaw: string, value: unknown): InvalidBody {
 }
 
 function wrongTypeArb(runId: string, shape: OfferWriteShape): fc.Arbitrary<InvalidBody> {
-  const field = fc.constantFrom(...TYPED_FIELDS).chain(([pointer, type]) => fc.tuple(fc.constant(pointer), fc.constant(type), fc.constantFrom(...WRONG[type])));
+  const field = fc.constantFrom(...TYPED_FIELDS.flatMap(([pointer, type]) => WRONG[type].map((wrong) => [pointer, type, wrong] as const)));
   return fc.tuple(offerWriteBodyArb(runId, { cancel: false }), field).map(([valid, [pointer, type, wrong]]) => {
     const body = structuredClone(valid) as Record<string, unknown>;
     setAt(body, pointer, wrong);

@@ -6,6 +6,9 @@
  */
 import fc from 'fast-check';
 
+// Built once: compiling the pattern into an arbitrary is far dearer than drawing from it.
+const suffixArb = fc.stringMatching(/^[a-z0-9]{1,12}$/);
+
 export function runTaggedIdArb(runId: string, kind: string): fc.Arbitrary<string> {
-  return fc.stringMatching(/^[a-z0-9]{1,12}$/).map((suffix) => `${runId}-${kind}-${suffix}`);
+  return suffixArb.map((suffix) => `${runId}-${kind}-${suffix}`);
 }
