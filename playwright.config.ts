@@ -12,6 +12,16 @@ const suitesDir = SUITES_DIR;
 
 const progress: ReporterDescription[] = process.env.FLIS_PROGRESS === 'none' ? [] : [[process.env.FLIS_PROGRESS === 'dot' ? 'dot' : 'list']];
 
+/** Said in every report so it says how to reproduce its run. Never the token. */
+const runInfo = { deployment: process.env.FLIS_DEPLOYMENT ?? '', seed: process.env.FLIS_SEED ?? '', runId: process.env.FLIS_RUN_ID ?? '', allowWrites: String(process.env.FLIS_ALLOW_WRITES === '1') };
+
+// Allure results for `flis report`; `detail: false` keeps Playwright's own API steps (request URLs) out of them.
+const allure: ReporterDescription = ['allure-playwright', { resultsDir: join(reportDir, 'allure-results'), detail: false, suiteTitle: true, environmentInfo: runInfo }];
+
+/** `flis run --shard I/N` sets FLIS_SHARD; each shard leaves a blob that `flis merge` combines. */
+const shard = process.env.FLIS_SHARD;
+const blob: ReporterDescription[] = shard ? [['blob', { outputDir: join(reportDir, 'blob'), fileName: `report-${shard.replace('/', '-of-')}.zip` }]] : [];
+
 export default defineConfig({
   testDir: suitesDir,
   outputDir: join(reportDir, 'test-results'),
@@ -25,9 +35,11 @@ export default defineConfig({
     ['html', { outputFolder: join(reportDir, 'html'), open: 'never' }],
     ['junit', { outputFile: join(reportDir, 'junit.xml') }],
     ['json', { outputFile: join(reportDir, 'results.json') }],
+    allure,
+    ...blob,
   ],
   // Shown in the HTML report, so every report says how to reproduce its run. Never the token.
-  metadata: { deployment: process.env.FLIS_DEPLOYMENT, seed: process.env.FLIS_SEED, runId: process.env.FLIS_RUN_ID, allowWrites: process.env.FLIS_ALLOW_WRITES === '1' },
+  metadata: { deployment: process.env.FLIS_DEPLOYMENT, seed: process.env.FLIS_SEED, runId: process.env.FLIS_RUN_ID, allowWrites: process.env.FLIS_ALLOW_WRITES === '1', ...(shard ? { shard } : {}) },
   // Traces would record request headers, and with them the token.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   projects: suiteNames().map((name) => ({ name, testMatch: `${name}/**/*.spec.ts` })),

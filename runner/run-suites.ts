@@ -32,6 +32,8 @@ export interface SuiteRunOptions {
   visibilityTimeoutMs?: number;
   progress?: Progress;
   workers?: number;
+  /** Playwright sharding, "I/N": this process runs shard I of N and also leaves a blob report for `flis merge`. */
+  shard?: string;
   /** Where progress lines go; defaults to this process's stdout. */
   onOutput?: (chunk: string) => void;
 }
@@ -47,6 +49,9 @@ export interface SuiteRunResult {
   seed: number;
   runId: string;
 }
+
+/** Per-worker traffic summaries for the drift report, under the report dir. */
+export const OBSERVATIONS_DIR = 'observations';
 
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
@@ -70,6 +75,8 @@ function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.Pr
     ...(opts.runs !== undefined ? { FLIS_RUNS: String(opts.runs) } : {}),
     ...(opts.visibilityTimeoutMs !== undefined ? { FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs) } : {}),
     FLIS_REPORT_DIR: opts.reportDir,
+    FLIS_OBSERVATIONS_DIR: join(opts.reportDir, OBSERVATIONS_DIR),
+    ...(opts.shard ? { FLIS_SHARD: opts.shard } : {}),
     FLIS_PROGRESS: opts.progress ?? 'list',
     FLIS_WORKERS: String(opts.workers ?? 2),
     // Playwright's own colours are fine on a terminal; keep CI logs plain.
@@ -83,8 +90,9 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
   const reportDir = resolve(opts.reportDir);
   mkdirSync(reportDir, { recursive: true });
   const resultsFile = join(reportDir, 'results.json');
-  rmSync(resultsFile, { force: true });
-  const args = [PLAYWRIGHT_CLI, 'test', '--config', join(PROJECT_ROOT, 'playwright.config.ts'), ...(opts.suites ?? []).flatMap((s) => ['--project', s])];
+  // Results of an earlier run in the same folder would be read as this run's (Allure and observations accumulate files).
+  for (const stale of [resultsFile, join(reportDir, 'allure-results'), join(reportDir, OBSERVATIONS_DIR), join(reportDir, 'blob')]) rmSync(stale, { recursive: true, force: true });
+  const args = [PLAYWRIGHT_CLI, 'test', '--config', join(PROJECT_ROOT, 'playwright.config.ts'), ...(opts.suites ?? []).flatMap((s) => ['--project', s]), ...(opts.shard ? ['--shard', opts.shard] : [])];
   const secrets = [opts.token];
   const write = opts.onOutput ?? ((chunk: string) => process.stdout.write(chunk));
   const code = await new Promise<number>((done, fail) => {
@@ -125,6 +133,7 @@ function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
     seed: r.seed,
     runId: r.runId,
     suites: opts.suites ?? 'all',
+    ...(opts.shard ? { shard: opts.shard } : {}),
     allowWrites: opts.allowWrites,
     passed: r.passed,
     failed: r.failed,

@@ -6,8 +6,9 @@
 import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
 import type { Operation } from '../../specs/contract.ts';
 import { Check, type CheckMeta } from './check.ts';
-import { CheckFailure } from './check-failure.ts';
+import { CheckFailure, formatFailure } from './check-failure.ts';
 import { FlisClient } from './client.ts';
+import { Observer, operationIdOf } from './observer.ts';
 import { redactText } from './redact.ts';
 import { target } from './target.ts';
 
@@ -17,12 +18,21 @@ import { target } from './target.ts';
  * against a local deployment. Tests share no cookies or auth through it: auth
  * is chosen per call by FlisClient.
  */
-export const test = base.extend<object, { workerRequest: APIRequestContext }>({
+export const test = base.extend<object, { workerRequest: APIRequestContext; observer: Observer }>({
   workerRequest: [
     async ({ playwright }, use) => {
       const context = await playwright.request.newContext();
       await use(context);
       await context.dispose();
+    },
+    { scope: 'worker' },
+  ],
+  // The worker's traffic summary for the drift report, written once when the worker ends.
+  observer: [
+    async ({}, use) => {
+      const observer = new Observer(target());
+      await use(observer);
+      observer.flush(process.env.FLIS_OBSERVATIONS_DIR);
     },
     { scope: 'worker' },
   ],
@@ -50,11 +60,40 @@ export function annotationsOf(meta: CheckMeta): { type: string; description: str
   const out = [{ type: 'check', description: meta.check }, { type: 'clause', description: meta.clause }];
   const op: Operation | undefined = meta.operation;
   if (op) out.push({ type: 'operation', description: op.operationId }, { type: 'resource', description: op.tag });
-  return out;
+  return [...out, ...allureLabels(meta)];
+}
+
+/**
+ * Allure labels (allure-playwright turns `@allure.label.NAME` annotations into
+ * labels): the report groups by resource group (epic), operation (feature) and
+ * check (story), and can filter on the clause.
+ */
+function allureLabels(meta: CheckMeta): { type: string; description: string }[] {
+  const op = meta.operation;
+  return [
+    { type: '@allure.label.epic', description: op?.tag ?? 'Whole contract' },
+    { type: '@allure.label.feature', description: op ? `${op.operationId} (${op.method.toUpperCase()} ${op.path})` : 'all operations' },
+    { type: '@allure.label.story', description: meta.check },
+    { type: '@allure.label.clause', description: meta.clause },
+  ];
+}
+
+/**
+ * The operations a test actually called, attached as `flis-coverage`: the
+ * certificate's matrix counts a check as run on every operation it exercised
+ * (one auth-required test covers all 125), not only on the one it is named for.
+ */
+async function attachCoverage(api: FlisClient, testInfo: TestInfo): Promise<void> {
+  const ids = new Set<string>();
+  for (const x of api.exchanges) {
+    const id = operationIdOf(x, api.target.baseUrl);
+    if (id) ids.add(id);
+  }
+  await testInfo.attach('flis-coverage', { body: JSON.stringify({ operations: [...ids].sort() }), contentType: 'application/json' });
 }
 
 export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): void {
-  test(checkTitle(meta), { tag: [`@${meta.check}`], annotation: annotationsOf(meta) }, async ({ workerRequest }, testInfo) => {
+  test(checkTitle(meta), { tag: [`@${meta.check}`], annotation: annotationsOf(meta) }, async ({ workerRequest, observer }, testInfo) => {
     const t = target();
     if (meta.writes && !t.allowWrites) {
       testInfo.annotations.push({ type: 'skipped-because', description: t.writesSkippedReason });
@@ -68,11 +107,16 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
       if (testInfo.expectedStatus === 'skipped') throw error;
       if (error instanceof CheckFailure) {
         await testInfo.attach('flis-failure', { body: JSON.stringify(error.record, null, 2), contentType: 'application/json' });
+        // The same record as a person reads it (request, response, curl; token redacted), for the Allure report.
+        await testInfo.attach('request-response', { body: formatFailure(error.record), contentType: 'text/plain' });
         throw error;
       }
       // Anything else (a network error, a bug) still must not leak the token.
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       throw new Error(redactText(message, [t.token]));
+    } finally {
+      observer.add(api.exchanges);
+      await attachCoverage(api, testInfo);
     }
   });
 }
