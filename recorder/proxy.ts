@@ -32,6 +32,8 @@ import {
 /** The path prefix the recorder serves, the same as every deployment's (spec 9 rule 2). */
 export const BASE_PATH = '/apis/v0';
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The largest request body held in memory to be matched (modes new and replay). */
+const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
 
 export interface RecorderOptions {
   mode: Mode;
@@ -159,8 +161,13 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   const policy = modePolicies[ctx.o.mode];
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);
-  const capture = new BodyCapture(ctx.cap);
+  // Read whole: it is matched now and may still be forwarded (mode new), so it cannot be cut at the cassette's cap.
+  const capture = new BodyCapture(MAX_BUFFERED_BODY);
   for await (const chunk of req) capture.add(chunk as Buffer);
+  if (capture.truncated) {
+    sendJson(res, 413, { code: 'FLIS_ERR_USAGE', message: `request bodies over ${MAX_BUFFERED_BODY} bytes cannot be matched against a cassette (mode ${ctx.o.mode}); record them with --mode record` });
+    return;
+  }
   const recorded = recordedRequest(ctx, req, x, capture);
   const hit = ctx.matcher?.take(recorded);
   if (hit) return serveRecorded(ctx, res, hit);
@@ -194,7 +201,12 @@ function queryOf(url: URL): Record<string, string | string[]> {
 /** The request as it will be written: redacted, allow-listed headers, body as captured. */
 function recordedRequest(ctx: Ctx, req: IncomingMessage, x: Pending, body: BodyCapture | undefined): RecordedRequest {
   const r = x.redactor;
-  const stored = body ? encodeBody(body.bytes(), headerValue(req.headers['content-type']), body.size, body.truncated) : null;
+  let stored = null;
+  if (body) {
+    const all = body.bytes();
+    const kept = all.length > ctx.cap ? all.subarray(0, ctx.cap) : all;
+    stored = encodeBody(kept, headerValue(req.headers['content-type']), body.size, body.size > kept.length);
+  }
   return {
     method: (req.method ?? 'GET').toUpperCase(),
     path: r.text(x.rel),

@@ -11,6 +11,8 @@ export interface ReplayServerOptions {
   host?: string;
   match?: Partial<MatchOptions>;
   log?: (line: string, kind: LogKind) => void;
+  /** Whose token variables are kept out of miss answers and logs; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ReplayServer {
@@ -28,7 +30,8 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
     ...(o.host ? { host: o.host } : {}),
     ...(o.match ? { match: o.match } : {}),
     ...(o.log ? { log: o.log } : {}),
-    secrets: [],
+    // No secret is written in replay, but a miss answer echoes the request: the environment's tokens stay out of it.
+    ...(o.env ? { env: o.env } : {}),
   });
   return { baseUrl: r.baseUrl, close: () => r.close() };
 }

@@ -35,7 +35,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const host = requireLoopback(v.host ?? '127.0.0.1');
   const match = matchFrom(v);
   const cassette = resolve(v.cassette);
-  const server = await startReplayServer({ cassette, port, host, ...(match ? { match } : {}), log: (line) => io.err(line) });
+  const server = await startReplayServer({ cassette, port, host, env: io.env, ...(match ? { match } : {}), log: (line) => io.err(line) });
   io.out(`flis replay: serving ${server.baseUrl} from ${cassette}`);
   await io.stopped;
   await server.close();

@@ -187,6 +187,28 @@ describe('modes', () => {
     }
   });
 
+  it('new forwards a request body bigger than the cassette cap whole, and keeps only the cap', async () => {
+    const tmp = tempDir();
+    const up = await startUpstream((req, res, body) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ received: body.length }));
+    });
+    try {
+      const cassette = tmp.file('big-new.yaml');
+      const r = await startRecorder({ mode: 'new', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env, maxBodyBytes: 1024 });
+      const answer = await call(r.baseUrl, '/offers', { method: 'POST', body: 'x'.repeat(100_000), headers: { 'content-type': 'text/plain' } });
+      await r.close();
+      assert.deepEqual(answer.json(), { received: 100_000 });
+      const [e] = readCassette(cassette).exchanges;
+      assert.equal(e!.request.body?.size, 100_000);
+      assert.equal(e!.request.body?.truncated, true);
+      assert.equal((e!.request.body?.value as string).length, 1024);
+    } finally {
+      await up.close();
+      tmp.cleanup();
+    }
+  });
+
   it('a bad mode is answered with the allowed ones', () => {
     assert.throws(() => parseMode('playback'), (e: any) => e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'; got 'playback'/.test(e.message));
   });

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { CassetteWriter } from '../../recorder/cassette-writer.ts';
 import { cassetteHeader } from '../../recorder/header.ts';
 import { startRecorder } from '../../recorder/proxy.ts';
+import { startReplayServer } from '../../recorder/replay-server.ts';
 import { readCassette } from '../../recorder/cassette-reader.ts';
 import { scanCassette } from '../../recorder/scan.ts';
 import { formsOf, secretsFromEnv } from '../../recorder/secrets.ts';
@@ -64,6 +65,29 @@ describe('secrets stay out of cassettes', () => {
       const text = readFileSync(cassette, 'utf8');
       for (const form of allForms(TOKEN)) assert.equal(text.includes(form), false);
       assert.equal(readCassette(cassette).exchanges.length, 1);
+    } finally {
+      await up.close();
+      tmp.cleanup();
+    }
+  });
+
+  it('a replay miss answer never echoes a token of the environment', async () => {
+    const tmp = tempDir();
+    const up = await startUpstream();
+    try {
+      const cassette = tmp.file('miss.yaml');
+      const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env: { FLIS_TOKEN: TOKEN } });
+      await call(rec.baseUrl, '/offers/x');
+      await rec.close();
+      const logged: string[] = [];
+      const replay = await startReplayServer({ cassette, env: { FLIS_TOKEN: TOKEN }, log: (l) => logged.push(l) });
+      const miss = await call(replay.baseUrl, `/offers/x?access_token=${TOKEN}`, { token: null, method: 'POST', body: { secret: TOKEN } });
+      await replay.close();
+      assert.equal(miss.status, 501);
+      assert.equal(miss.text.includes(TOKEN), false);
+      assert.match(miss.text, /\[REDACTED\]/);
+      assert.equal(logged.join('\n').includes(TOKEN), false);
+      assert.ok(logged.length > 0);
     } finally {
       await up.close();
       tmp.cleanup();
