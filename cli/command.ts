@@ -21,4 +21,5 @@ export interface Command {
   run(argv: string[], io: CommandIo): Promise<number>;
 }
 
-export const EXIT = { ok: 0, checkFailed: 1, usage: 2 } as const;
+/** 3 and 4 are the CI gates (reporting/gates.ts): coverage below --min-coverage, drift with --fail-on drift. */
+export const EXIT = { ok: 0, checkFailed: 1, usage: 2, coverageGate: 3, driftGate: 4 } as const;

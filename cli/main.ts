@@ -26,7 +26,8 @@ Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
 
 Run 'flis <command> --help' for a command's options.
-Exit codes: 0 passed, 1 a check failed, 2 usage or configuration error.`;
+Exit codes: 0 passed, 1 a check failed, 2 usage or configuration error,
+3 coverage below --min-coverage, 4 drift found with --fail-on drift.`;
 }
 
 /** Every value that must never be printed: the tokens in the environment. */

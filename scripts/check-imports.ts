@@ -15,12 +15,15 @@ export const ALLOWED: Record<string, string[]> = {
   schemas: [],
   specs: ['schemas'],
   mock: ['schemas'],
-  suites: ['schemas', 'specs', 'errors'],
+  suites: ['schemas', 'specs', 'errors', 'webhooks'],
   recorder: ['schemas', 'specs', 'errors', 'config'],
   config: ['specs', 'errors', 'schemas'],
-  runner: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'reporting'],
-  reporting: ['errors', 'schemas', 'specs', 'config', 'suites'],
-  cli: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting'],
+  runner: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'reporting', 'webhooks'],
+  // reporting/ reads cassettes (recorder/) for flis certify and the drift report; the recorder never imports it.
+  reporting: ['errors', 'schemas', 'specs', 'config', 'suites', 'recorder'],
+  // The webhook receiver: validates deliveries (schemas/) and writes cassettes (recorder/); the webhooks suite uses it.
+  webhooks: ['errors', 'schemas', 'specs', 'recorder'],
+  cli: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting', 'webhooks'],
   scripts: ['schemas', 'specs', 'errors'],
   bench: ['errors', 'schemas', 'specs', 'config', 'mock', 'recorder', 'runner'],
 };

@@ -12,6 +12,8 @@ import { startTarget, type EmbeddedOptions } from '../../runner/start-target.ts'
 import { suiteNames } from '../../runner/suite-names.ts';
 import { flagOrEnv, intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
+import { finishRun, gateOptionSpec, parseGates } from '../finish-run.ts';
+import { GATES_HELP } from '../../reporting/gates.ts';
 
 const help = `Usage: flis run [options]
 
@@ -36,14 +38,18 @@ Output:
   --report-dir DIR         where reports go (default reports/)                 [env FLIS_REPORT_DIR]
   --progress list|dot|none how progress is shown (default list)
   --workers N              parallel Playwright workers (default 2)
+  --shard I/N              run shard I of N (Playwright sharding) and leave DIR/blob/ for 'flis merge'
 
 Embedded mock only (to see the suite catch faults):
   --mock-fault NAME        switch a deliberate contract violation on (repeatable; see 'flis mock --help')
   --mock-variant NAME      default | different: conformant choices the spec leaves open
   --mock-write-delay MS    delay before an asynchronous write becomes visible
 
-Exit codes: 0 every check passed, 1 a check failed, 2 usage or configuration error.
-Reports: DIR/html/index.html (Playwright), DIR/junit.xml, DIR/results.json, DIR/run.json.`;
+${'${gates}'}
+Reports: DIR/html/index.html (Playwright), DIR/junit.xml, DIR/results.json, DIR/run.json,
+DIR/allure-results/ ('flis report' builds the Allure HTML), DIR/certificate.json and DIR/certificate.html
+(the conformance certificate), DIR/drift.md and DIR/drift.json (undocumented fields, values and status
+codes; proposed schemas in DIR/proposed-schemas/).`;
 
 const options = {
   deployment: { type: 'string' },
@@ -56,6 +62,8 @@ const options = {
   'report-dir': { type: 'string' },
   progress: { type: 'string' },
   workers: { type: 'string' },
+  shard: { type: 'string' },
+  ...gateOptionSpec,
   'mock-fault': { type: 'string', multiple: true },
   'mock-variant': { type: 'string' },
   'mock-write-delay': { type: 'string' },
@@ -89,7 +97,7 @@ function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): voi
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values: v } = parseCommandArgs('run', argv, options);
   if (v.help) {
-    io.out(help.replace('${suites}', suiteNames().join(', ')));
+    io.out(help.replace('${suites}', suiteNames().join(', ')).replace('${gates}', GATES_HELP));
     return EXIT.ok;
   }
   const env = io.env;
@@ -107,6 +115,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const workers = intOption('workers', v.workers, { min: 1, max: 64 });
   const progress = oneOf<Progress>('--progress', v.progress ?? 'list', ['list', 'dot', 'none']);
   const reportDir = resolve(v['report-dir'] ?? env.FLIS_REPORT_DIR ?? 'reports');
+  const shard = parseShard(v.shard);
+  const gates = parseGates(v);
 
   const live = await startTarget(resolved, embedded);
   try {
@@ -124,12 +134,24 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(runs !== undefined ? { runs } : {}),
       ...(visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs } : {}),
       ...(workers !== undefined ? { workers } : {}),
+      ...(shard ? { shard } : {}),
     });
     printSummary(io, result, resolved.name);
-    return result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed;
+    const facts = { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites, ...(shard ? { shard } : {}) } as const;
+    const subject = { deployment: resolved.name, baseUrl: live.baseUrl };
+    return finishRun(io, { reportDir, subject, facts, secrets: [live.token] }, result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed, gates).exitCode;
   } finally {
     await live.close();
   }
+}
+
+/** "I/N" with 1 ≤ I ≤ N, as Playwright's --shard takes it. */
+export function parseShard(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const m = raw.match(/^(\d+)\/(\d+)$/);
+  const [i, n] = [Number(m?.[1]), Number(m?.[2])];
+  if (!m || i < 1 || n < 1 || i > n) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4); got '${raw}'`);
+  return `${i}/${n}`;
 }
 
 export const runCommand: Command = { name: 'run', summary: 'Run the conformance suites against a deployment (default: the embedded mock)', help, run };

@@ -1,0 +1,201 @@
+/**
+ * The conformance certificate as data (reports/certificate.json): provenance,
+ * the verdict, the matrix of operations against checks, the spec clauses with
+ * the checks that enforce each, and every failure with what reproduces it.
+ * certificate-html.ts renders the same object; nothing here knows a token.
+ */
+import type { FailureRecord } from '../suites/lib/check-failure.ts';
+import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type SpecClause } from './clauses.ts';
+import { buildMatrix, type Matrix } from './matrix.ts';
+import type { CheckOutcome, RunOutcomes } from './outcomes.ts';
+import { publicBaseUrl, specProvenance, toolProvenance, type SpecProvenance } from './provenance.ts';
+
+export const CERTIFICATE_FORMAT = 1;
+
+export type VerdictStatus = 'certified' | 'certified-with-advisories' | 'not-certified';
+
+export interface Verdict {
+  status: VerdictStatus;
+  reasons: string[];
+}
+
+export interface CertificateFailure {
+  id: string;
+  title: string;
+  check: string;
+  clause: string;
+  /** True when the clause cites the spec: such a failure blocks certification. */
+  blocking: boolean;
+  operationId?: string;
+  message: string;
+  pointer?: string;
+  schemaPath?: string;
+  curl: string[];
+  /** What was sent and received, as the failure record has it (token redacted by the suites). */
+  exchanges: FailureRecord['exchanges'];
+  /** The Playwright test id: html/index.html#?testId=… opens it in the Playwright report. */
+  testId?: string;
+  source: 'suite' | 'traffic';
+}
+
+export interface ClauseEntry extends SpecClause {
+  checks: { check: string; passed: number; failed: number; skipped: number }[];
+  status: 'passed' | 'failed' | 'skipped' | 'not-tested' | 'not-shown' | 'document';
+}
+
+export interface CertificateSubject {
+  deployment: string;
+  baseUrl: string;
+  partner?: string;
+}
+
+export interface RunFacts {
+  seed: number | null;
+  runId: string | null;
+  suites: string[] | 'all';
+  allowWrites: boolean;
+  /** "2/4" for one shard's partial certificate; the shards merged, for a merged one. */
+  shard?: string;
+  mergedShards?: string[];
+  /** Cassettes of client traffic checked alongside the run (flis certify). */
+  cassettes?: { file: string; exchanges: number }[];
+}
+
+export interface Certificate {
+  kind: 'flis-conformance-certificate';
+  format: typeof CERTIFICATE_FORMAT;
+  date: string;
+  subject: CertificateSubject;
+  spec: SpecProvenance;
+  tool: { name: string; version: string };
+  run: RunFacts;
+  verdict: Verdict;
+  counts: { passed: number; failed: number; skipped: number; total: number; suiteErrors: number };
+  coverage: Matrix['coverage'];
+  matrix: Omit<Matrix, 'coverage'>;
+  clauses: ClauseEntry[];
+  /** Cited clauses that are not spec clauses (HTTP semantics): failures there are advisories. */
+  beyondSpec: ClauseEntry[];
+  failures: CertificateFailure[];
+  suiteErrors: string[];
+}
+
+const EXCHANGE_TEXT_LIMIT = 4_000;
+
+function clipExchanges(exchanges: FailureRecord['exchanges']): FailureRecord['exchanges'] {
+  const clip = (s: string) => (s.length > EXCHANGE_TEXT_LIMIT ? `${s.slice(0, EXCHANGE_TEXT_LIMIT)}… (${s.length} chars)` : s);
+  return exchanges.map((x) => ({
+    ...x,
+    request: { ...x.request, ...(x.request.body !== undefined ? { body: clip(x.request.body) } : {}) },
+    response: { ...x.response, text: clip(x.response.text), body: undefined },
+  }));
+}
+
+function failureOf(o: CheckOutcome, id: string): CertificateFailure {
+  const r = o.record;
+  const clause = r?.clause ?? o.clause ?? '';
+  return {
+    id,
+    title: o.title,
+    check: r?.check ?? o.check ?? '(no check)',
+    clause,
+    blocking: citedClauses(clause).some(isSpecClause) || clause === '',
+    message: r?.message ?? o.error ?? 'failed (no failure record)',
+    curl: r?.curl ?? [],
+    exchanges: clipExchanges(r?.exchanges ?? []),
+    source: o.id.startsWith('traffic:') ? 'traffic' : 'suite',
+    ...(o.id.startsWith('traffic:') ? {} : { testId: o.id }),
+    ...((r?.operationId ?? o.blamed[0] ?? o.operation) ? { operationId: r?.operationId ?? o.blamed[0] ?? o.operation } : {}),
+    ...(r?.pointer !== undefined ? { pointer: r.pointer } : {}),
+    ...(r?.schemaPath ? { schemaPath: r.schemaPath } : {}),
+  };
+}
+
+/** The clauses an outcome speaks for: a failure's own (possibly narrower) clause, else the test's. */
+function outcomeClauses(o: CheckOutcome): string[] {
+  const citation = o.status === 'failed' && o.record ? o.record.clause : o.clause;
+  return citation ? citedClauses(citation) : [];
+}
+
+function tally(outcomes: readonly CheckOutcome[], clauseId: string): ClauseEntry['checks'] {
+  const by = new Map<string, { check: string; passed: number; failed: number; skipped: number }>();
+  for (const o of outcomes) {
+    if (!o.check || !outcomeClauses(o).includes(clauseId)) continue;
+    const t = by.get(o.check) ?? { check: o.check, passed: 0, failed: 0, skipped: 0 };
+    if (o.status === 'failed') t.failed += 1;
+    else if (o.status === 'skipped') t.skipped += 1;
+    else t.passed += 1;
+    by.set(o.check, t);
+  }
+  return [...by.values()].sort((a, b) => a.check.localeCompare(b.check));
+}
+
+function clauseStatus(c: SpecClause, checks: ClauseEntry['checks']): ClauseEntry['status'] {
+  if (checks.some((x) => x.failed > 0)) return 'failed';
+  if (checks.some((x) => x.passed > 0)) return 'passed';
+  if (checks.some((x) => x.skipped > 0)) return 'skipped';
+  if (c.kind === 'not-shown') return 'not-shown';
+  if (c.kind === 'document') return 'document';
+  return 'not-tested';
+}
+
+function clauseEntries(outcomes: readonly CheckOutcome[]): { clauses: ClauseEntry[]; beyondSpec: ClauseEntry[] } {
+  const cited = new Set(outcomes.flatMap(outcomeClauses));
+  const known = new Set(specClauses.map((c) => c.id));
+  const extra: SpecClause[] = [...cited].filter((id) => !known.has(id)).sort((a, b) => clauseOrder(a) - clauseOrder(b) || a.localeCompare(b))
+    .map((id) => ({ id, title: id === BEYOND_SPEC ? 'A server does not answer 5xx to a request it can judge' : 'cited by a check; not in the clause catalogue', kind: 'rule' }));
+  const entry = (c: SpecClause): ClauseEntry => {
+    const checks = tally(outcomes, c.id);
+    return { ...c, checks, status: clauseStatus(c, checks) };
+  };
+  return { clauses: [...specClauses, ...extra.filter((c) => isSpecClause(c.id))].map(entry), beyondSpec: extra.filter((c) => !isSpecClause(c.id)).map(entry) };
+}
+
+export function verdictOf(failures: readonly CertificateFailure[], suiteErrors: readonly string[], ran: number): Verdict {
+  const reasons: string[] = [];
+  const blocking = failures.filter((f) => f.blocking);
+  if (blocking.length) {
+    const byClause = new Map<string, number>();
+    for (const f of blocking) for (const c of citedClauses(f.clause).filter(isSpecClause)) byClause.set(c, (byClause.get(c) ?? 0) + 1);
+    reasons.push(`${blocking.length} failed check(s) on documented rules: ${[...byClause].map(([c, n]) => `${c} (${n})`).join(', ')}`);
+  }
+  if (suiteErrors.length) reasons.push(`${suiteErrors.length} error(s) outside any test: the run is incomplete`);
+  if (ran === 0) reasons.push('no check ran');
+  if (reasons.length) return { status: 'not-certified', reasons };
+  const advisories = failures.length;
+  if (advisories) return { status: 'certified-with-advisories', reasons: [`${advisories} failed check(s) on rules beyond the spec (${[...new Set(failures.map((f) => f.clause))].join('; ')}); no documented rule failed`] };
+  return { status: 'certified', reasons: ['every check that ran passed'] };
+}
+
+export interface CertificateInput {
+  run: RunOutcomes;
+  subject: CertificateSubject;
+  facts: RunFacts;
+  date?: Date;
+}
+
+export function buildCertificate({ run, subject, facts, date = new Date() }: CertificateInput): Certificate {
+  const failedOutcomes = run.outcomes.filter((o) => o.status === 'failed');
+  const failureIds = new Map(failedOutcomes.map((o, i) => [o.id, `failure-${i + 1}`]));
+  const failures = failedOutcomes.map((o) => failureOf(o, failureIds.get(o.id) ?? ''));
+  const { coverage, ...matrix } = buildMatrix(run.outcomes, failureIds);
+  const count = (s: CheckOutcome['status']) => run.outcomes.filter((o) => o.status === s).length;
+  const passed = count('passed') + count('flaky');
+  const ran = passed + failures.length;
+  return {
+    kind: 'flis-conformance-certificate',
+    format: CERTIFICATE_FORMAT,
+    date: date.toISOString(),
+    subject: { ...subject, baseUrl: publicBaseUrl(subject.baseUrl) },
+    spec: specProvenance(),
+    tool: toolProvenance(),
+    run: facts,
+    verdict: verdictOf(failures, run.errors, ran),
+    counts: { passed, failed: failures.length, skipped: count('skipped'), total: run.outcomes.length, suiteErrors: run.errors.length },
+    coverage,
+    matrix,
+    ...clauseEntries(run.outcomes),
+    failures,
+    suiteErrors: run.errors,
+  };
+}

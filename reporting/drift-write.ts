@@ -1,0 +1,66 @@
+/**
+ * Writes the drift report: reports/drift.json (everything), reports/drift.md
+ * (what a person reads first) and reports/proposed-schemas/<operation>.<direction>.schema.json
+ * (one file per proposal, ready to drop into a pull request against schemas/).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redactText } from '../suites/lib/redact.ts';
+import type { DriftFinding, DriftReport } from './drift.ts';
+
+export const DRIFT_JSON = 'drift.json';
+export const DRIFT_MD = 'drift.md';
+export const PROPOSED_DIR = 'proposed-schemas';
+
+const TITLES: Record<DriftFinding['kind'], string> = {
+  'undocumented-field': 'Fields the contract does not document',
+  'undocumented-value': 'Values beyond those the spec shows',
+  'value-outside-enum': 'Values outside a documented enum',
+  'undocumented-status': 'Status codes outside the documented ranges',
+  'documented-field-never-seen': 'Documented fields never seen',
+};
+
+function cell(v: unknown): string {
+  const s = v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  return s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
+
+function section(kind: DriftFinding['kind'], list: DriftFinding[]): string {
+  if (list.length === 0) return '';
+  const rows = list.map((f) => `| ${f.operationId} | ${f.direction} | ${cell(f.path ?? f.status)} | ${f.count} | ${cell(f.value ?? f.example)} | ${cell(f.contract)} |`);
+  return [`## ${TITLES[kind]} (${list.length})`, '', '| operation | direction | path / status | seen | value / example | contract |', '|---|---|---|---|---|---|', ...rows, ''].join('\n');
+}
+
+export function renderDriftMarkdown(r: DriftReport): string {
+  const kinds = Object.keys(TITLES) as DriftFinding['kind'][];
+  const body = kinds.map((k) => section(k, r.findings.filter((f) => f.kind === k))).filter(Boolean);
+  const proposals = r.proposedSchemas.map((p) => `- \`${PROPOSED_DIR}/${p.operationId}.${p.direction}.schema.json\` (${p.reason})`);
+  return [
+    '# Drift report',
+    '',
+    `Generated ${r.generatedAt} from: ${r.sources.join(', ') || '(no traffic)'}. ${r.operationsSeen} operation(s) seen.`,
+    'Drift is reported, not failed (`--fail-on drift` makes it a gate).',
+    '',
+    ...(body.length ? body : ['No drift: every field, value and status code seen is documented, and every documented field was seen.', '']),
+    `## Proposed schemas (${r.proposedSchemas.length})`,
+    '',
+    ...(proposals.length ? proposals : ['None: no traffic of the operations whose fields are not shown.']),
+    '',
+  ].join('\n');
+}
+
+export function writeDriftReport(dir: string, r: DriftReport, secrets: readonly string[]): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, DRIFT_JSON), redactText(`${JSON.stringify(r, null, 2)}\n`, secrets));
+  writeFileSync(join(dir, DRIFT_MD), redactText(renderDriftMarkdown(r), secrets));
+  const proposed = join(dir, PROPOSED_DIR);
+  rmSync(proposed, { recursive: true, force: true });
+  if (r.proposedSchemas.length === 0) return;
+  mkdirSync(proposed, { recursive: true });
+  for (const p of r.proposedSchemas) writeFileSync(join(proposed, `${p.operationId}.${p.direction}.schema.json`), redactText(`${JSON.stringify(p.schema, null, 2)}\n`, secrets));
+}
+
+export function driftSummary(r: DriftReport, dir: string): string {
+  const parts = Object.entries(r.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
+  return `drift: ${parts.length ? parts.join(', ') : 'none'}; ${r.proposedSchemas.length} proposed schema(s); ${join(dir, DRIFT_MD)}`;
+}

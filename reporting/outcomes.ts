@@ -1,0 +1,119 @@
+/**
+ * Reads Playwright's JSON report (reports/results.json, or the one `flis merge`
+ * writes from the shards' blobs) into what the certificate needs per test: its
+ * check and clause, the operation it is named for, the operations it blamed
+ * and exercised, why it was skipped, and its failure record.
+ */
+import { readFileSync } from 'node:fs';
+import type { FailureRecord } from '../suites/lib/check-failure.ts';
+
+export type OutcomeStatus = 'passed' | 'failed' | 'skipped' | 'flaky';
+
+export interface CheckOutcome {
+  /** Playwright's test id (stable across shards and reruns of the same tests). */
+  id: string;
+  title: string;
+  project: string;
+  status: OutcomeStatus;
+  check?: string;
+  clause?: string;
+  /** The operation the test is declared for. */
+  operation?: string;
+  /** Operations a failure names (its record and the `operation` annotations added while running). */
+  blamed: string[];
+  /** Operations the test called (its `flis-coverage` attachment). */
+  exercised: string[];
+  skipReason?: string;
+  error?: string;
+  record?: FailureRecord;
+}
+
+export interface RunOutcomes {
+  outcomes: CheckOutcome[];
+  /** Errors outside any test (a suite that did not load): the run is incomplete. */
+  errors: string[];
+}
+
+interface Annotation { type: string; description?: string }
+interface Attachment { name: string; contentType: string; body?: string; path?: string }
+interface JsonResult { status: string; attachments?: Attachment[]; errors?: { message?: string }[]; annotations?: Annotation[] }
+interface JsonTest { projectName: string; status: string; annotations?: Annotation[]; results: JsonResult[] }
+interface JsonSpec { id: string; title: string; tests: JsonTest[] }
+interface JsonSuite { specs?: JsonSpec[]; suites?: JsonSuite[] }
+interface JsonReport { suites?: JsonSuite[]; errors?: { message?: string }[] }
+
+const STATUS: Record<string, OutcomeStatus> = { expected: 'passed', unexpected: 'failed', skipped: 'skipped', flaky: 'flaky' };
+
+function attachmentText(results: JsonResult[], name: string): string | undefined {
+  for (const r of [...results].reverse()) {
+    const a = r.attachments?.find((x) => x.name === name);
+    if (a?.body) return Buffer.from(a.body, 'base64').toString('utf8');
+    if (a?.path) {
+      try {
+        return readFileSync(a.path, 'utf8');
+      } catch {
+        return undefined; // A moved report keeps its JSON but not always its attachment files.
+      }
+    }
+  }
+  return undefined;
+}
+
+function firstOf(list: Annotation[], type: string): string | undefined {
+  return list.find((a) => a.type === type)?.description;
+}
+
+function allOf(list: Annotation[], type: string): string[] {
+  return [...new Set(list.filter((a) => a.type === type && a.description).map((a) => a.description as string))];
+}
+
+function exercisedOf(results: JsonResult[]): string[] {
+  const text = attachmentText(results, 'flis-coverage');
+  if (!text) return [];
+  const parsed = JSON.parse(text) as { operations?: unknown };
+  return Array.isArray(parsed.operations) ? parsed.operations.filter((o): o is string => typeof o === 'string') : [];
+}
+
+function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
+  const staticAnnotations = test.annotations ?? [];
+  const runtime = test.results.flatMap((r) => r.annotations ?? []);
+  const all = [...staticAnnotations, ...runtime];
+  const status = STATUS[test.status] ?? 'failed';
+  const recordText = status === 'failed' ? attachmentText(test.results, 'flis-failure') : undefined;
+  const record = recordText ? (JSON.parse(recordText) as FailureRecord) : undefined;
+  const check = firstOf(all, 'check');
+  const clause = firstOf(all, 'clause');
+  const operation = firstOf(staticAnnotations, 'operation');
+  const runtimeOps = allOf(runtime, 'operation').filter((o) => o !== operation);
+  const blamed = status === 'failed' ? [...new Set([...(record?.operationId ? [record.operationId] : []), ...runtimeOps])] : [];
+  const skipReason = firstOf(all, 'skipped-because') ?? firstOf(all, 'skip');
+  const error = test.results.at(-1)?.errors?.[0]?.message;
+  return {
+    id: spec.id,
+    title: spec.title,
+    project: test.projectName,
+    status,
+    blamed,
+    exercised: exercisedOf(test.results),
+    ...(check ? { check } : {}),
+    ...(clause ? { clause } : {}),
+    ...(operation ? { operation } : {}),
+    ...(status === 'skipped' ? { skipReason: skipReason ?? 'skipped (no reason given)' } : {}),
+    ...(status === 'failed' && error ? { error } : {}),
+    ...(record ? { record } : {}),
+  };
+}
+
+function walk(suite: JsonSuite, out: CheckOutcome[]): void {
+  for (const spec of suite.specs ?? []) for (const t of spec.tests) out.push(outcomeOf(spec, t));
+  for (const child of suite.suites ?? []) walk(child, out);
+}
+
+export function readRunOutcomes(resultsFile: string): RunOutcomes {
+  const report = JSON.parse(readFileSync(resultsFile, 'utf8')) as JsonReport;
+  const outcomes: CheckOutcome[] = [];
+  for (const s of report.suites ?? []) walk(s, outcomes);
+  // Test order differs between a sharded and an unsharded run; the certificate must not.
+  outcomes.sort((a, b) => a.project.localeCompare(b.project) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  return { outcomes, errors: (report.errors ?? []).map((e) => e.message ?? 'unknown error') };
+}

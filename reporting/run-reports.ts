@@ -1,0 +1,49 @@
+/**
+ * What every run leaves besides Playwright's own reports: the certificate
+ * (JSON and HTML) and the drift report, both built from the report folder
+ * (results.json and the workers' traffic summaries) so that `flis run`,
+ * `flis certify` and `flis merge` produce them the same way.
+ */
+import { join } from 'node:path';
+import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts';
+import { buildDriftReport, type DriftReport } from './drift.ts';
+import { writeDriftReport } from './drift-write.ts';
+import { readRunOutcomes, type CheckOutcome } from './outcomes.ts';
+import { mergeObservations, type Observations } from '../suites/lib/observations.ts';
+import { observationsFromCassette, readObservationsDir } from './traffic-sources.ts';
+import { trafficOutcomes } from './traffic-outcomes.ts';
+import { writeCertificate } from './write-certificate.ts';
+
+export const OBSERVATIONS_SUBDIR = 'observations';
+
+export interface RunReportsInput {
+  reportDir: string;
+  subject: CertificateSubject;
+  facts: Omit<RunFacts, 'cassettes'>;
+  /** Cassettes of client traffic to check and count as drift sources (flis certify). */
+  cassettes?: string[];
+  /** Extra traffic summaries (the shards' observations, for flis merge). */
+  observations?: Observations[];
+  secrets: readonly string[];
+}
+
+export interface RunReports {
+  certificate: Certificate;
+  drift: DriftReport;
+}
+
+export function writeRunReports(input: RunReportsInput): RunReports {
+  const run = readRunOutcomes(join(input.reportDir, 'results.json'));
+  const traffic = (input.cassettes ?? []).map((file) => ({ file, ...trafficOutcomes(file) }));
+  const outcomes: CheckOutcome[] = [...run.outcomes, ...traffic.flatMap((t) => t.outcomes)];
+  const facts: RunFacts = { ...input.facts, ...(traffic.length ? { cassettes: traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) } : {}) };
+  const certificate = writeCertificate(input.reportDir, { run: { outcomes, errors: run.errors }, subject: input.subject, facts }, input.secrets);
+  const observations = mergeObservations([
+    readObservationsDir(join(input.reportDir, OBSERVATIONS_SUBDIR)),
+    ...(input.observations ?? []),
+    ...(input.cassettes ?? []).map(observationsFromCassette),
+  ]);
+  const drift = buildDriftReport(observations);
+  writeDriftReport(input.reportDir, drift, input.secrets);
+  return { certificate, drift };
+}

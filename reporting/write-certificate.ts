@@ -1,0 +1,26 @@
+/**
+ * Writes reports/certificate.json and reports/certificate.html. Both pass
+ * through redaction once more on the way to disk: the suites already redact
+ * their records, and a certificate is the file most likely to be shared.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redactText } from '../suites/lib/redact.ts';
+import { buildCertificate, type Certificate, type CertificateInput } from './certificate.ts';
+import { renderCertificateHtml } from './certificate-html.ts';
+
+export const CERTIFICATE_JSON = 'certificate.json';
+export const CERTIFICATE_HTML = 'certificate.html';
+
+export function writeCertificate(reportDir: string, input: CertificateInput, secrets: readonly string[]): Certificate {
+  const certificate = buildCertificate(input);
+  mkdirSync(reportDir, { recursive: true });
+  writeFileSync(join(reportDir, CERTIFICATE_JSON), redactText(`${JSON.stringify(certificate, null, 2)}\n`, secrets));
+  writeFileSync(join(reportDir, CERTIFICATE_HTML), redactText(renderCertificateHtml(certificate), secrets));
+  return certificate;
+}
+
+/** One line for a terminal or a CI log. */
+export function certificateSummary(c: Certificate, reportDir: string): string {
+  return `certificate: ${c.verdict.status.toUpperCase()} (${c.verdict.reasons.join('; ')}); coverage ${c.coverage.percent}% of ${c.coverage.total} operations; ${join(reportDir, CERTIFICATE_HTML)}`;
+}
