@@ -27,6 +27,11 @@ export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] })
   return { ...(minCoverage !== undefined ? { minCoverage } : {}), ...(failOn.length ? { failOn } : {}) };
 }
 
+/** Tokens in the environment: never written to a report, even by commands that hold no token of their own. */
+export function envSecrets(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env).filter(([k, v]) => /^FLIS_.*TOKEN$/.test(k) && v).map(([, v]) => v as string);
+}
+
 export function finishRun(io: CommandIo, input: RunReportsInput, checkExit: number, gates: GateOptions): { exitCode: number; reports: RunReports } {
   const reports = writeRunReports(input);
   io.out(certificateSummary(reports.certificate, input.reportDir));

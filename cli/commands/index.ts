@@ -1,9 +1,11 @@
 /** Every `flis` subcommand, in the order `flis --help` lists them. */
 import type { Command } from '../command.ts';
 import { cassetteCommand } from './cassette.ts';
+import { mergeCommand } from './merge.ts';
 import { mockCommand } from './mock.ts';
 import { recordCommand } from './record.ts';
 import { replayCommand } from './replay.ts';
+import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
 
-export const commands: Command[] = [runCommand, mockCommand, recordCommand, replayCommand, cassetteCommand];
+export const commands: Command[] = [runCommand, reportCommand, mergeCommand, mockCommand, recordCommand, replayCommand, cassetteCommand];

@@ -38,7 +38,8 @@ Output:
   --report-dir DIR         where reports go (default reports/)                 [env FLIS_REPORT_DIR]
   --progress list|dot|none how progress is shown (default list)
   --workers N              parallel Playwright workers (default 2)
-  --shard I/N              run shard I of N (Playwright sharding) and leave DIR/blob/ for 'flis merge'
+  --shard I/N              run shard I of N (Playwright sharding) and leave DIR/blob/ for 'flis merge';
+                           give every shard the same --seed and FLIS_RUN_ID
 
 Embedded mock only (to see the suite catch faults):
   --mock-fault NAME        switch a deliberate contract violation on (repeatable; see 'flis mock --help')
@@ -135,6 +136,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs } : {}),
       ...(workers !== undefined ? { workers } : {}),
       ...(shard ? { shard } : {}),
+      // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
+      ...(env.FLIS_RUN_ID ? { runId: env.FLIS_RUN_ID } : {}),
     });
     printSummary(io, result, resolved.name);
     const facts = { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites, ...(shard ? { shard } : {}) } as const;

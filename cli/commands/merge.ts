@@ -1,0 +1,45 @@
+/**
+ * `flis merge`: the shards of a CI run as one report folder with one
+ * Playwright report, one Allure result set, one certificate and one drift report.
+ */
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors/flis-error.ts';
+import { GATES_HELP } from '../../reporting/gates.ts';
+import { mergeShards } from '../../reporting/merge-shards.ts';
+import { parseCommandArgs } from '../args.ts';
+import { EXIT, type Command, type CommandIo } from '../command.ts';
+import { envSecrets, finishRun, gateOptionSpec, parseGates } from '../finish-run.ts';
+
+const help = `Usage: flis merge [options] SHARD_DIR ...
+
+Merge the report folders of the shards of one run ('flis run --shard I/N --report-dir SHARD_DIR')
+into one: DIR/html (Playwright, merged from the shards' blob reports), DIR/junit.xml, DIR/results.json,
+DIR/allure-results, DIR/certificate.json + DIR/certificate.html and DIR/drift.md. The merged
+certificate's verdict and matrix are those an unsharded run of the same tests gives.
+
+  --report-dir DIR         where the merged reports go (default reports/)     [env FLIS_REPORT_DIR]
+${GATES_HELP}`;
+
+const options = { 'report-dir': { type: 'string' }, ...gateOptionSpec } as const;
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values: v, positionals } = parseCommandArgs('merge', argv, options, true);
+  if (v.help) {
+    io.out(help);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0) throw new UsageError("flis merge needs the shards' report folders: flis merge shard-1 shard-2 … (see 'flis merge --help')");
+  const gates = parseGates(v);
+  const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
+  if (positionals.map((p) => resolve(p)).includes(reportDir)) throw new UsageError(`--report-dir ${reportDir} is one of the shard folders; merge into a folder of its own`);
+  const secrets = envSecrets(io.env);
+  const merged = await mergeShards(positionals, reportDir, secrets);
+  for (const w of merged.warnings) io.err(`flis merge: warning: ${w}`);
+  const { exitCode, reports } = finishRun(io, { reportDir, subject: merged.subject, facts: merged.facts, secrets }, EXIT.ok, gates);
+  const c = reports.certificate;
+  io.out(`merged ${merged.facts.mergedShards?.length ?? 0} shard(s): ${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped`);
+  // A failed check in any shard fails the merged run, as it would have failed the unsharded one.
+  return c.counts.failed > 0 || c.counts.suiteErrors > 0 ? EXIT.checkFailed : exitCode;
+}
+
+export const mergeCommand: Command = { name: 'merge', summary: 'Merge the report folders of sharded runs into one report and one certificate', help, run };

@@ -1,0 +1,38 @@
+/**
+ * `flis report`: build the self-contained Allure HTML report of a run, offline.
+ */
+import { join, resolve } from 'node:path';
+import { buildAllureHtml } from '../../reporting/allure-html.ts';
+import { parseCommandArgs } from '../args.ts';
+import { EXIT, type Command, type CommandIo } from '../command.ts';
+
+const help = `Usage: flis report [options] [RESULTS_DIR ...]
+
+Build the Allure HTML report of a run as one self-contained file (every script and style inlined,
+nothing loaded from outside it), offline, with the allure 3 package.
+
+  RESULTS_DIR ...          Allure results folders (default: DIR/allure-results)
+  --report-dir DIR         the run's report folder (default reports/)          [env FLIS_REPORT_DIR]
+  --output DIR             where the report goes (default DIR/allure-report); open DIR/allure-report/index.html
+  --name TEXT              the report's title (default "FLIS conformance")
+
+Tests are labelled by resource group (epic), operation (feature), check (story) and clause; failed
+tests carry their request and response (token redacted) and the flis-failure record.
+Exit codes: 0 report written, 2 no results or a usage error.`;
+
+const options = { 'report-dir': { type: 'string' }, output: { type: 'string' }, name: { type: 'string' } } as const;
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values: v, positionals } = parseCommandArgs('report', argv, options, true);
+  if (v.help) {
+    io.out(help);
+    return EXIT.ok;
+  }
+  const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
+  const resultsDirs = positionals.length ? positionals : [join(reportDir, 'allure-results')];
+  const index = await buildAllureHtml({ resultsDirs, outputDir: v.output ?? join(reportDir, 'allure-report'), ...(v.name ? { reportName: v.name } : {}) });
+  io.out(`Allure report: ${index}`);
+  return EXIT.ok;
+}
+
+export const reportCommand: Command = { name: 'report', summary: 'Build the self-contained Allure HTML report of a run, offline', help, run };

@@ -1,0 +1,64 @@
+/**
+ * `flis report`: the Allure results of a run as one self-contained HTML file,
+ * built offline by the `allure` 3 package. Its classic (allure2) plugin is
+ * used because it honours ALLURE_NO_ANALYTICS (the newer "awesome" plugin
+ * always adds a Google Tag Manager script); single-file mode inlines every
+ * script and style. The result is scanned afterwards: a reference to anything
+ * outside the file is an error, not a report.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FlisError } from '../errors/flis-error.ts';
+
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ALLURE_CLI = join(PROJECT_ROOT, 'node_modules', 'allure', 'cli.js');
+
+export interface AllureHtmlOptions {
+  resultsDirs: string[];
+  outputDir: string;
+  reportName?: string;
+}
+
+/** src/href/url() values that would make a browser fetch something outside the file. */
+export function externalReferences(html: string): string[] {
+  const refs = [...html.matchAll(/(?:src|href)\s*=\s*["']((?:https?:)?\/\/[^"']+)["']|url\(\s*["']?((?:https?:)?\/\/[^"')]+)/gi)].map((m) => m[1] ?? m[2] ?? '');
+  // SVG namespace URIs are identifiers, never fetched.
+  return [...new Set(refs.filter((r) => r && !/^https?:\/\/www\.w3\.org\//.test(r)))];
+}
+
+function runAllure(args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [ALLURE_CLI, ...args], { cwd, env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (b: Buffer) => (output += b.toString('utf8')));
+    child.stderr.on('data', (b: Buffer) => (output += b.toString('utf8')));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code: code ?? 1, output }));
+  });
+}
+
+export async function buildAllureHtml(opts: AllureHtmlOptions): Promise<string> {
+  if (!existsSync(ALLURE_CLI)) throw new FlisError('FLIS_ERR_CONFIG', `the allure package is not installed (${ALLURE_CLI} is missing); run npm ci`);
+  const dirs = opts.resultsDirs.filter((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('-result.json')));
+  if (dirs.length === 0) throw new FlisError('FLIS_ERR_USAGE', `no Allure results in ${opts.resultsDirs.join(', ')}; run 'flis run' first (it writes <report-dir>/allure-results)`);
+  const output = resolve(opts.outputDir);
+  rmSync(output, { recursive: true, force: true });
+  mkdirSync(dirname(output), { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'flis-allure-'));
+  try {
+    const config = { name: opts.reportName ?? 'FLIS conformance', output, plugins: { allure2: { options: { singleFile: true, reportLanguage: 'en' } } } };
+    const configFile = join(work, 'allurerc.mjs');
+    writeFileSync(configFile, `export default ${JSON.stringify(config)};\n`);
+    const r = await runAllure(['generate', '--config', configFile, ...dirs.map((d) => resolve(d))], work);
+    const index = join(output, 'index.html');
+    if (r.code !== 0 || !existsSync(index)) throw new FlisError('FLIS_ERR_INTERNAL', `allure generate exited ${r.code} without ${index}:\n${r.output.slice(-2000)}`);
+    const external = externalReferences(readFileSync(index, 'utf8'));
+    if (external.length) throw new FlisError('FLIS_ERR_INTERNAL', `the Allure report references ${external.length} resource(s) outside the file (${external.slice(0, 3).join(', ')}); refusing to call it self-contained`);
+    return index;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
