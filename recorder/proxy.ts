@@ -229,59 +229,68 @@ async function* tee(req: IncomingMessage, capture: BodyCapture): AsyncGenerator<
   }
 }
 
-async function forward(ctx: Ctx, req: IncomingMessage, res: ServerResponse, x: Pending, buffered: BodyCapture | undefined): Promise<void> {
+/**
+ * Forward over undici's dispatch handler API: the response is written to the
+ * client chunk by chunk as it arrives (backpressure pauses the upstream), with
+ * no intermediate stream, and recorded when it ends.
+ */
+function forward(ctx: Ctx, req: IncomingMessage, res: ServerResponse, x: Pending, buffered: BodyCapture | undefined): Promise<void> {
   const up = ctx.upstream!;
   const reqCapture = buffered ?? new BodyCapture(ctx.cap);
   const body = buffered ? (buffered.size > 0 ? buffered.bytes() : undefined) : hasBody(req) ? tee(req, reqCapture) : undefined;
-  const abort = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) abort.abort();
-  });
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await up.pool.request({
-      method: (req.method ?? 'GET') as 'GET',
+  return new Promise<void>((resolve) => {
+    let status = 0;
+    let headers: Record<string, string | string[] | undefined> = {};
+    let firstByteMs = 0;
+    let clientGone = false;
+    const resCapture = new BodyCapture(ctx.cap);
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(controller) {
+        // The client left: stop the upstream too; there is no completed exchange to record.
+        res.once('close', () => {
+          if (res.writableFinished) return;
+          clientGone = true;
+          controller.abort(new Error('the client closed the connection'));
+        });
+      },
+      onResponseStart(controller, statusCode, responseHeaders) {
+        if (statusCode < 200) return; // 1xx informational answers are not the exchange.
+        status = statusCode;
+        headers = responseHeaders;
+        firstByteMs = performance.now() - x.t0;
+        res.writeHead(statusCode, forwardResponseHeaders(responseHeaders));
+      },
+      onResponseData(controller, chunk) {
+        resCapture.add(chunk);
+        if (!res.write(chunk)) {
+          controller.pause();
+          res.once('drain', () => controller.resume());
+        }
+      },
+      onResponseEnd() {
+        record(ctx, req, x, reqCapture, recordedResponse(ctx, status, headers, resCapture, x, firstByteMs), undefined);
+        res.end();
+        resolve();
+      },
+      onResponseError(controller, err) {
+        resolve();
+        if (clientGone) return;
+        const failure = classifyFailure(err, up.timeoutMs);
+        if (!res.headersSent) return answerFailure(ctx, req, res, x, reqCapture, failure);
+        // Headers are already out: record what came and cut the client off, so it cannot take a partial body for a whole one.
+        record(ctx, req, x, reqCapture, recordedResponse(ctx, status, headers, resCapture, x, firstByteMs), failure);
+        res.destroy();
+      },
+    };
+    up.pool.dispatch({
+      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
       path: `${up.basePath}${x.rel}${x.search}`,
       headers: forwardRequestHeaders(req.headers),
-      // undici streams an async iterable body (lib/core/request.js); its request() typing just does not say so.
+      // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
       body: body as Buffer | Readable | undefined,
-      signal: abort.signal,
-    });
-  } catch (err) {
-    if (abort.signal.aborted) return; // The client left; there is no completed exchange to record.
-    return answerFailure(ctx, req, res, x, reqCapture, classifyFailure(err, up.timeoutMs));
-  }
-  const firstByteMs = performance.now() - x.t0;
-  res.writeHead(answer.statusCode, forwardResponseHeaders(answer.headers));
-  const resCapture = new BodyCapture(ctx.cap);
-  try {
-    for await (const chunk of answer.body) {
-      resCapture.add(chunk as Buffer);
-      if (!res.write(chunk)) await drained(res);
-    }
-  } catch (err) {
-    if (abort.signal.aborted) return;
-    // Headers are already out: record what came and cut the client off, so it cannot take a partial body for a whole one.
-    const failure = classifyFailure(err, up.timeoutMs);
-    const response = recordedResponse(ctx, answer.statusCode, answer.headers, resCapture, x, firstByteMs);
-    record(ctx, req, x, reqCapture, response, failure);
-    res.destroy();
-    return;
-  }
-  const response = recordedResponse(ctx, answer.statusCode, answer.headers, resCapture, x, firstByteMs);
-  record(ctx, req, x, reqCapture, response, undefined);
-  res.end();
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
+      headersTimeout: up.timeoutMs,
+      bodyTimeout: up.timeoutMs,
+    }, handler);
   });
 }
 

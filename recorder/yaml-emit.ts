@@ -11,8 +11,8 @@
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-const PLAIN = /^[A-Za-z_/(][A-Za-z0-9_ ./()+@$=;'-]*$/;
-const PLAIN_WITH_COLON = /^[A-Za-z_/(][A-Za-z0-9_ ./()+@$=;'-]*(:[A-Za-z0-9_./()+@$=;'-][A-Za-z0-9_ ./()+@$=;'-]*)*$/;
+/** Plain-safe text: a safe first character, then safe characters, a colon only when followed by a non-space. */
+const PLAIN = /^[A-Za-z_/(](?:[A-Za-z0-9_ ./()+@$=;'-]|:(?=[A-Za-z0-9_./()+@$=;'-]))*$/;
 /** Words some YAML reader (1.1 or 1.2) turns into null or a boolean. */
 const RESERVED = /^(null|true|false|yes|no|on|off|y|n)$/i;
 /** Characters YAML does not allow raw (C0/C1 controls, DEL, BOM, non-characters, surrogates). */
@@ -21,7 +21,7 @@ const NON_PRINTABLE_G = /[\u007f-\u009f\ufeff\ufffe\uffff]/g;
 const MAX_IMPLICIT_KEY = 1000;
 
 function isPlainSafe(s: string): boolean {
-  return s.length > 0 && s.length <= MAX_IMPLICIT_KEY && !s.endsWith(' ') && !RESERVED.test(s) && (PLAIN.test(s) || PLAIN_WITH_COLON.test(s));
+  return s.length > 0 && s.length <= MAX_IMPLICIT_KEY && PLAIN.test(s) && !s.endsWith(' ') && !(s.length <= 5 && RESERVED.test(s));
 }
 
 /** JSON string escapes are all valid YAML double-quoted escapes; YAML additionally wants C1 controls and BOM escaped. */
@@ -29,8 +29,17 @@ function quoted(s: string): string {
   return JSON.stringify(s).replace(NON_PRINTABLE_G, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Keys repeat in every item of a list, so their spelling is decided once (bounded, so memory stays flat). */
+const keyCache = new Map<string, string>();
+const KEY_CACHE_MAX = 4096;
+
 function scalarKey(k: string): string {
-  return isPlainSafe(k) ? k : quoted(k);
+  let out = keyCache.get(k);
+  if (out === undefined) {
+    out = isPlainSafe(k) ? k : quoted(k);
+    if (keyCache.size < KEY_CACHE_MAX) keyCache.set(k, out);
+  }
+  return out;
 }
 
 /** A literal block (`|`) for multi-line printable text: it reads and diffs like the text itself. */
