@@ -1,0 +1,92 @@
+/**
+ * The certificate HTML and the Allure HTML render in headless Chromium
+ * (Debian's `chromium`, installed by .ci/run) with no request leaving the
+ * machine: every request the page makes is intercepted, and the only one
+ * allowed is the file itself. A screenshot proves something was drawn; it is
+ * kept in reports/test-screenshots/ for a person to look at.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from '@playwright/test';
+import { buildAllureHtml } from '../../reporting/allure-html.ts';
+import { writeCertificate } from '../../reporting/write-certificate.ts';
+import { sampleOutcomes } from './fixtures.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SHOTS = resolve('reports', 'test-screenshots');
+const dir = mkdtempSync(join(tmpdir(), 'flis-chromium-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+
+/** Opens a file, records every request it makes (aborting all but the file itself), screenshots it. */
+async function render(browser: Browser, file: string, shot: string): Promise<{ requests: string[]; text: string }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const requests: string[] = [];
+  const self = pathToFileURL(file).href;
+  await page.route('**/*', async (route) => {
+    const url = route.request().url();
+    requests.push(url);
+    if (url === self) await route.continue();
+    else await route.abort();
+  });
+  try {
+    await page.goto(self, { waitUntil: 'load' });
+    await page.screenshot({ path: shot, fullPage: false });
+    return { requests, text: await page.innerText('body') };
+  } finally {
+    await page.close();
+  }
+}
+
+function allureResults(): string {
+  const results = join(dir, 'allure-results');
+  mkdirSync(results, { recursive: true });
+  const now = Date.now();
+  for (const [name, status] of [['auth-required · all operations', 'passed'], ['response-schema · getOffer', 'failed']] as const) {
+    const uuid = randomUUID();
+    writeFileSync(join(results, `${uuid}-result.json`), JSON.stringify({
+      uuid, historyId: uuid, name, fullName: name, status, stage: 'finished', start: now, stop: now + 5,
+      labels: [{ name: 'epic', value: 'Offers' }, { name: 'feature', value: 'getOffer' }, { name: 'story', value: name.split(' ')[0] }],
+      statusDetails: status === 'failed' ? { message: 'response does not match offer-list.schema.json' } : {}, steps: [], attachments: [], parameters: [], links: [],
+    }));
+  }
+  return results;
+}
+
+describe('headless Chromium, offline', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (.ci/run installs Debian's chromium)` }, () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  after(() => browser?.close());
+
+  it('renders the certificate, requesting nothing but the file', async () => {
+    writeCertificate(dir, { run: { outcomes: sampleOutcomes(), errors: [] }, subject: { deployment: 'embedded', baseUrl: 'http://127.0.0.1:1/apis/v0' }, facts: { seed: 1, runId: 'r', suites: 'all', allowWrites: true } }, []);
+    const file = join(dir, 'certificate.html');
+    const shot = join(dir, 'certificate.png');
+    const { requests, text } = await render(browser, file, shot);
+    assert.deepEqual(requests, [pathToFileURL(file).href]);
+    assert.match(text, /NOT CERTIFIED/);
+    assert.match(text, /Operations × checks/);
+    const png = readFileSync(shot);
+    assert.ok(png.subarray(0, 4).equals(PNG) && png.length > 10_000, `screenshot of ${png.length} bytes`);
+    copyFileSync(shot, join(SHOTS, 'certificate.png'));
+  });
+
+  it('renders the Allure report that flis report builds, requesting nothing but the file', async () => {
+    const index = await buildAllureHtml({ resultsDirs: [allureResults()], outputDir: join(dir, 'allure-report') });
+    const shot = join(dir, 'allure.png');
+    const { requests } = await render(browser, index, shot);
+    assert.deepEqual(requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:')), [pathToFileURL(index).href]);
+    assert.ok(readFileSync(shot).length > 10_000);
+    copyFileSync(shot, join(SHOTS, 'allure.png'));
+  });
+});
