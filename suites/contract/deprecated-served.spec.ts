@@ -35,13 +35,21 @@ function deleteLater(ctx: ContractContext, template: string, params: Record<stri
   if (del) ctx.cleanup.add(`delete ${template} written by the suite`, () => ctx.api.op(del, { params }));
 }
 
-/** A POST to a collection may have created the records of its body, addressed as <collection>/{id}. */
-function deleteCreatedLater(ctx: ContractContext, op: Operation, body: unknown): void {
+function idsIn(body: unknown): string[] {
+  const items = Array.isArray(body) ? body : [body];
+  return items.flatMap((v) => (typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? [(v as { id: string }).id] : []));
+}
+
+/**
+ * A POST to a collection may have created the records it was sent, addressed as
+ * <collection>/{id}: under the ids sent or the ids the answer names (the server
+ * may assign its own; the answer's shape is not shown, so both are tried).
+ */
+function deleteCreatedLater(ctx: ContractContext, op: Operation, sent: unknown, answer: Exchange): void {
   const collection = op.path.replace(/\/bulk$/, '');
   const del = operations().find((o) => o.method === 'delete' && o.path.startsWith(`${collection}/{`) && o.path.split('/').length === collection.split('/').length + 1);
   if (!del) return;
-  const records = (Array.isArray(body) ? body : [body]) as { id: string }[];
-  for (const r of records) deleteLater(ctx, del.path, { [del.pathParams[0]!]: r.id });
+  for (const id of new Set([...idsIn(sent), ...idsIn(answer.response.body)])) deleteLater(ctx, del.path, { [del.pathParams[0]!]: id });
 }
 
 function judge(ctx: ContractContext, x: Exchange, on404: { conclusive: boolean; why: string }): void {
@@ -74,7 +82,7 @@ for (const op of operations().filter((o) => o.deprecated)) {
     if (!record) {
       const x = await call();
       if (is2xx(x) && op.method === 'put') deleteLater(ctx, op.path, params);
-      if (is2xx(x) && op.method === 'post') deleteCreatedLater(ctx, op, json);
+      if (is2xx(x) && op.method === 'post') deleteCreatedLater(ctx, op, json, x);
       const why = op.method === 'put' ? 'a PUT to a path carrying the id creates the record (spec 1), so no record is missing' : 'the path names no record that could be missing';
       return judge(ctx, x, { conclusive: true, why });
     }
