@@ -5,7 +5,7 @@
  * measured in one run; then the recorder's memory over 100,000 exchanges.
  * All traffic is on loopback; every phase is bounded in time or count.
  *
- *   node --import tsx bench/recorder.bench.ts [--duration S] [--connections N] [--exchanges N]
+ *   node --import tsx bench/recorder.bench.ts [--duration S] [--warmup S] [--connections N] [--exchanges N]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,8 +27,9 @@ interface CannonResult {
   timeouts: number;
 }
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, connections: { type: 'string' }, exchanges: { type: 'string' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, exchanges: { type: 'string' } } });
 const DURATION_S = Number(values.duration ?? 10);
+const WARMUP_S = Number(values.warmup ?? 8);
 const CONNECTIONS = Number(values.connections ?? 32);
 const MEMORY_EXCHANGES = Number(values.exchanges ?? 100_000);
 const TOKEN = 'bench-token-6f1d0c2a9b7e4d3f8a5c';
@@ -103,7 +104,8 @@ interface Phase {
 /** Warm up, then load `box` (or the mock directly) while measuring both processes' CPU time. */
 async function measure(mock: Child, box: Child | undefined): Promise<Phase> {
   const target = box ?? mock;
-  await load(target.baseUrl, { duration: 2 });
+  // A fresh process needs a few seconds (JIT, schema compilation, the pool filling up) before it is representative.
+  await load(target.baseUrl, { duration: WARMUP_S });
   const m0 = await mock.mem();
   const b0 = box ? await box.mem() : m0;
   const r = await load(target.baseUrl);

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveDeployment } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
-import { startMock } from '../../mock/server.ts';
 import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
 import { secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
@@ -108,6 +107,8 @@ async function openUpstream(nameOrUrl: string, io: CommandIo): Promise<Upstream>
   if (target.embedded) {
     const fromEnv = io.env.FLIS_TOKEN;
     const token = fromEnv || mintToken();
+    // Loaded only when asked for, so the other modes and commands never depend on the mock.
+    const { startMock } = await import('../../mock/server.ts');
     const mock = await startMock({ token, port: 0 });
     let note = 'token: from FLIS_TOKEN';
     if (!fromEnv) {
