@@ -1,0 +1,102 @@
+/**
+ * Turning a finished exchange into a cassette entry: the request and response
+ * as written (allow-listed headers, redacted values, bodies as captured), the
+ * contract check, the live log, and the append — before the client's response
+ * is ended, so what a client saw complete is on disk.
+ */
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { encodeBody, type BodyCapture } from './body.ts';
+import type { Exchange, RecordedRequest, RecordedResponse, UpstreamFailure } from './cassette-format.ts';
+import type { LateRedaction } from './cassette-writer.ts';
+import { checkExchange, formatViolation } from './contract-check.ts';
+import { CassetteSecretError } from './errors.ts';
+import { headerValue, type Ctx, type Pending } from './proxy-context.ts';
+import { keepHeaders, type Redactor } from './redact.ts';
+import { findSecret } from './secrets.ts';
+
+function queryOf(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** The request as it will be written: redacted, allow-listed headers, body as captured. */
+export function recordedRequest(ctx: Ctx, req: IncomingMessage, x: Pending, body: BodyCapture | undefined): RecordedRequest {
+  const r = x.redactor;
+  let stored = null;
+  if (body) {
+    const all = body.bytes();
+    const kept = all.length > ctx.cap ? all.subarray(0, ctx.cap) : all;
+    stored = encodeBody(kept, headerValue(req.headers['content-type']), body.size, body.size > kept.length);
+  }
+  return {
+    method: (req.method ?? 'GET').toUpperCase(),
+    path: r.text(x.rel),
+    query: r.query(queryOf(x.url)),
+    headers: keepHeaders(req.headers, ctx.headers.requestHeaders, r),
+    body: r.body(stored),
+  };
+}
+
+export function recordedResponse(
+  ctx: Ctx, status: number, headers: Record<string, string | string[] | undefined>, body: BodyCapture, x: Pending, firstByteMs: number,
+): RecordedResponse {
+  const ct = headerValue(headers['content-type']);
+  return {
+    status,
+    headers: keepHeaders(headers, ctx.headers.responseHeaders, x.redactor),
+    // Redacted as it is written (lateBodyRedaction), which is cheaper than walking every body.
+    body: encodeBody(body.bytes(), ct, body.size, body.truncated),
+    timing: { durationMs: round(performance.now() - x.t0), firstByteMs: round(firstByteMs) },
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+/** Check, log and append one completed exchange. Runs before the client's response is ended. */
+export function record(ctx: Ctx, req: IncomingMessage, x: Pending, reqCapture: BodyCapture, response: RecordedResponse, failure: UpstreamFailure | undefined): void {
+  const request = recordedRequest(ctx, req, x, reqCapture);
+  const { operation, violations } = checkExchange({ request, response, authorization: x.authorization, upstreamFailed: failure !== undefined });
+  ctx.stats.exchanges += 1;
+  if (failure) ctx.stats.failures += 1;
+  ctx.stats.violations += violations.length;
+  for (const v of violations) ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
+  if (!ctx.writer) return;
+  const exchange: Omit<Exchange, 'seq'> = {
+    startedAt: x.startedAt,
+    operationId: operation?.operationId ?? null,
+    request,
+    response,
+    ...(failure ? { failure } : {}),
+    violations,
+  };
+  try {
+    ctx.writer.append(exchange, x.redactor.forms, lateBodyRedaction(x.redactor));
+    ctx.stats.written += 1;
+  } catch (err) {
+    if (!(err instanceof CassetteSecretError)) throw err;
+    ctx.stats.refusedWrites += 1;
+    ctx.log(`${err.code}: ${err.message}`, 'refused-write');
+  }
+}
+
+/**
+ * The response body is redacted only when its written text holds a secret:
+ * the text shows every form a JSON or text value can take. A base64 body is
+ * always redacted, on its bytes, since a secret inside it need not show in
+ * its base64 text.
+ */
+function lateBodyRedaction(r: Redactor): LateRedaction {
+  return (e, text) => {
+    const body = e.response.body;
+    if (!body || r.forms.length === 0) return undefined;
+    if (body.encoding !== 'base64' && !findSecret(text, r.forms)) return undefined;
+    return { ...e, response: { ...e.response, body: r.body(body) } };
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * What the recorder's parts share: its options, its running state (Ctx) and
+ * one in-flight request (Pending). Kept apart so the server, the forwarding
+ * and the recording of exchanges can live in files of their own.
+ */
+import type { CassetteWriter } from './cassette-writer.ts';
+import type { Matcher, MatchOptions } from './match.ts';
+import type { Mode } from './modes.ts';
+import type { RedactionPolicy, Redactor } from './redact.ts';
+import type { Secret } from './secrets.ts';
+import type { Upstream } from './upstream.ts';
+
+export interface RecorderOptions {
+  mode: Mode;
+  cassette: string;
+  /** Needed unless mode is `replay`. `deployment` is the name written in the cassette header (never a token). */
+  upstream?: { baseUrl: string; deployment: string | null };
+  host?: string;
+  port?: number;
+  /** Secret values to keep out of the cassette; default: every token variable of `env`. */
+  secrets?: Secret[];
+  env?: NodeJS.ProcessEnv;
+  /** Header names to keep besides the allow-list. */
+  keepHeaders?: string[];
+  match?: Partial<MatchOptions>;
+  /** The most body bytes written per body; more streams through but is not kept. */
+  maxBodyBytes?: number;
+  upstreamTimeoutMs?: number;
+  /** fdatasync after every exchange. */
+  durable?: boolean;
+  /** Live messages: violations, misses, upstream failures, refused writes. Never carries a secret. */
+  log?: (line: string, kind: LogKind) => void;
+}
+
+export type LogKind = 'violation' | 'miss' | 'upstream-failure' | 'refused-write' | 'internal';
+
+export interface RecorderStats {
+  exchanges: number;
+  written: number;
+  replayed: number;
+  misses: number;
+  failures: number;
+  violations: number;
+  refusedWrites: number;
+}
+
+export interface Recorder {
+  /** The base URL clients point at, ending in /apis/v0. */
+  baseUrl: string;
+  stats: RecorderStats;
+  close(): Promise<void>;
+}
+
+export interface Ctx {
+  o: RecorderOptions;
+  redactor: Redactor;
+  headers: RedactionPolicy;
+  matcher: Matcher | undefined;
+  matchOptions: MatchOptions;
+  writer: CassetteWriter | undefined;
+  upstream: Upstream | undefined;
+  upstreamName: string;
+  cap: number;
+  stats: RecorderStats;
+  log: (line: string, kind: LogKind) => void;
+}
+
+/** One request in flight. */
+export interface Pending {
+  t0: number;
+  startedAt: string;
+  rel: string;
+  search: string;
+  url: URL;
+  authorization: string | undefined;
+  redactor: Redactor;
+}
+
+export function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
