@@ -83,6 +83,7 @@ function header(v: string | string[] | undefined): string | undefined {
 
 /** One line per violation, for live printing and `flis cassette lint`. */
 export function formatViolation(v: Violation): string {
-  const where = v.schema ? ` [${v.schema}.schema.json${v.schemaPath ? ` ${v.schemaPath}` : ''}]` : '';
+  // schemaPath already names the file that holds the rule (schemas/registry.ts).
+  const where = v.schemaPath ? ` [${v.schemaPath}]` : v.schema ? ` [${v.schema}.schema.json]` : '';
   return `[${v.check}] ${v.clause}${v.operationId ? ` ${v.operationId}` : ''} ${v.direction}: ${v.message}${where}`;
 }

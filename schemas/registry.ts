@@ -29,7 +29,7 @@ export type SchemaName = (typeof schemaNames)[number];
 export interface SchemaViolation {
   /** JSON pointer to the bad value ("" is the root). */
   pointer: string;
-  /** Where in the schema the rule lives, e.g. "offer.schema.json#/properties/quantity/type". */
+  /** The file and the rule's JSON pointer in it, e.g. "offer.schema.json#/properties/quantity/type". */
   schemaPath: string;
   message: string;
 }
@@ -51,10 +51,27 @@ export function schemaFilesOnDisk(): string[] {
 
 let compiled: Map<SchemaName, ValidateFunction> | undefined;
 
+/**
+ * Which file each schema node came from. ajv reports a rule's path relative to
+ * the schema it was inlined into, which names the wrong file for a rule behind
+ * a $ref; with `verbose`, the error carries the node itself, and this map names its file.
+ */
+const ownerOf = new WeakMap<object, SchemaName>();
+
+function claim(node: unknown, name: SchemaName): void {
+  if (!node || typeof node !== 'object' || ownerOf.has(node)) return;
+  ownerOf.set(node, name);
+  for (const child of Object.values(node)) claim(child, name);
+}
+
 function compileAll(): Map<SchemaName, ValidateFunction> {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
   addFormats(ajv);
-  for (const name of schemaNames) ajv.addSchema({ ...readSchemaFile(name), $id: `${BASE}${name}.schema.json` });
+  for (const name of schemaNames) {
+    const schema = { ...readSchemaFile(name), $id: `${BASE}${name}.schema.json` };
+    claim(schema, name);
+    ajv.addSchema(schema);
+  }
   const out = new Map<SchemaName, ValidateFunction>();
   for (const name of schemaNames) {
     const fn = ajv.getSchema(`${BASE}${name}.schema.json`);
@@ -72,15 +89,21 @@ export function validatorFor(name: SchemaName): ValidateFunction {
   return fn;
 }
 
-function toViolation(e: ErrorObject): SchemaViolation {
-  const schemaPath = e.schemaPath.replace(BASE, '');
-  const extra = e.keyword === 'required' ? ` (${(e.params as { missingProperty: string }).missingProperty})` : '';
+/** "offer.schema.json#/properties/quantity/type": the file that holds the rule, and the rule's pointer in it. */
+function schemaPathOf(e: ErrorObject, root: SchemaName): string {
+  const file = (e.parentSchema && ownerOf.get(e.parentSchema)) ?? root;
+  const local = e.schemaPath.replace(BASE, '').replace(/^.*?(#|\.schema\.json)/, '');
+  return `${file}.schema.json#${local}`;
+}
+
+function toViolation(e: ErrorObject, root: SchemaName): SchemaViolation {
+  const schemaPath = schemaPathOf(e, root);
   const allowed = e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : '';
-  return { pointer: e.instancePath, schemaPath, message: `${e.message ?? e.keyword}${extra}${allowed}` };
+  return { pointer: e.instancePath, schemaPath, message: `${e.message ?? e.keyword}${allowed}` };
 }
 
 export function validate(name: SchemaName, data: unknown): ValidationResult {
   const fn = validatorFor(name);
   const valid = fn(data) as boolean;
-  return { valid, violations: valid ? [] : (fn.errors ?? []).map(toViolation) };
+  return { valid, violations: valid ? [] : (fn.errors ?? []).map((e) => toViolation(e, name)) };
 }

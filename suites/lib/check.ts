@@ -63,7 +63,7 @@ export class Check {
     const result = validate(schema, x.response.body);
     const first = result.violations[0];
     if (first) {
-      const all = result.violations.slice(0, 10).map((v) => `${v.pointer || '(root)'}: ${v.message} (schema ${schema}.schema.json${v.schemaPath.startsWith('#') ? v.schemaPath : ` ${v.schemaPath}`})`);
+      const all = result.violations.slice(0, 10).map((v) => `${v.pointer || '(root)'}: ${v.message} (schema ${v.schemaPath})`);
       this.fail(`response does not match ${schema}.schema.json (${result.violations.length} violation(s)):\n    ${all.join('\n    ')}`, { ...this.opDetails(x), pointer: first.pointer, schemaPath: first.schemaPath }, clause);
     }
   }

@@ -33,7 +33,7 @@ export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
     token: env.FLIS_TOKEN ?? '',
     deployment: env.FLIS_DEPLOYMENT ?? 'ad-hoc',
     allowWrites: env.FLIS_ALLOW_WRITES === '1',
-    writesSkippedReason: env.FLIS_WRITES_SKIPPED_REASON ?? 'writes are not allowed against this target (pass --allow-writes)',
+    writesSkippedReason: env.FLIS_WRITES_SKIPPED_REASON || 'writes are not allowed against this target (pass --allow-writes)',
     runId: env.FLIS_RUN_ID ?? 'flis-local',
     seed: intFrom(env, 'FLIS_SEED', 42),
     runs: intFrom(env, 'FLIS_RUNS', 20),

@@ -71,6 +71,6 @@ describe('recording the embedded mock', () => {
       await mock.close();
       tmp.cleanup();
     }
-    assert.ok(seen.some((l) => /\[response-schema\] spec 4\.1 listOffers response: \/0\/quantity: must be number \[offer-list\.schema\.json/.test(l)), seen.join('\n'));
+    assert.ok(seen.some((l) => /\[response-schema\] spec 4\.1 listOffers response: \/0\/quantity: must be number \[offer\.schema\.json#\/properties\/quantity\/type\]/.test(l)), seen.join('\n'));
   });
 });

@@ -50,7 +50,7 @@ test('violations carry the JSON pointer of the bad value, also through a $ref', 
 
 test('a missing documented field and a bad date-time are violations', () => {
   const { status: _s, ...noStatus } = offer;
-  assert.equal(validate('offer', noStatus).violations[0]?.message, "must have required property 'status' (status)");
+  assert.equal(validate('offer', noStatus).violations[0]?.message, "must have required property 'status'");
   assert.equal(validate('offer', { ...offer, transportTimestamp: 'yesterday' }).violations[0]?.pointer, '/transportTimestamp');
 });
 
