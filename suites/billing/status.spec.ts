@@ -3,18 +3,18 @@
  * - billing-forced-status: PUT status forces the given status (the group then
  *   shows it); DELETE status removes the forced value (it no longer shows it).
  * - billing-bulk-status: bulkStatusUpdate forces each item's status or, with
- *   deleteStatus true, removes the forced one. Generated plans of one to three
- *   bulk calls over two groups are checked against a model: a forced group
- *   shows its status; a group whose forced status was removed no longer does.
+ *   deleteStatus true, removes the forced one. Generated plans over two groups
+ *   (force both, remove at least one, maybe one more call of any kind) are
+ *   checked against a model: a forced group shows its status; a group whose
+ *   forced status was removed no longer does.
  * The two tests run one after the other (they may share groups on a small
  * deployment), and every status they force is restored.
  */
 import fc from 'fast-check';
-import { test } from '@playwright/test';
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { billingGroupStatusUpdateItemArb } from '../generators/billing-group-status-update-item.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
@@ -53,10 +53,19 @@ function stepArb(groups: ListedGroup[], own: Map<string, string>, all: ListedGro
   return fc.tuple(...items).map((xs) => xs.filter((x): x is BillingGroupStatusUpdateItem => x !== undefined)).filter((xs) => xs.length > 0);
 }
 
-/** A plan: first force every group (so later deleteStatus items have something to remove), then one or two more bulk calls. */
+/** One bulk call with at least one deleteStatus item: rule 3 is about both halves, so every plan removes something. */
+function removingStepArb(groups: ListedGroup[], own: Map<string, string>, all: ListedGroup[]): fc.Arbitrary<BillingGroupStatusUpdateItem[]> {
+  return stepArb(groups, own, all).filter((items) => items.some((i) => i.deleteStatus === true));
+}
+
+/**
+ * A plan: force every group (so deleteStatus has something to remove), a call
+ * that removes at least one forced status, then maybe one more of anything.
+ */
 function planArb(groups: ListedGroup[], own: Map<string, string>, all: ListedGroup[]): fc.Arbitrary<BillingGroupStatusUpdateItem[][]> {
   const forceAll = fc.tuple(...groups.map((g) => itemArb(g, own, all).filter((i) => i.deleteStatus !== true)));
-  return fc.tuple(forceAll, fc.array(stepArb(groups, own, all), { minLength: 1, maxLength: 2 })).map(([first, rest]) => [first, ...rest]);
+  const more = fc.array(stepArb(groups, own, all), { maxLength: 1 });
+  return fc.tuple(forceAll, removingStepArb(groups, own, all), more).map(([first, removing, rest]) => [first, removing, ...rest]);
 }
 
 /** After one bulk call: forced groups show their status; groups whose forced status was removed no longer show it. */
