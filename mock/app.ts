@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { installAuth } from './auth.ts';
 import type { MockContext } from './context.ts';
 import { frameworkErrorAnswer, installErrorHandling } from './errors.ts';
+import { installDrift } from './drift.ts';
 import { installExtraFields } from './extra-fields.ts';
 import { installJsonBody } from './json-body.ts';
 import { billingGroupRoutes } from './routes/billing-groups.ts';
@@ -14,15 +15,19 @@ import { catalogueRoutesPlugin } from './routes/catalogue.ts';
 import { invoiceRoutes } from './routes/invoices.ts';
 import { offerRoutes } from './routes/offers.ts';
 import { requestsStatusRoutes } from './routes/requests-status.ts';
+import { webhookAdminRoutes } from './routes/webhook-admin.ts';
+import { installWebhookTriggers } from './webhook-triggers.ts';
 
 export const API_PREFIX = '/apis/v0';
 
 export interface AppOptions {
   token: string;
   context: MockContext;
+  /** The drift switch (drift.ts): undocumented fields added, a documented one removed. */
+  drift?: boolean;
 }
 
-export async function buildApp({ token, context }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ token, context, drift = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Request logs would carry headers; the mock logs nothing so a token never lands in a log.
     logger: false,
@@ -36,6 +41,10 @@ export async function buildApp({ token, context }: AppOptions): Promise<FastifyI
   installAuth(app, token, context.faults);
   installJsonBody(app);
   if (context.variant.extraFields) installExtraFields(app);
+  if (drift) installDrift(app);
+  installWebhookTriggers(app, context);
+  // Mock-only, outside /apis/v0 and the contract: how a test subscribes a webhook receiver.
+  await app.register(webhookAdminRoutes(context));
   await app.register(async (api) => {
     await api.register(offerRoutes(context));
     await api.register(billingGroupRoutes(context));

@@ -8,6 +8,7 @@ import { OffersStore } from './offers-store.ts';
 import { seedStores } from './seed.ts';
 import { RecordStore } from './store.ts';
 import type { MockVariant } from './variant.ts';
+import { WebhookHub } from './webhook-hub.ts';
 
 export interface MockContext {
   faults: Faults;
@@ -18,11 +19,13 @@ export interface MockContext {
   billing: BillingStore;
   invoices: InvoiceStore;
   records: RecordStore;
+  /** Webhook subscribers and deliveries (spec 6); mock-only. */
+  webhooks: WebhookHub;
 }
 
-export function createContext(faults: Faults, variant: MockVariant, writeDelayMs: number): MockContext {
+export function createContext(faults: Faults, variant: MockVariant, writeDelayMs: number, webhooks: WebhookHub = new WebhookHub(new Set())): MockContext {
   const ids = idFactory(variant.idFormat);
   const stores = { offers: new OffersStore(writeDelayMs), billing: new BillingStore(), invoices: new InvoiceStore(), records: new RecordStore() };
   const directory = seedStores(ids, stores);
-  return { faults, variant, ids, directory, ...stores };
+  return { faults, variant, ids, directory, ...stores, webhooks };
 }

@@ -6,6 +6,8 @@ import { buildApp, API_PREFIX } from './app.ts';
 import { createContext } from './context.ts';
 import { parseFaults, type FaultName } from './faults.ts';
 import { resolveVariant, type MockVariant } from './variant.ts';
+import { parseWebhookFaults, type WebhookFaultName } from './webhook-faults.ts';
+import { loopbackUrl, WebhookHub } from './webhook-hub.ts';
 
 export interface MockOptions {
   /** Default 127.0.0.1. */
@@ -17,6 +19,12 @@ export interface MockOptions {
   variant?: Partial<MockVariant>;
   /** How long an offer write takes to become visible to reads (spec 1). Default 0. */
   writeDelayMs?: number;
+  /** Loopback receivers subscribed from the start (mock-only; also PUT /__flis/webhooks). */
+  webhooks?: string[];
+  /** Webhook fault switches (webhook-faults.ts). */
+  webhookFaults?: WebhookFaultName[];
+  /** The drift switch (drift.ts): answers drift from the contract for the drift report to find. */
+  drift?: boolean;
 }
 
 export interface RunningMock {
@@ -42,8 +50,14 @@ export async function startMock(opts: MockOptions): Promise<RunningMock> {
   checkOptions(opts);
   const faults = parseFaults(opts.faults ?? []);
   const variant = resolveVariant(opts.variant);
-  const context = createContext(faults, variant, opts.writeDelayMs ?? 0);
-  const app = await buildApp({ token: opts.token, context });
+  const hub = new WebhookHub(parseWebhookFaults(opts.webhookFaults ?? []));
+  for (const raw of opts.webhooks ?? []) {
+    const url = loopbackUrl(raw);
+    if (!url) throw new Error(`startMock: webhook receiver '${raw}' must be an http(s) URL on a loopback address`);
+    hub.subscribe(url);
+  }
+  const context = createContext(faults, variant, opts.writeDelayMs ?? 0, hub);
+  const app = await buildApp({ token: opts.token, context, drift: opts.drift === true });
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });
   const address = app.server.address();
@@ -51,6 +65,7 @@ export async function startMock(opts: MockOptions): Promise<RunningMock> {
   return {
     baseUrl: `http://${urlHost(host)}:${port}${API_PREFIX}`,
     close: async () => {
+      hub.close();
       await app.close();
     },
   };

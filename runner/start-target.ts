@@ -8,12 +8,15 @@ import type { ResolvedTarget } from '../config/deployments.ts';
 import { startMock } from '../mock/server.ts';
 import type { FaultName } from '../mock/faults.ts';
 import type { MockVariant } from '../mock/variant.ts';
+import type { WebhookFaultName } from '../mock/webhook-faults.ts';
 
 export interface EmbeddedOptions {
   faults?: FaultName[];
   variant?: Partial<MockVariant>;
   writeDelayMs?: number;
   port?: number;
+  webhookFaults?: WebhookFaultName[];
+  drift?: boolean;
 }
 
 export interface LiveTarget {
@@ -30,7 +33,7 @@ export function mintToken(): string {
 export async function startTarget(t: ResolvedTarget, embedded: EmbeddedOptions = {}): Promise<LiveTarget> {
   if (t.embedded) {
     const token = mintToken();
-    const mock = await startMock({ token, port: embedded.port ?? 0, ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.variant ? { variant: embedded.variant } : {}), ...(embedded.writeDelayMs !== undefined ? { writeDelayMs: embedded.writeDelayMs } : {}) });
+    const mock = await startMock({ token, port: embedded.port ?? 0, ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.variant ? { variant: embedded.variant } : {}), ...(embedded.writeDelayMs !== undefined ? { writeDelayMs: embedded.writeDelayMs } : {}), ...(embedded.webhookFaults ? { webhookFaults: embedded.webhookFaults } : {}), drift: embedded.drift === true });
     return { baseUrl: mock.baseUrl, token, close: () => mock.close() };
   }
   if (!t.baseUrl || !t.token) throw new Error(`target '${t.name}' has no base URL or token`);

@@ -7,5 +7,6 @@ import { recordCommand } from './record.ts';
 import { replayCommand } from './replay.ts';
 import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
+import { webhooksCommand } from './webhooks.ts';
 
-export const commands: Command[] = [runCommand, reportCommand, mergeCommand, mockCommand, recordCommand, replayCommand, cassetteCommand];
+export const commands: Command[] = [runCommand, reportCommand, mergeCommand, mockCommand, webhooksCommand, recordCommand, replayCommand, cassetteCommand];

@@ -6,6 +6,8 @@ import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
 import { variantPresets } from '../../mock/variant.ts';
+import { loopbackUrl } from '../../mock/webhook-hub.ts';
+import { webhookFaultDescriptions, webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
 import { mintToken } from '../../runner/start-target.ts';
 import { intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
@@ -24,9 +26,16 @@ Options:
   --fault NAME         switch a deliberate contract violation on (repeatable)
   --variant NAME       default | different (201/202 creates, uuid ids, extra fields: still conformant)
   --write-delay MS     delay before an asynchronous offer write becomes visible (default 0)
+  --webhook URL        deliver webhooks (spec 6) to this loopback receiver, e.g. 'flis webhooks listen' (repeatable;
+                       mock-only, like PUT /__flis/webhooks {"url": …}: the spec shows no subscription method)
+  --webhook-fault NAME switch a deliberate webhook violation on (repeatable; listed below)
+  --drift              answer with drift: undocumented fields added, a documented field removed (see drift.md)
 
 Faults:
-${faults}`;
+${faults}
+
+Webhook faults:
+${webhookFaultNames.map((f) => `  ${f.padEnd(30)} ${webhookFaultDescriptions[f]}`).join('\n')}`;
 }
 
 function writeTokenFile(token: string, baseUrl: string): string {
@@ -41,6 +50,9 @@ const options = {
   fault: { type: 'string', multiple: true },
   variant: { type: 'string' },
   'write-delay': { type: 'string' },
+  webhook: { type: 'string', multiple: true },
+  'webhook-fault': { type: 'string', multiple: true },
+  drift: { type: 'boolean' },
 } as const;
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -56,13 +68,19 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const host = v.host ?? '127.0.0.1';
   const tokenFromEnv = io.env.FLIS_MOCK_TOKEN;
   const token = tokenFromEnv || mintToken();
-  const mock = await startMock({ token, port, host, faults, writeDelayMs, ...(variant ? { variant } : {}) }).catch((e: NodeJS.ErrnoException) => {
+  const webhookFaults = (listOption(v['webhook-fault']) ?? []).map((f) => oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames));
+  const webhooks = v.webhook ?? [];
+  for (const w of webhooks) if (!loopbackUrl(w)) throw new UsageError(`--webhook must be an http(s) URL on a loopback address (the mock never posts off the machine); got '${w}'`);
+  const mock = await startMock({ token, port, host, faults, writeDelayMs, webhooks, webhookFaults, drift: v.drift === true, ...(variant ? { variant } : {}) }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is in use; choose another with --port N, or --port 0 for a free one`);
     throw e;
   });
   io.out(`flis mock: serving ${mock.baseUrl}`);
   io.out(tokenFromEnv ? 'token: from FLIS_MOCK_TOKEN' : `token: in ${writeTokenFile(token, mock.baseUrl)} (export FLIS_TOKEN=$(cat FILE))`);
   if (faults.length) io.out(`faults on: ${faults.join(', ')}`);
+  if (webhooks.length) io.out(`webhooks delivered to: ${webhooks.join(', ')}`);
+  if (webhookFaults.length) io.out(`webhook faults on: ${webhookFaults.join(', ')}`);
+  if (v.drift) io.out('drift switch on');
   await io.stopped;
   await mock.close();
   return EXIT.ok;

@@ -7,6 +7,7 @@ import { resolveTarget } from '../../config/deployments.ts';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { faultNames, type FaultName } from '../../mock/faults.ts';
 import { variantPresets } from '../../mock/variant.ts';
+import { webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
 import { runSuites, type Progress, type SuiteRunResult } from '../../runner/run-suites.ts';
 import { startTarget, type EmbeddedOptions } from '../../runner/start-target.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
@@ -45,6 +46,8 @@ Embedded mock only (to see the suite catch faults):
   --mock-fault NAME        switch a deliberate contract violation on (repeatable; see 'flis mock --help')
   --mock-variant NAME      default | different: conformant choices the spec leaves open
   --mock-write-delay MS    delay before an asynchronous write becomes visible
+  --mock-webhook-fault NAME  switch a deliberate webhook violation on (repeatable; see 'flis mock --help')
+  --mock-drift             answer with drift (undocumented fields added, a documented one removed)
 
 ${'${gates}'}
 Reports: DIR/html/index.html (Playwright), DIR/junit.xml, DIR/results.json, DIR/run.json,
@@ -68,13 +71,19 @@ const options = {
   'mock-fault': { type: 'string', multiple: true },
   'mock-variant': { type: 'string' },
   'mock-write-delay': { type: 'string' },
+  'mock-webhook-fault': { type: 'string', multiple: true },
+  'mock-drift': { type: 'boolean' },
 } as const;
 
-function embeddedOptions(v: { 'mock-fault'?: string[]; 'mock-variant'?: string; 'mock-write-delay'?: string }): EmbeddedOptions {
+function embeddedOptions(v: { 'mock-fault'?: string[]; 'mock-variant'?: string; 'mock-write-delay'?: string; 'mock-webhook-fault'?: string[]; 'mock-drift'?: boolean }): EmbeddedOptions {
   const faults = (listOption(v['mock-fault']) ?? []).map((f) => oneOf<FaultName>('--mock-fault', f, faultNames));
   const variantName = v['mock-variant'] ? oneOf('--mock-variant', v['mock-variant'], ['default', 'different'] as const) : undefined;
   const writeDelayMs = intOption('mock-write-delay', v['mock-write-delay'], { max: 600_000 });
-  return { ...(faults.length ? { faults } : {}), ...(variantName ? { variant: variantPresets[variantName] } : {}), ...(writeDelayMs !== undefined ? { writeDelayMs } : {}) };
+  const webhookFaults = (listOption(v['mock-webhook-fault']) ?? []).map((f) => oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames));
+  return {
+    ...(faults.length ? { faults } : {}), ...(variantName ? { variant: variantPresets[variantName] } : {}), ...(writeDelayMs !== undefined ? { writeDelayMs } : {}),
+    ...(webhookFaults.length ? { webhookFaults } : {}), ...(v['mock-drift'] ? { drift: true } : {}),
+  };
 }
 
 function selectSuites(raw: string[] | undefined): string[] | undefined {
@@ -106,8 +115,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const deployment = v.deployment ?? (env.FLIS_DEPLOYMENT || undefined);
   const resolved = resolveTarget({ ...(deployment ? { deployment } : {}), ...(baseUrl ? { baseUrl } : {}), allowWrites: flagOrEnv(v['allow-writes'], env.FLIS_ALLOW_WRITES) }, env);
   const embedded = embeddedOptions(v);
-  if (!resolved.embedded && (embedded.faults || embedded.variant || embedded.writeDelayMs !== undefined)) {
-    throw new UsageError(`--mock-fault, --mock-variant and --mock-write-delay apply only to the embedded mock, not to '${resolved.name}'`);
+  if (!resolved.embedded && (embedded.faults || embedded.variant || embedded.writeDelayMs !== undefined || embedded.webhookFaults || embedded.drift)) {
+    throw new UsageError(`--mock-fault, --mock-variant, --mock-write-delay, --mock-webhook-fault and --mock-drift apply only to the embedded mock, not to '${resolved.name}'`);
   }
   const suites = selectSuites(v.suite ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined));
   const seed = intOption('seed', v.seed ?? env.FLIS_SEED, { max: 2 ** 31 - 1 });
