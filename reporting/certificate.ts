@@ -52,7 +52,7 @@ export interface CertificateSubject {
 export interface RunFacts {
   seed: number | null;
   runId: string | null;
-  suites: string[] | 'all';
+  suites: readonly string[] | 'all';
   allowWrites: boolean;
   /** "2/4" for one shard's partial certificate; the shards merged, for a merged one. */
   shard?: string;
