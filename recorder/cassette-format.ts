@@ -20,6 +20,12 @@ export interface CassetteHeader {
   upstream: string | null;
   specVersion: string;
   tool: { name: string; version: string };
+  /**
+   * What the recording was made for, given by whoever started it: e.g. the
+   * suite run's `runId` and `seed`, which a replayed run must reuse to send
+   * the same requests. Never a secret. Absent when none were given.
+   */
+  labels?: Record<string, string>;
 }
 
 /**

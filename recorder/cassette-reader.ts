@@ -98,7 +98,14 @@ function readHeader(c: DocCtx): CassetteHeader {
     upstream: typeof h.upstream === 'string' ? h.upstream : null,
     specVersion: str(c, h, ['specVersion'], ''),
     tool: { name: String(tool.name ?? ''), version: String(tool.version ?? '') },
+    ...(h.labels !== undefined ? { labels: labelsOf(c, h.labels) } : {}),
   };
+}
+
+function labelsOf(c: DocCtx, v: unknown): Record<string, string> {
+  const m = stringMap(c, v, ['labels']);
+  for (const [k, x] of Object.entries(m)) if (Array.isArray(x)) c.fail(['labels', k], 'a string label', x);
+  return m as Record<string, string>;
 }
 
 function readExchange(c: DocCtx): LocatedExchange {

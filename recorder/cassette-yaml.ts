@@ -20,6 +20,7 @@ export function headerDocument(h: CassetteHeader): string {
     upstream: h.upstream,
     specVersion: h.specVersion,
     tool: { name: h.tool.name, version: h.tool.version },
+    ...(h.labels && Object.keys(h.labels).length ? { labels: h.labels } : {}),
   });
 }
 

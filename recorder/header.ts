@@ -16,7 +16,7 @@ export function toolInfo(): { name: string; version: string } {
   return tool;
 }
 
-export function cassetteHeader(deployment: string | null, upstream: string | null, recordedAt = new Date()): CassetteHeader {
+export function cassetteHeader(deployment: string | null, upstream: string | null, labels: Record<string, string> = {}, recordedAt = new Date()): CassetteHeader {
   return {
     format: CASSETTE_FORMAT,
     kind: CASSETTE_KIND,
@@ -25,5 +25,6 @@ export function cassetteHeader(deployment: string | null, upstream: string | nul
     upstream,
     specVersion: specVersion(),
     tool: toolInfo(),
+    ...(Object.keys(labels).length ? { labels } : {}),
   };
 }

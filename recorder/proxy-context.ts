@@ -28,6 +28,8 @@ export interface RecorderOptions {
   upstreamTimeoutMs?: number;
   /** fdatasync after every exchange. */
   durable?: boolean;
+  /** Written in the cassette header (e.g. a suite run's runId and seed); never secrets. */
+  labels?: Record<string, string>;
   /** Live messages: violations, misses, upstream failures, refused writes. Never carries a secret. */
   log?: (line: string, kind: LogKind) => void;
 }

@@ -53,7 +53,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     log: o.log ?? (() => {}),
   };
   if (policy.write !== 'none') {
-    const header = cassetteHeader(o.upstream?.deployment ?? null, o.upstream ? ctx.upstreamName : null);
+    const header = cassetteHeader(o.upstream?.deployment ?? null, o.upstream ? ctx.upstreamName : null, o.labels ?? {});
     ctx.writer = new CassetteWriter(o.cassette, { mode: policy.write, header, firstSeq: lastSeq + 1, durable: o.durable ?? false });
   }
   const server = createServer({ keepAlive: true }, (req, res) => {

@@ -10,7 +10,7 @@ import { resolveDeployment } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
 import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
-import { secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
+import { findSecret, formsOf, secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
 import { mintToken } from '../../runner/start-target.ts';
 import { intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
@@ -48,6 +48,8 @@ Options:
                                bigger bodies still stream through whole
   --upstream-timeout-ms N      wait this long for the upstream's headers and between body chunks
                                (default 30000); then the client gets a 504 and the failure is recorded
+  --label KEY=VALUE            written in the cassette header, e.g. the run id and seed of the suite
+                               run being recorded, which a replay must reuse (repeatable; never a secret)
   --durable                    fdatasync the cassette after every exchange (survives power loss; slower)
   --quiet                      do not print contract violations as they pass
 
@@ -74,6 +76,7 @@ const options = {
   'keep-header': { type: 'string', multiple: true },
   'max-body-bytes': { type: 'string' },
   'upstream-timeout-ms': { type: 'string' },
+  label: { type: 'string', multiple: true },
   durable: { type: 'boolean' },
   quiet: { type: 'boolean' },
   ...matchOptions,
@@ -87,6 +90,20 @@ export function matchFrom(v: { 'match-ignore-query'?: string[]; 'match-ignore-bo
     ignoreBody: body,
     ...(v['match-header'] ? { headers: (listOption(v['match-header']) ?? []).map((h) => h.toLowerCase()) } : {}),
   };
+}
+
+/** KEY=VALUE pairs; a value holding a known secret is refused, since the header is written as given. */
+function labelsFrom(raw: string[] | undefined, secrets: Secret[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const forms = secrets.flatMap(formsOf);
+  for (const item of raw ?? []) {
+    const m = /^([A-Za-z][\w.-]*)=(.*)$/s.exec(item);
+    if (!m) throw new UsageError(`--label takes KEY=VALUE (KEY: letters, digits, '.', '_', '-'); got '${item.split('=')[0]}=…'`);
+    const hit = findSecret(m[2]!, forms);
+    if (hit) throw new UsageError(`--label ${m[1]}: the value holds the secret of ${hit.label}; labels are written to the cassette as given`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
 }
 
 export function requireLoopback(host: string): string {
@@ -138,6 +155,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const match = matchFrom(v);
   const secretEnv = listOption(v['secret-env']) ?? [];
   for (const name of secretEnv) if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
+  const labels = labelsFrom(v.label, secretsFromEnv(io.env, secretEnv));
   const upstream = v.upstream && modePolicies[mode].needsUpstream ? await openUpstream(v.upstream, io) : undefined;
   let recorder: Recorder;
   try {
@@ -153,6 +171,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
       ...(timeoutMs !== undefined ? { upstreamTimeoutMs: timeoutMs } : {}),
       durable: v.durable === true,
+      labels,
       log: (line, kind) => {
         if (!(v.quiet && kind === 'violation')) io.err(line);
       },

@@ -60,6 +60,7 @@ describe('flis record / replay / cassette', () => {
     await assert.rejects(recordCommand.run(['--upstream', 'sandbox', '--cassette', 'x.yaml', '--host', '0.0.0.0'], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE' && /loopback/.test(e.message));
     await assert.rejects(cassetteCommand.run(['rewind', 'x'], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE' && /'lint', 'scan', 'export-har', 'import-har'; got 'rewind'/.test(e.message));
     await assert.rejects(replayCommand.run([], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE');
+    await assert.rejects(recordCommand.run(['--upstream', 'http://127.0.0.1:9/apis/v0', '--cassette', 'x.yaml', '--label', `t=${TOKEN}`], testIo({ FLIS_TOKEN: TOKEN })), (e: any) => e.code === 'FLIS_ERR_USAGE' && /FLIS_TOKEN/.test(e.message) && !e.message.includes(TOKEN));
   });
 
   it('records through `flis record --upstream URL`, replays through `flis replay`, lints, scans and converts', async () => {
@@ -69,7 +70,7 @@ describe('flis record / replay / cassette', () => {
     const env = { FLIS_TOKEN: TOKEN };
     try {
       const recIo = testIo(env);
-      const recording = recordCommand.run(['--upstream', up.baseUrl, '--cassette', cassette], recIo);
+      const recording = recordCommand.run(['--upstream', up.baseUrl, '--cassette', cassette, '--label', 'runId=r-42', '--label', 'seed=7'], recIo);
       const baseUrl = servingUrl.exec(await recIo.waitFor(servingUrl))![1]!;
       assert.equal((await call(baseUrl, '/offers', { method: 'POST', body: { offer: { quantity: 'three' } } })).status, 201);
       assert.equal((await call(baseUrl, '/billingGroups/bg-1')).status, 200);
@@ -78,6 +79,7 @@ describe('flis record / replay / cassette', () => {
       assert.ok(recIo.errors.some((l) => /\[request-schema\] spec 4\.1 createOffer request: \/offer\/quantity: must be number/.test(l)), 'violations are printed live');
       assert.ok(recIo.lines.some((l) => /2 exchanges forwarded, 2 written/.test(l)));
       assert.equal(readFileSync(cassette, 'utf8').includes(TOKEN), false);
+      assert.deepEqual(readCassette(cassette).header.labels, { runId: 'r-42', seed: '7' });
 
       const replayIo = testIo();
       const replaying = replayCommand.run(['--cassette', cassette], replayIo);
