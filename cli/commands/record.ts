@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { resolveDeployment } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
 import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
+import { defaultMatchOptions } from '../../recorder/match.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
 import { findSecret, formsOf, secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
 import { mintToken } from '../../runner/start-target.ts';
@@ -88,7 +89,8 @@ export function matchFrom(v: { 'match-ignore-query'?: string[]; 'match-ignore-bo
   return {
     ignoreQuery: listOption(v['match-ignore-query']) ?? [],
     ignoreBody: body,
-    ...(v['match-header'] ? { headers: (listOption(v['match-header']) ?? []).map((h) => h.toLowerCase()) } : {}),
+    // Added to the default (the redacted Authorization), which keeps auth checks apart.
+    ...(v['match-header'] ? { headers: [...new Set([...defaultMatchOptions.headers, ...(listOption(v['match-header']) ?? []).map((h) => h.toLowerCase())])] } : {}),
   };
 }
 
