@@ -1,7 +1,7 @@
 /**
  * One server of the recorder benchmark, in its own process so that the load
  * generator, the upstream and the box under test do not share an event loop.
- * Roles: mock (the embedded mock), record, replay (recorder/), talkback.
+ * Roles: mock (the embedded mock), record, passthrough, replay (recorder/), talkback.
  * Prints its base URL on stdout; answers {type:'mem'} over IPC with its memory
  * after a full GC, its CPU time so far, and the number of exchanges it has written.
  */
