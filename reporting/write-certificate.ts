@@ -12,15 +12,22 @@ import { renderCertificateHtml } from './certificate-html.ts';
 export const CERTIFICATE_JSON = 'certificate.json';
 export const CERTIFICATE_HTML = 'certificate.html';
 
+/** `certificate`, or `certificate-<partner>` for a partner's certificate (flis certify). */
+export function certificateBaseName(partner?: string): string {
+  const slug = partner?.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return slug ? `certificate-${slug}` : 'certificate';
+}
+
 export function writeCertificate(reportDir: string, input: CertificateInput, secrets: readonly string[]): Certificate {
   const certificate = buildCertificate(input);
+  const base = certificateBaseName(input.subject.partner);
   mkdirSync(reportDir, { recursive: true });
-  writeFileSync(join(reportDir, CERTIFICATE_JSON), redactText(`${JSON.stringify(certificate, null, 2)}\n`, secrets));
-  writeFileSync(join(reportDir, CERTIFICATE_HTML), redactText(renderCertificateHtml(certificate), secrets));
+  writeFileSync(join(reportDir, `${base}.json`), redactText(`${JSON.stringify(certificate, null, 2)}\n`, secrets));
+  writeFileSync(join(reportDir, `${base}.html`), redactText(renderCertificateHtml(certificate), secrets));
   return certificate;
 }
 
 /** One line for a terminal or a CI log. */
 export function certificateSummary(c: Certificate, reportDir: string): string {
-  return `certificate: ${c.verdict.status.toUpperCase()} (${c.verdict.reasons.join('; ')}); coverage ${c.coverage.percent}% of ${c.coverage.total} operations; ${join(reportDir, CERTIFICATE_HTML)}`;
+  return `certificate: ${c.verdict.status.toUpperCase()} (${c.verdict.reasons.join('; ')}); coverage ${c.coverage.percent}% of ${c.coverage.total} operations; ${join(reportDir, `${certificateBaseName(c.subject.partner)}.html`)}`;
 }

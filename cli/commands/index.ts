@@ -1,6 +1,7 @@
 /** Every `flis` subcommand, in the order `flis --help` lists them. */
 import type { Command } from '../command.ts';
 import { cassetteCommand } from './cassette.ts';
+import { certifyCommand } from './certify.ts';
 import { mergeCommand } from './merge.ts';
 import { mockCommand } from './mock.ts';
 import { recordCommand } from './record.ts';
@@ -9,4 +10,4 @@ import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
 import { webhooksCommand } from './webhooks.ts';
 
-export const commands: Command[] = [runCommand, reportCommand, mergeCommand, mockCommand, webhooksCommand, recordCommand, replayCommand, cassetteCommand];
+export const commands: Command[] = [runCommand, certifyCommand, reportCommand, mergeCommand, mockCommand, webhooksCommand, recordCommand, replayCommand, cassetteCommand];
