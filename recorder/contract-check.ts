@@ -5,8 +5,7 @@
  * its own client sees at once where its traffic leaves the contract.
  */
 import { validate, type SchemaName } from '../schemas/registry.ts';
-import type { Operation } from '../specs/contract.ts';
-import { operationFor } from './operation-index.ts';
+import { matchOperation as operationFor, type Operation } from '../specs/contract.ts';
 import { jsonValue } from './body.ts';
 import type { RecordedRequest, RecordedResponse, Violation } from './cassette-format.ts';
 

@@ -15,9 +15,8 @@ import {
 import type { Cassette } from './cassette-reader.ts';
 import { CassetteParseError } from './errors.ts';
 import { toolInfo } from './header.ts';
-import { operationFor } from './operation-index.ts';
 import { keepHeaders, redactionPolicy, type Redactor } from './redact.ts';
-import { specVersion } from '../specs/contract.ts';
+import { matchOperation as operationFor, specVersion } from '../specs/contract.ts';
 
 interface HarNameValue { name: string; value: string }
 interface HarEntry {

@@ -98,21 +98,33 @@ export function specVersion(): string {
   return openapiDocument().info.version as string;
 }
 
+interface CompiledTemplate {
+  op: Operation;
+  regex: RegExp;
+  literals: number;
+}
+
+let templatesByMethod: Map<string, CompiledTemplate[]> | undefined;
+
+/** Path templates compiled once, most literal segments first: the recorder matches on its hot path. */
+function compileTemplates(): Map<string, CompiledTemplate[]> {
+  const out = new Map<string, CompiledTemplate[]>();
+  for (const op of operations()) {
+    const body = op.path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    const literals = op.path.split('/').filter((s) => s && !s.startsWith('{')).length;
+    const list = out.get(op.method) ?? [];
+    list.push({ op, regex: new RegExp(`^${body}/?$`), literals });
+    out.set(op.method, list);
+  }
+  // A literal segment beats a template segment (/customers/bulk is not /customers/{customerId}).
+  for (const list of out.values()) list.sort((a, b) => b.literals - a.literals);
+  return out;
+}
+
 /** The operation a concrete request path belongs to ("/offers/abc" → getOffer), or undefined. */
 export function matchOperation(method: string, path: string): Operation | undefined {
-  const m = method.toLowerCase();
-  const candidates = operations().filter((o) => o.method === m && templateRegex(o.path).test(path));
-  // A literal segment beats a template segment (/customers/bulk is not /customers/{customerId}).
-  return candidates.sort((a, b) => literalSegments(b.path) - literalSegments(a.path))[0];
-}
-
-function templateRegex(template: string): RegExp {
-  const body = template.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
-  return new RegExp(`^${body}/?$`);
-}
-
-function literalSegments(template: string): number {
-  return template.split('/').filter((s) => s && !s.startsWith('{')).length;
+  templatesByMethod ??= compileTemplates();
+  return templatesByMethod.get(method.toLowerCase())?.find((c) => c.regex.test(path))?.op;
 }
 
 /** Fill a path template with values: fillPath("/offers/{offerId}", {offerId: "x"}) → "/offers/x". */
