@@ -2,6 +2,7 @@
 import type { Command } from '../command.ts';
 import { cassetteCommand } from './cassette.ts';
 import { certifyCommand } from './certify.ts';
+import { diffCommand } from './diff.ts';
 import { mergeCommand } from './merge.ts';
 import { mockCommand } from './mock.ts';
 import { recordCommand } from './record.ts';
@@ -10,4 +11,4 @@ import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
 import { webhooksCommand } from './webhooks.ts';
 
-export const commands: Command[] = [runCommand, certifyCommand, reportCommand, mergeCommand, mockCommand, webhooksCommand, recordCommand, replayCommand, cassetteCommand];
+export const commands: Command[] = [runCommand, certifyCommand, reportCommand, mergeCommand, diffCommand, mockCommand, webhooksCommand, recordCommand, replayCommand, cassetteCommand];

@@ -1,0 +1,92 @@
+/**
+ * `flis diff`: the same generated requests to two deployments (for example the
+ * mock and the sandbox), and where their answers differ beyond what the
+ * contract leaves open, per operation.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { resolveTarget } from '../../config/deployments.ts';
+import { UsageError } from '../../errors/flis-error.ts';
+import { compareOperation, type Difference, type PairedAnswers } from '../../reporting/shape-diff.ts';
+import { operationById } from '../../specs/contract.ts';
+import { redactText } from '../../suites/lib/redact.ts';
+import { runDifferential } from '../../runner/differential.ts';
+import { newRunId, newSeed } from '../../runner/run-suites.ts';
+import { startTarget, type LiveTarget } from '../../runner/start-target.ts';
+import { intOption, parseCommandArgs } from '../args.ts';
+import { EXIT, type Command, type CommandIo } from '../command.ts';
+
+const help = `Usage: flis diff --deployment A --deployment B [--seed N] [options]
+
+Send the same requests, generated from one seed, to two deployments (e.g. --deployment mock
+--deployment sandbox) and report, per operation, where their answers differ beyond what the contract
+leaves open. Reported: one deployment answering 2xx where the other answers 4xx or 5xx; a documented
+field present in one's answers and absent from the other's; a documented field of a pinned type answered
+as another type. Never reported: the exact success or error code (not shown), values, ordering,
+undocumented extra fields, null for a nullable field, bodies of the section 4.3 operations (not shown).
+
+  --deployment NAME        exactly two, as for 'flis run' (embedded starts a mock)
+  --seed N                 seed of the generated inputs (default: random, printed)
+  --runs N                 generated inputs per generated operation (default 5)
+  --allow-writes           also upsert generated offers (run-tagged, cancelled afterwards) and compare the
+                           read-back; only when both deployments allow writes
+  --visibility-timeout MS  how long to wait for a write to show up (default 10000)
+  --report-dir DIR         where diff.json and diff.md go (default reports/)          [env FLIS_REPORT_DIR]
+Exit codes: 0 no difference, 1 a difference beyond what the contract leaves open, 2 usage error.`;
+
+const options = {
+  deployment: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  'visibility-timeout': { type: 'string' },
+  'report-dir': { type: 'string' },
+} as const;
+
+function differences(pairs: PairedAnswers[]): Difference[] {
+  const byOp = new Map<string, PairedAnswers[]>();
+  for (const p of pairs) byOp.set(p.operationId, [...(byOp.get(p.operationId) ?? []), p]);
+  return [...byOp].flatMap(([id, list]) => compareOperation(id, operationById(id).responseSchema, list));
+}
+
+function markdown(names: [string, string], seed: number, diffs: Difference[], sent: number): string {
+  const rows = diffs.map((d) => `| ${d.operationId} | ${d.kind} | ${d.path ?? ''} | ${d.a} | ${d.b} | \`${d.request.replaceAll('|', '\\|')}\` |`);
+  return [`# flis diff: ${names[0]} vs ${names[1]}`, '', `Seed ${seed}; ${sent} request(s) sent to each.`, '',
+    ...(diffs.length ? [`| operation | kind | path | ${names[0]} | ${names[1]} | request |`, '|---|---|---|---|---|---|', ...rows] : ['No difference beyond what the contract leaves open.']), ''].join('\n');
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values: v } = parseCommandArgs('diff', argv, options);
+  if (v.help) {
+    io.out(help);
+    return EXIT.ok;
+  }
+  const names = v.deployment ?? [];
+  if (names.length !== 2) throw new UsageError(`flis diff needs exactly two --deployment options; got ${names.length}`);
+  const seed = intOption('seed', v.seed, { max: 2 ** 31 - 1 }) ?? newSeed();
+  const runs = intOption('runs', v.runs, { min: 1, max: 1000 }) ?? 5;
+  const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? 10_000;
+  const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
+  const resolved = names.map((n) => resolveTarget({ deployment: n, allowWrites: v['allow-writes'] === true }, io.env));
+  const writes = resolved.every((r) => r.allowWrites);
+  const live: LiveTarget[] = [];
+  try {
+    for (const r of resolved) live.push(await startTarget(r));
+    const [a, b] = live.map((l, i) => ({ name: names[i] ?? '', baseUrl: l.baseUrl, token: l.token }));
+    io.out(`flis diff: ${a!.name} (${a!.baseUrl}) vs ${b!.name} (${b!.baseUrl}), seed ${seed}${writes ? '' : ', reads only'}`);
+    const { pairs, leftBehind } = await runDifferential(a!, b!, { seed, runs, runId: newRunId(), writes, visibilityTimeoutMs });
+    const diffs = differences(pairs);
+    const secrets = live.map((l) => l.token);
+    mkdirSync(reportDir, { recursive: true });
+    writeFileSync(join(reportDir, 'diff.json'), redactText(`${JSON.stringify({ deployments: names, seed, requests: pairs.length, differences: diffs }, null, 2)}\n`, secrets));
+    writeFileSync(join(reportDir, 'diff.md'), redactText(markdown([names[0]!, names[1]!], seed, diffs, pairs.length), secrets));
+    for (const d of diffs) io.out(`DIFFERS ${d.operationId} ${d.kind}${d.path ? ` ${d.path}` : ''}: ${names[0]} ${d.a}, ${names[1]} ${d.b} (${d.request})`);
+    for (const l of leftBehind) io.err(`flis diff: left behind: ${l}`);
+    io.out(`${diffs.length} difference(s) over ${pairs.length} request(s); ${join(reportDir, 'diff.md')}`);
+    return diffs.length ? EXIT.checkFailed : EXIT.ok;
+  } finally {
+    for (const l of live) await l.close();
+  }
+}
+
+export const diffCommand: Command = { name: 'diff', summary: 'Send the same generated requests to two deployments and report where they differ', help, run };
