@@ -12,26 +12,27 @@ import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { invalidOfferBodyArb, type InvalidBody } from '../generators/invalid-offer-body.ts';
 import { checkTest } from '../lib/check-test.ts';
-import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import { freshOfferId, withCleanup, type FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { checkProperty } from '../lib/property.ts';
 import { secretForms } from '../lib/redact.ts';
 import { target } from '../lib/target.ts';
 
-type Target = 'createOffer' | 'upsertOffer' | 'bulkWriteOffers';
+type WriteOp = 'createOffer' | 'upsertOffer' | 'bulkWriteOffers';
 
-function caseArb(runId: string): fc.Arbitrary<{ operationId: Target; bad: InvalidBody }> {
+function caseArb(runId: string): fc.Arbitrary<{ operationId: WriteOp; bad: InvalidBody }> {
   // Two prebuilt arbitraries rather than a chain: building one per draw is what would cost the time.
   const single = invalidOfferBodyArb(runId, 'single');
   const bulk = invalidOfferBodyArb(runId, 'bulk');
   return fc.oneof(
-    fc.tuple(fc.constantFrom<Target>('createOffer', 'upsertOffer'), single),
-    fc.tuple(fc.constant<Target>('bulkWriteOffers'), bulk),
+    fc.tuple(fc.constantFrom<WriteOp>('createOffer', 'upsertOffer'), single),
+    fc.tuple(fc.constant<WriteOp>('bulkWriteOffers'), bulk),
   ).map(([operationId, bad]) => ({ operationId, bad }));
 }
 
-async function send(flow: FlowContext, operationId: Target, bad: InvalidBody): Promise<Exchange> {
-  const params = operationId === 'upsertOffer' ? { offerId: flow.cleanup.newOfferId('bad') } : undefined;
+async function send(flow: FlowContext, operationId: WriteOp, bad: InvalidBody): Promise<Exchange> {
+  // Not registered for cleanup up front: a refused write stores nothing, and cleaning up nothing could itself be refused.
+  const params = operationId === 'upsertOffer' ? { offerId: freshOfferId('bad') } : undefined;
   return flow.api.op(operationById(operationId), {
     ...(params ? { params } : {}),
     ...(bad.raw !== undefined ? { raw: bad.raw } : {}),
@@ -39,10 +40,12 @@ async function send(flow: FlowContext, operationId: Target, bad: InvalidBody): P
   });
 }
 
-/** Whatever a wrongly accepted write may have stored: the id a create answered, the ids of bulk items. */
+/** Whatever a wrongly accepted write may have stored: the id a create answered or a PUT named, the ids of bulk items. */
 function registerAccepted(flow: FlowContext, x: Exchange, bad: InvalidBody): void {
   const id = (x.response.body as { id?: unknown } | undefined)?.id;
   if (typeof id === 'string') flow.cleanup.offer(id);
+  const putId = x.operationId === 'upsertOffer' ? decodeURIComponent(new URL(x.request.url).pathname.split('/').pop() ?? '') : '';
+  if (putId) flow.cleanup.offer(putId);
   try {
     const parsed: unknown = JSON.parse(bad.raw ?? '');
     for (const item of Array.isArray(parsed) ? parsed : []) {

@@ -9,9 +9,7 @@ import { operationById } from '../../specs/contract.ts';
 import { statusOf, type FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { pollUntil } from '../lib/poll.ts';
-import { noteVisibleAfter, visibilityDeadlineMs } from '../lib/property.ts';
-
-const INTERVAL_MS = 50;
+import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
 
 function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): void {
   flow.check.expectSuccess(x, what);
@@ -41,7 +39,7 @@ export async function bulkStatus(flow: FlowContext, items: BillingGroupStatusUpd
 /** Polls the group until `accept(status)`; fails the check with `what` and the last read otherwise. */
 export async function awaitStatus(flow: FlowContext, billingGroupId: string, accept: (status: string | undefined) => boolean, what: string, clause?: string): Promise<void> {
   const op = operationById('getBillingGroup');
-  const r = await pollUntil(() => flow.api.op(op, { params: { billingGroupId } }), (x) => accept(statusOf(x.response.body)), { timeoutMs: visibilityDeadlineMs(), intervalMs: INTERVAL_MS });
+  const r = await pollUntil(() => flow.api.op(op, { params: { billingGroupId } }), (x) => accept(statusOf(x.response.body)), { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() });
   if (r.ok) {
     noteVisibleAfter(r.elapsedMs);
     return;

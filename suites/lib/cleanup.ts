@@ -22,6 +22,11 @@ function is2xx(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
+/** A fresh id carrying the run id, not registered: for writes expected to be refused (register it if one is not). */
+export function freshOfferId(kind = 'offer'): string {
+  return `${target().runId}-${kind}-${PROCESS_NONCE}-${(++sequence).toString(36)}`;
+}
+
 export function statusOf(body: unknown): string | undefined {
   const s = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
   return typeof s === 'string' ? s : undefined;
@@ -41,7 +46,7 @@ export class Cleanup {
 
   /** A fresh offer id carrying the run id, registered for cleanup before anything is written to it. */
   newOfferId(kind = 'offer'): string {
-    const id = `${target().runId}-${kind}-${PROCESS_NONCE}-${(++sequence).toString(36)}`;
+    const id = freshOfferId(kind);
     this.offer(id);
     return id;
   }

@@ -74,6 +74,11 @@ export function visibilityDeadlineMs(): number {
   return shrinkDeadlineMs ?? target().visibilityTimeoutMs;
 }
 
+/** Between polls: a fortieth of the deadline, 20–250 ms, so a slow deployment is not hammered and a fast one not waited on. */
+export function pollIntervalMs(deadlineMs = visibilityDeadlineMs()): number {
+  return Math.min(250, Math.max(20, Math.floor(deadlineMs / 40)));
+}
+
 /** Record how long a write took to become visible (only outside shrinking, where the deadline is the full one). */
 export function noteVisibleAfter(ms: number): void {
   if (shrinkDeadlineMs === undefined) visibleAfterMs.push(ms);
@@ -136,13 +141,14 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   } finally {
     shrinkDeadlineMs = undefined;
   }
-  if (!run.failed || !first) return;
+  if (!run.failed) return;
 
   // Confirm the shrunk case with the full deadline; if it passes, the cut deadline misled the shrinker.
   const shrunk = run.counterexample ? await attempt(run.counterexample) : undefined;
-  const reported = shrunk ?? first;
-  const note = shrunk ? '' : '; the shrunk case passed with the full deadline, so the first failing case is reported';
-  const budgetNote = Date.now() - firstFailureAt > shrinkBudgetMs ? `; shrinking stopped after its ${shrinkBudgetMs} ms budget` : '';
+  // No failure of ours recorded means fast-check itself failed (a generator threw): report its error.
+  const reported = shrunk ?? first ?? { args: run.counterexample, error: run.errorInstance, exchanges: [] };
+  const note = shrunk || !first ? '' : '; the shrunk case passed with the full deadline, so the first failing case is reported';
+  const budgetNote = first && Date.now() - firstFailureAt > shrinkBudgetMs ? `; shrinking stopped after its ${shrinkBudgetMs} ms budget` : '';
   const { message, details, clause } = detailsOf(reported.error);
   throw new CheckFailure(
     ctx.check.meta.check,

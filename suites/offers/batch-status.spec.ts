@@ -14,8 +14,9 @@ import { checkTest } from '../lib/check-test.ts';
 import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
 import { isJsonContentType } from '../lib/exchange.ts';
 import { pollUntil } from '../lib/poll.ts';
+import { pollIntervalMs } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, createOffer, deleteOffer, POLL_INTERVAL_MS, upsertOffer } from './offer-api.ts';
+import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from './offer-api.ts';
 
 const CLAUSE = 'spec 1';
 
@@ -27,7 +28,7 @@ async function expectStatusAnswers(flow: FlowContext, operationId: 'getBatchRequ
   const op = operationById(operationId);
   const r = await pollUntil(() => flow.api.op(op, { params }), (x) => answersJson(x.response.status, x.response.headers['content-type'], x.response.text), {
     timeoutMs: target().visibilityTimeoutMs,
-    intervalMs: POLL_INTERVAL_MS,
+    intervalMs: pollIntervalMs(target().visibilityTimeoutMs),
   });
   if (r.ok) return;
   const x = r.value;

@@ -12,8 +12,9 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest } from '../lib/check-test.ts';
 import { withCleanup } from '../lib/cleanup.ts';
 import { pollUntil } from '../lib/poll.ts';
+import { pollIntervalMs } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, POLL_INTERVAL_MS, upsertOffer } from './offer-api.ts';
+import { awaitOffer, upsertOffer } from './offer-api.ts';
 import { expectationsOf } from './readback.ts';
 
 const HOUR = 3_600_000;
@@ -50,7 +51,7 @@ checkTest({ check: 'offer-listing', clause: 'spec 4.1', operation: operationById
     const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(Date.now() + 2 * HOUR).toISOString() };
     const r = await pollUntil(() => flow.api.op(operationById('listOffers'), { query }), (x) => found(x.response.body, wanted).size === wanted.size, {
       timeoutMs: t.visibilityTimeoutMs,
-      intervalMs: POLL_INTERVAL_MS,
+      intervalMs: pollIntervalMs(target().visibilityTimeoutMs),
     });
     flow.check.expectSuccess(r.value, 'GET /offers');
     flow.check.expectSchema(r.value, 'offer-list');

@@ -9,10 +9,9 @@ import { operationById } from '../../specs/contract.ts';
 import type { FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { pollUntil } from '../lib/poll.ts';
-import { noteVisibleAfter, visibilityDeadlineMs } from '../lib/property.ts';
+import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
 import { mismatches, type Expectation } from './readback.ts';
 
-export const POLL_INTERVAL_MS = 50;
 
 export interface Ack {
   batchId: string;
@@ -91,7 +90,7 @@ export async function awaitOffer(ctx: FlowContext, id: string, expectations: rea
   const r = await pollUntil(
     () => readOffer(ctx, id),
     (read) => read.offer !== undefined && mismatches(read.offer, expectations).length === 0,
-    { timeoutMs: visibilityDeadlineMs(), intervalMs: POLL_INTERVAL_MS },
+    { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() },
   );
   if (r.ok && r.value.offer) {
     noteVisibleAfter(r.elapsedMs);

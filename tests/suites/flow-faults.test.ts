@@ -94,14 +94,14 @@ describe('flow faults', { concurrency: 3 }, () => {
     const r = await runFlows('clean', { suites: FLOW_SUITES, runs: 4, visibilityTimeoutMs: 2_000 });
     assert.equal(r.exitCode, 0, `failures on the clean mock:\n${describeFailures(r)}`);
     assert.equal(r.skipped, 0, 'no flow is skipped when writes are allowed');
-    assert.ok(r.passed >= 20, `only ${r.passed} flow tests ran`);
+    assert.ok(r.passed >= 19, `only ${r.passed} flow tests ran`);
   });
 
   test('a conformant mock that chooses differently (201/202, uuid ids, extra fields, writes visible after 300 ms) passes every flow', async () => {
     const r = await runFlows('different', { suites: FLOW_SUITES, variant: variantPresets.different, writeDelayMs: 300, runs: 3, visibilityTimeoutMs: 5_000 });
     assert.equal(r.exitCode, 0, `failures on the 'different' mock:\n${describeFailures(r)}`);
     assert.equal(r.skipped, 0);
-    assert.ok(r.passed >= 20, `only ${r.passed} flow tests ran`);
+    assert.ok(r.passed >= 19, `only ${r.passed} flow tests ran`);
   });
 
   for (const c of cases) {

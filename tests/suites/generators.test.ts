@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
+import { billingFilterArb } from '../../suites/generators/billing-filter.ts';
 import { billingGroupStatusUpdateItemArb } from '../../suites/generators/billing-group-status-update-item.ts';
 import { bulkItemArb } from '../../suites/generators/bulk-item.ts';
 import { dateTimeArb } from '../../suites/generators/date-time.ts';
@@ -164,3 +165,20 @@ for (const [shape, schema] of [['single', 'offer-write'], ['bulk', 'offer-bulk']
     assert.deepEqual([...kinds].sort(), ['no body', 'not JSON', 'not sent as JSON', 'schema-invalid']);
   });
 }
+
+test('billingFilterArb filters on at least one field, with values the listed groups have', () => {
+  const groups = [
+    { date: '2025-01-05', status: 'Booked', customerId: 'c-1', inactive: false },
+    { date: '2025-02-10', status: 'Invoiced', customerId: 'c-2', inactive: true },
+  ];
+  const seen = new Set<string>();
+  fc.assert(fc.property(billingFilterArb(groups), (f) => {
+    assert.ok(Object.keys(f).length > 0);
+    for (const k of Object.keys(f)) seen.add(k);
+    if (f.start !== undefined) assert.ok(groups.some((g) => g.date === f.start));
+    if (f.end !== undefined) assert.ok(groups.some((g) => g.date === f.end));
+    if (f.customerId !== undefined) assert.ok(groups.some((g) => g.customerId === f.customerId));
+    if (f.state !== undefined) assert.ok(groups.some((g) => g.status === f.state) || f.state === 'Booked');
+  }), params);
+  assert.deepEqual([...seen].sort(), ['customerId', 'end', 'inactive', 'start', 'state']);
+});
