@@ -19,8 +19,9 @@ export class CancelByFlagCommand implements OfferCommand {
     const body = { ...this.body, cancel: true };
     await upsertOffer(real.flow, target.id, body);
     upsertModel(m, { id: target.id, expectations: expectationsOf(body, { created: false }), canceled: true });
-    real.flow.cleanup.offerCancelled(target.id);
     await checkModel(real, m, this.toString());
+    // Only once it reads cancelled: an offer the server left live must still be cleaned up.
+    real.flow.cleanup.offerCancelled(target.id);
   }
   toString(): string {
     return `cancelByFlag(live offer #${this.pick}, PUT ${fc.stringify({ ...this.body, cancel: true })})`;

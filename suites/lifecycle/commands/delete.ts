@@ -12,8 +12,9 @@ export class DeleteCommand implements OfferCommand {
     if (!target) throw new Error('delete ran without a live offer: check() should have prevented it');
     await deleteOffer(real.flow, target.id);
     upsertModel(m, { ...target, canceled: true });
-    real.flow.cleanup.offerCancelled(target.id);
     await checkModel(real, m, this.toString());
+    // Only once it reads cancelled: an offer the server left live must still be cleaned up.
+    real.flow.cleanup.offerCancelled(target.id);
   }
   toString(): string {
     return `delete(live offer #${this.pick})`;
