@@ -29,6 +29,8 @@ export interface SuiteRunOptions {
   seed?: number;
   runs?: number;
   runId?: string;
+  /** The run's clock for request values (ms since epoch); a replay reuses the recorded one. */
+  startedAt?: number;
   visibilityTimeoutMs?: number;
   progress?: Progress;
   workers?: number;
@@ -72,6 +74,7 @@ function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.Pr
     FLIS_WRITES_SKIPPED_REASON: opts.writesSkippedReason ?? '',
     FLIS_RUN_ID: runId,
     FLIS_SEED: String(seed),
+    FLIS_RUN_STARTED_AT: String(opts.startedAt ?? Date.now()),
     ...(opts.runs !== undefined ? { FLIS_RUNS: String(opts.runs) } : {}),
     ...(opts.visibilityTimeoutMs !== undefined ? { FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs) } : {}),
     FLIS_REPORT_DIR: opts.reportDir,

@@ -8,7 +8,8 @@ import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { faultNames, type FaultName } from '../../mock/faults.ts';
 import { variantPresets } from '../../mock/variant.ts';
 import { webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
-import { runSuites, type Progress, type SuiteRunResult } from '../../runner/run-suites.ts';
+import { recordedRun, recordThrough, startCassetteTarget } from '../../runner/cassette-target.ts';
+import { newRunId, newSeed, runSuites, type Progress, type SuiteRunResult } from '../../runner/run-suites.ts';
 import { startTarget, type EmbeddedOptions } from '../../runner/start-target.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
 import { flagOrEnv, intOption, listOption, parseCommandArgs } from '../args.ts';
@@ -42,6 +43,12 @@ Output:
   --shard I/N              run shard I of N (Playwright sharding) and leave DIR/blob/ for 'flis merge';
                            give every shard the same --seed and FLIS_RUN_ID
 
+Recording and offline replay:
+  --record FILE            record the run's traffic into a YAML cassette through the recording proxy
+                           (one worker; the run id and seed go into the cassette header)
+  --cassette FILE          run offline against a cassette recorded with --record, reusing its run id,
+                           seed and suites; no network
+
 Embedded mock only (to see the suite catch faults):
   --mock-fault NAME        switch a deliberate contract violation on (repeatable; see 'flis mock --help')
   --mock-variant NAME      default | different: conformant choices the spec leaves open
@@ -68,6 +75,8 @@ const options = {
   workers: { type: 'string' },
   shard: { type: 'string' },
   ...gateOptionSpec,
+  record: { type: 'string' },
+  cassette: { type: 'string' },
   'mock-fault': { type: 'string', multiple: true },
   'mock-variant': { type: 'string' },
   'mock-write-delay': { type: 'string' },
@@ -111,24 +120,34 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return EXIT.ok;
   }
   const env = io.env;
+  if (v.record && v.cassette) throw new UsageError('give either --record FILE or --cassette FILE, not both');
+  const replayed = v.cassette ? recordedRun(resolve(v.cassette)) : undefined;
   const baseUrl = v['base-url'] ?? (env.FLIS_BASE_URL || undefined);
   const deployment = v.deployment ?? (env.FLIS_DEPLOYMENT || undefined);
-  const resolved = resolveTarget({ ...(deployment ? { deployment } : {}), ...(baseUrl ? { baseUrl } : {}), allowWrites: flagOrEnv(v['allow-writes'], env.FLIS_ALLOW_WRITES) }, env);
+  if (replayed && (baseUrl || deployment)) throw new UsageError('--cassette replays offline: it takes no --deployment or --base-url');
+  const resolved = replayed
+    ? { name: `cassette of ${replayed.deployment}`, embedded: false, liveData: false, allowWrites: true, writesSkippedReason: '' }
+    : resolveTarget({ ...(deployment ? { deployment } : {}), ...(baseUrl ? { baseUrl } : {}), allowWrites: flagOrEnv(v['allow-writes'], env.FLIS_ALLOW_WRITES) }, env);
   const embedded = embeddedOptions(v);
   if (!resolved.embedded && (embedded.faults || embedded.variant || embedded.writeDelayMs !== undefined || embedded.webhookFaults || embedded.drift)) {
     throw new UsageError(`--mock-fault, --mock-variant, --mock-write-delay, --mock-webhook-fault and --mock-drift apply only to the embedded mock, not to '${resolved.name}'`);
   }
-  const suites = selectSuites(v.suite ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined));
-  const seed = intOption('seed', v.seed ?? env.FLIS_SEED, { max: 2 ** 31 - 1 });
-  const runs = intOption('runs', v.runs ?? env.FLIS_RUNS, { min: 1, max: 100_000 });
+  const suites = selectSuites(v.suite ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined)) ?? replayed?.suites;
+  const seed = replayed?.seed ?? intOption('seed', v.seed ?? env.FLIS_SEED, { max: 2 ** 31 - 1 }) ?? (v.record ? newSeed() : undefined);
+  const runs = replayed?.runs ?? intOption('runs', v.runs ?? env.FLIS_RUNS, { min: 1, max: 100_000 });
   const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 });
-  const workers = intOption('workers', v.workers, { min: 1, max: 64 });
+  // A recorded or replayed run uses one worker, so repeated requests keep their recorded order.
+  const workers = v.record || replayed ? 1 : intOption('workers', v.workers, { min: 1, max: 64 });
   const progress = oneOf<Progress>('--progress', v.progress ?? 'list', ['list', 'dot', 'none']);
   const reportDir = resolve(v['report-dir'] ?? env.FLIS_REPORT_DIR ?? 'reports');
   const shard = parseShard(v.shard);
   const gates = parseGates(v);
+  // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
+  const runId = replayed?.runId ?? (env.FLIS_RUN_ID || (v.record ? newRunId() : undefined));
+  const startedAt = replayed?.startedAt ?? Date.now();
 
-  const live = await startTarget(resolved, embedded);
+  const target = replayed ? await startCassetteTarget(resolve(v.cassette!)) : await startTarget(resolved, embedded);
+  const live = v.record ? await recordThrough(target, resolve(v.record), resolved.name, { runId: runId!, seed: seed!, startedAt, ...(runs !== undefined ? { runs } : {}), ...(suites ? { suites } : {}) }, (line) => io.err(line)) : target;
   try {
     io.out(`flis run: ${resolved.name} at ${live.baseUrl}${resolved.allowWrites ? '' : ` (read-only: ${resolved.writesSkippedReason})`}`);
     const result = await runSuites({
@@ -145,8 +164,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs } : {}),
       ...(workers !== undefined ? { workers } : {}),
       ...(shard ? { shard } : {}),
-      // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
-      ...(env.FLIS_RUN_ID ? { runId: env.FLIS_RUN_ID } : {}),
+      ...(runId ? { runId } : {}),
+      startedAt,
     });
     printSummary(io, result, resolved.name);
     const facts = { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites, ...(shard ? { shard } : {}) } as const;

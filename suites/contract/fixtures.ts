@@ -4,14 +4,15 @@
  * bodies built from the documented shapes of spec 2.3 and 4.2, and deliberately
  * bad bodies for the no-5xx probes.
  */
-import { randomUUID } from 'node:crypto';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import type { BillingGroupStatusUpdateItem, Location, OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
 import type { Operation } from '../../specs/contract.ts';
+import { runNow } from '../lib/clock.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
-/** A fresh id carrying the run id; the random part keeps parallel tests apart. */
+/** A fresh id carrying the run id, distinct per test, the same when the run is replayed. */
 export function taggedId(runId: string, kind: string): string {
-  return `${runId}-${kind}-${randomUUID().slice(0, 8)}`;
+  return freshId(kind, runId);
 }
 
 /** Values for every path parameter of an operation, naming records that should not exist. */
@@ -45,7 +46,7 @@ export function offerWriteBody(runId: string): OfferWrite {
       noPayment: false,
       fromLocation: location('Hamburg', runId, 53.55, 9.99),
       toLocation: location('Munich', runId, 48.14, 11.58),
-      transportTimestamp: new Date().toISOString(),
+      transportTimestamp: new Date(runNow()).toISOString(),
     },
     cancel: false,
     settled: false,

@@ -9,6 +9,7 @@
  * without a scenario fails loudly instead of going untested.
  */
 import { operationById, type Operation } from '../../specs/contract.ts';
+import { runNow } from '../lib/clock.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
 import { firstListed } from './discover.ts';
@@ -28,7 +29,7 @@ function stringField(body: unknown, name: string): string | undefined {
 
 const DAY_MS = 86_400_000;
 function isoDay(offsetDays: number): string {
-  return new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
+  return new Date(runNow() + offsetDays * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** Lists the offers; when writes are allowed, first writes one so the list has an Offer to judge. */
@@ -39,7 +40,7 @@ async function listOffers(ctx: ContractContext, op: Operation): Promise<Exchange
   const seen = await untilVisible(() => ctx.api.op(op), listed);
   // Which timestamp start/end filter on, and whether an unfiltered list has a default window, is not shown (spec 4.1).
   if (!seen.ok) ctx.testInfo.annotations.push({ type: 'note', description: `offer ${offer.id} was not in the unfiltered list within ${seen.elapsedMs} ms; the list was judged as it was` });
-  const windowed = await ctx.api.op(op, { query: { start: new Date(Date.now() - DAY_MS).toISOString(), end: new Date(Date.now() + DAY_MS).toISOString() } });
+  const windowed = await ctx.api.op(op, { query: { start: new Date(runNow() - DAY_MS).toISOString(), end: new Date(runNow() + DAY_MS).toISOString() } });
   return [seen.value, windowed];
 }
 

@@ -6,25 +6,25 @@
  * statuses restored. Cleanup never fails a test: what could not be undone is
  * printed, attached as `flis-left-behind` and annotated, so the run says it.
  */
-import { randomBytes } from 'node:crypto';
 import type { TestInfo } from '@playwright/test';
 import { operationById } from '../../specs/contract.ts';
 import type { CheckContext } from './check-test.ts';
 import type { FlisClient } from './client.ts';
+import { freshId } from './fresh-id.ts';
 import { pollUntil } from './poll.ts';
 import { target } from './target.ts';
 
-/** Differs per worker process, so two runs with the same run id and seed never write to the same offer. */
-const PROCESS_NONCE = randomBytes(3).toString('hex');
-let sequence = 0;
 
 function is2xx(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-/** A fresh id carrying the run id, not registered: for writes expected to be refused (register it if one is not). */
+/**
+ * A fresh offer id, not registered: for writes expected to be refused (register it if one is not).
+ * Run-tagged, distinct per test, and the same on a replay of the run (suites/lib/fresh-id.ts).
+ */
 export function freshOfferId(kind = 'offer'): string {
-  return `${target().runId}-${kind}-${PROCESS_NONCE}-${(++sequence).toString(36)}`;
+  return freshId(kind);
 }
 
 export function statusOf(body: unknown): string | undefined {

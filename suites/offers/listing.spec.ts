@@ -6,6 +6,7 @@
  * and nothing is asserted about what else the window holds.
  */
 import fc from 'fast-check';
+import { runNow } from '../lib/clock.ts';
 import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
@@ -35,7 +36,7 @@ function found(body: unknown, wanted: Map<string, string>): Set<string> {
 checkTest({ check: 'offer-listing', clause: 'spec 4.1', operation: operationById('listOffers'), title: 'GET /offers with start and end lists the offers written in the window', writes: true }, (ctx) =>
   withCleanup(ctx, async (flow) => {
     const t = target();
-    const now = Date.now();
+    const now = runNow();
     const nearNow = dateTimeArb({ min: now - HOUR, max: now + HOUR });
     const bodies = fc.sample(offerWriteBodyArb(t.runId, { cancel: false, transportTimestamp: nearNow }), { seed: t.seed, numRuns: WRITTEN });
     const wanted = new Map<string, string>();
@@ -48,7 +49,7 @@ checkTest({ check: 'offer-listing', clause: 'spec 4.1', operation: operationById
       wanted.set(id, ref);
     }
     // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.
-    const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(Date.now() + 2 * HOUR).toISOString() };
+    const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
     const r = await pollUntil(() => flow.api.op(operationById('listOffers'), { query }), (x) => found(x.response.body, wanted).size === wanted.size, {
       timeoutMs: t.visibilityTimeoutMs,
       intervalMs: pollIntervalMs(target().visibilityTimeoutMs),

@@ -8,12 +8,12 @@
  * endpoint (PUT {origin}/__flis/webhooks {url}). Elsewhere the checks are
  * skipped and say why; a deployment is never failed for lacking it.
  */
-import { randomBytes } from 'node:crypto';
 import { operationById } from '../../specs/contract.ts';
 import { startReceiver, type Delivery, type Receiver } from '../../webhooks/receiver.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { redactText } from '../lib/redact.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { target } from '../lib/target.ts';
 
 export const ADMIN_PATH = '/__flis/webhooks';
@@ -41,7 +41,7 @@ async function admin(method: 'PUT' | 'DELETE', url: string): Promise<number> {
 /** Runs a webhook check with a subscribed receiver; skips it where no subscription is possible. */
 export async function withReceiver(ctx: CheckContext, body: (w: WebhookContext) => Promise<void>): Promise<void> {
   const receiver = await startReceiver();
-  const w: WebhookContext = { ...ctx, receiver, bookings: [], newId: (kind) => `${target().runId}-${kind}-${randomBytes(4).toString('hex')}` };
+  const w: WebhookContext = { ...ctx, receiver, bookings: [], newId: (kind) => freshId(kind) };
   try {
     const status = await admin('PUT', receiver.url);
     if (status < 200 || status > 299) ctx.testInfo.skip(true, NO_SUBSCRIPTION);

@@ -1,0 +1,64 @@
+/**
+ * `flis run --record FILE` and `flis run --cassette FILE`: a suite run recorded
+ * through the recording proxy, and the same run replayed offline from it. The
+ * cassette header keeps the run id, seed and suites (labels, never a secret),
+ * because the suites tag every id with the run id and generate bodies from the
+ * seed: the replayed run must send the same requests to find them recorded.
+ * Both use one worker, so requests that repeat meet their answers in recorded order.
+ */
+import { readCassette, startRecorder, startReplayServer } from '../recorder/index.ts';
+import { ConfigError } from '../errors/flis-error.ts';
+import type { LiveTarget } from './start-target.ts';
+
+export interface RecordedRunLabels {
+  runId: string;
+  seed: number;
+  runs?: number;
+  suites?: string[];
+  /** The run's clock for request values (suites/lib/clock.ts). */
+  startedAt: number;
+}
+
+const REPLAY_TOKEN = 'flis-replay-token';
+
+function labelsToStrings(l: RecordedRunLabels): Record<string, string> {
+  return { runId: l.runId, seed: String(l.seed), startedAt: String(l.startedAt), ...(l.runs !== undefined ? { runs: String(l.runs) } : {}), ...(l.suites ? { suites: l.suites.join(',') } : {}) };
+}
+
+/** Put the recording proxy in front of a live target; the suites talk to the proxy. */
+export async function recordThrough(live: LiveTarget, cassette: string, deployment: string, labels: RecordedRunLabels, log: (line: string) => void): Promise<LiveTarget> {
+  const recorder = await startRecorder({
+    mode: 'record',
+    cassette,
+    upstream: { baseUrl: live.baseUrl, deployment },
+    secrets: [{ label: 'the run token', value: live.token }],
+    labels: labelsToStrings(labels),
+    log,
+  });
+  return {
+    baseUrl: recorder.baseUrl,
+    token: live.token,
+    close: async () => {
+      await recorder.close();
+      await live.close();
+    },
+  };
+}
+
+/** The run a cassette was recorded from: what the replayed run must reuse. */
+export function recordedRun(cassette: string): RecordedRunLabels & { deployment: string } {
+  const { header } = readCassette(cassette);
+  const labels = header.labels ?? {};
+  const seed = Number(labels.seed);
+  const startedAt = Number(labels.startedAt);
+  if (!labels.runId || !Number.isInteger(seed) || !Number.isInteger(startedAt)) {
+    throw new ConfigError('this cassette was not recorded from a suite run (no runId, seed and startedAt labels); record one with `flis run --record FILE`', { file: cassette, line: 1 });
+  }
+  return { runId: labels.runId, seed, startedAt, deployment: header.deployment ?? 'ad-hoc', ...(labels.runs ? { runs: Number(labels.runs) } : {}), ...(labels.suites ? { suites: labels.suites.split(',') } : {}) };
+}
+
+/** Serve a cassette offline as the target. Auth is not checked on replay, so any token does. */
+export async function startCassetteTarget(cassette: string): Promise<LiveTarget> {
+  const server = await startReplayServer({ cassette });
+  return { baseUrl: server.baseUrl, token: REPLAY_TOKEN, close: () => server.close() };
+}
