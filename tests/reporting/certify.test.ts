@@ -42,7 +42,7 @@ before(async () => {
   writeCassette(join(root, 'clean.yaml'), header, good, []);
   writeCassette(join(root, 'broken.yaml'), header, [...good, bad], []);
   const env = { ...process.env, FLIS_SANDBOX_BASE_URL: mock.baseUrl, FLIS_SANDBOX_TOKEN: TOKEN };
-  const args = (name: string) => ['--partner', 'Acme Haulage', '--suite', 'billing', '--seed', '3', '--progress', 'none', '--report-dir', join(root, name), '--cassette', join(root, `${name}.yaml`)];
+  const args = (name: string) => ['--partner', 'Acme Haulage', '--suite', 'billing', '--seed', '3', '--runs', '3', '--progress', 'none', '--report-dir', join(root, name), '--cassette', join(root, `${name}.yaml`)];
   [clean, broken] = await Promise.all([runCommand(certifyCommand, args('clean'), env), runCommand(certifyCommand, args('broken'), env)]);
 });
 after(async () => {
