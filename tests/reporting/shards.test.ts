@@ -1,8 +1,9 @@
 /**
  * A 3-shard run merged gives the certificate an unsharded run gives: same
- * verdict, same matrix (cells, failures, skips), same coverage. The contract
- * suite runs against the embedded mock with one fault on, so the matrix holds
- * a failure and a skip as well as passes; every run uses the same seed.
+ * verdict, same matrix (cells, failures, skips), same coverage. The invoices
+ * and billing suites (9 tests, a small selection keeps the file quick) run
+ * against the embedded mock with one fault on, so the matrix holds a failure
+ * as well as passes; every run uses the same seed and run id.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import type { Certificate } from '../../reporting/certificate.ts';
 import { runCommand, type CommandResult } from './helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'flis-shards-'));
-const common = ['--suite', 'contract', '--seed', '11', '--progress', 'none', '--mock-fault', 'route-missing'];
+const common = ['--suite', 'invoices,billing', '--seed', '11', '--runs', '3', '--progress', 'none', '--mock-fault', 'page-repeats'];
 const env = { ...process.env, FLIS_RUN_ID: 'flis-shard-test' };
 const readCert = (d: string) => JSON.parse(readFileSync(join(root, d, 'certificate.json'), 'utf8')) as Certificate;
 let merged: CommandResult;
