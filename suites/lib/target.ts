@@ -13,8 +13,6 @@ export interface Target {
   seed: number;
   runs: number;
   visibilityTimeoutMs: number;
-  /** The run's start (ms since epoch), the clock of request values (suites/lib/clock.ts). */
-  startedAt: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -40,7 +38,6 @@ export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
     seed: intFrom(env, 'FLIS_SEED', 42),
     runs: intFrom(env, 'FLIS_RUNS', 20),
     visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', 10_000),
-    startedAt: intFrom(env, 'FLIS_RUN_STARTED_AT', Date.now()),
   };
 }
 
