@@ -3,41 +3,11 @@
  * A forced status overrides the group's own status until it is removed, so
  * the two are kept apart: removing the force must bring the own status back.
  */
+import type { BillingGroup as BillingGroupShape, BillingGroupDetails as BillingGroupDetailsShape } from '../schemas/types.generated.ts';
 import { clone, type JsonObject } from './json.ts';
 
-export interface BillingGroup {
-  id: string;
-  humanReadableId: string;
-  date: string;
-  priceManual: number;
-  priceStorage: number;
-  priceProduct: number;
-  priceFaf: number;
-  priceTransport: number;
-  priceTotal: number;
-  from: string;
-  to: string;
-  productDescription: string;
-  properties: JsonObject | null;
-  customerId: string;
-  customerName: string;
-  customerIntegrationId: string;
-  customerExternalId: string;
-  inactive: boolean;
-  status: string;
-  vehicles: string[];
-  vehicleExternalIds: string[];
-  vehicleNames: string[];
-  vehiclesSnapshot: JsonObject[];
-  subcontractors: string[];
-  subcontractorExternalIds: string[];
-  subcontractorNames: string[];
-  subcontractorsSnapshot: JsonObject[];
-  transport: JsonObject[];
-  storage: JsonObject[];
-  products: JsonObject[];
-  manual: JsonObject[];
-}
+/** The billing group shape (spec 2.4), derived from schemas/billing-group.schema.json. */
+export type BillingGroup = BillingGroupShape;
 
 /** What the details view (spec 2.5) has beyond the group itself. */
 export interface BillingGroupExtras {
@@ -46,25 +16,8 @@ export interface BillingGroupExtras {
   jobs: JsonObject[];
 }
 
-export interface BillingGroupDetails {
-  id: string;
-  humanReadableId: string;
-  branches: JsonObject[];
-  customerId: string;
-  customerName: string;
-  customerIntegrationId: string;
-  customerExternalId: string;
-  crnNumberByCustomerId: Record<string, string>;
-  inactive: boolean;
-  status: string;
-  date: string;
-  properties: JsonObject | null;
-  jobs: JsonObject[];
-  transportRevenues: JsonObject[];
-  storageRevenues: JsonObject[];
-  productRevenues: JsonObject[];
-  manualRevenues: JsonObject[];
-}
+/** The details shape (spec 2.5), derived from schemas/billing-group-details.schema.json. */
+export type BillingGroupDetails = BillingGroupDetailsShape;
 
 export class BillingStore {
   private readonly groups = new Map<string, BillingGroup>();

@@ -2,24 +2,13 @@
  * Invoices (spec 2.6). They are read-only through the interface; the store
  * keeps them in one stable order (created, then id) so pages never overlap.
  */
+import type { InvoiceListItem } from '../schemas/types.generated.ts';
 import { clone } from './json.ts';
 
-export interface InvoicedBy {
-  uid: string;
-  email: string;
-  name: string;
-}
+export type { InvoicedBy } from '../schemas/types.generated.ts';
 
-export interface Invoice {
-  id: string;
-  invoiceDate: string;
-  invoiceDueDate: string;
-  invoicedBy: InvoicedBy;
-  status: string;
-  created: string;
-  updated: string;
-  billingGroupIds: string[];
-}
+/** An invoice as the list shows it (spec 2.6), derived from schemas/invoice-list-item.schema.json. */
+export type Invoice = InvoiceListItem;
 
 function byCreatedThenId(a: Invoice, b: Invoice): number {
   const byCreated = Date.parse(a.created) - Date.parse(b.created);

@@ -4,56 +4,15 @@
  * writes (carrier name, corporate account, districts, distance) are derived.
  */
 import { carrierByExternalId, carrierById, districtFor, type Directory } from './directory.ts';
+import type { Offer as OfferShape } from '../schemas/types.generated.ts';
 import { isoSeconds } from './formats.ts';
 import { asObject, clone, isObject, numberOrUndefined, type JsonObject } from './json.ts';
 
 export const priceStrategies = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided'] as const;
 export type PriceStrategy = (typeof priceStrategies)[number];
 
-export interface Offer {
-  id: string;
-  references: string[];
-  offerVersion: string;
-  bookingId: string;
-  canceled: boolean;
-  carrierId: string;
-  carrierExternalId: string;
-  carrierName: string;
-  corporateId: string;
-  corporateName: string;
-  corporateSubaccountId: string;
-  corporateSubaccountName: string;
-  corporateSubaccountIntegrationId: string;
-  transportRequirementsId: string;
-  productCode: unknown;
-  productCodeName: unknown;
-  productCodeExternalId: unknown;
-  properties: JsonObject | null;
-  productSpatialRequirement: unknown;
-  productMassKg: unknown;
-  content: unknown[];
-  quantity: number;
-  noPayment: boolean;
-  distanceKm: number;
-  sourceId: string;
-  priceTransport: unknown;
-  priceFaf: unknown;
-  priceStrategy: PriceStrategy | null;
-  priceTransportAdjustmentReasons: string[];
-  priceTransportAdjustment: unknown;
-  fromLocation: JsonObject;
-  toLocation: JsonObject;
-  fromLocationDistrict: string;
-  fromLocationDistrictId: string;
-  fromLocationRegion: string;
-  toLocationDistrict: string;
-  toLocationDistrictId: string;
-  toLocationRegion: string;
-  transportTimestamp: string;
-  settled: boolean;
-  queried: boolean;
-  status: string;
-}
+/** The Offer response shape (spec 2.2), derived from schemas/offer.schema.json. */
+export type Offer = OfferShape;
 
 /** The `offer` fields a client writes and must read back unchanged (metadata is accepted but not returned). */
 export const writtenOfferFields = [
