@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { FaultName } from '../../mock/faults.ts';
-import { startMock } from '../../mock/server.ts';
 import { variantPresets, type MockVariant } from '../../mock/variant.ts';
-import { runSuites, type SuiteRunResult } from '../../runner/run-suites.ts';
+import type { SuiteRunResult } from '../../runner/run-suites.ts';
+import { runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `contract-faults-${randomBytes(12).toString('hex')}`;
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-contract-faults-'));
@@ -28,26 +28,9 @@ interface MockSetup {
   writeDelayMs?: number;
 }
 
-async function runContract(label: string, setup: MockSetup): Promise<SuiteRunResult> {
-  const mock = await startMock({ token: TOKEN, ...setup });
-  try {
-    return await runSuites({
-      baseUrl: mock.baseUrl,
-      token: TOKEN,
-      deployment: 'embedded',
-      allowWrites: true,
-      suites: ['contract'],
-      reportDir: join(reportRoot, label),
-      runId: `flis-faulttest-${label}`,
-      // Long enough for writeDelayMs 300 on a busy machine, short enough that a miss does not stall the file.
-      visibilityTimeoutMs: 5_000,
-      progress: 'none',
-      // One worker per run, two runs at a time: the machines have two cores.
-      workers: 1,
-    });
-  } finally {
-    await mock.close();
-  }
+function runContract(label: string, setup: MockSetup): Promise<SuiteRunResult> {
+  // The visibility deadline is long enough for writeDelayMs 300 on a busy machine, short enough that a miss does not stall the file.
+  return runOnMock({ token: TOKEN, suites: ['contract'], reportDir: join(reportRoot, label), runId: `flis-faulttest-${label}`, visibilityTimeoutMs: 5_000, ...setup });
 }
 
 function describeFailures(r: SuiteRunResult): string {

@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FaultName } from '../../mock/faults.ts';
-import { startMock } from '../../mock/server.ts';
 import { variantPresets, type MockVariant } from '../../mock/variant.ts';
-import { runSuites, type SuiteRunResult } from '../../runner/run-suites.ts';
+import type { SuiteRunResult } from '../../runner/run-suites.ts';
+import { runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `flow-faults-${randomBytes(12).toString('hex')}`;
 const SEED = 20240611;
@@ -38,26 +38,8 @@ interface RunSetup {
   visibilityTimeoutMs: number;
 }
 
-async function runFlows(label: string, setup: RunSetup): Promise<SuiteRunResult> {
-  const mock = await startMock({ token: TOKEN, ...(setup.faults ? { faults: setup.faults } : {}), ...(setup.variant ? { variant: setup.variant } : {}), writeDelayMs: setup.writeDelayMs ?? 0 });
-  try {
-    return await runSuites({
-      baseUrl: mock.baseUrl,
-      token: TOKEN,
-      deployment: 'embedded',
-      allowWrites: true,
-      suites: setup.suites,
-      reportDir: join(reportRoot, label),
-      runId: `flis-flowfault-${label}`,
-      seed: SEED,
-      runs: setup.runs,
-      visibilityTimeoutMs: setup.visibilityTimeoutMs,
-      progress: 'none',
-      workers: 1,
-    });
-  } finally {
-    await mock.close();
-  }
+function runFlows(label: string, setup: RunSetup): Promise<SuiteRunResult> {
+  return runOnMock({ token: TOKEN, reportDir: join(reportRoot, label), runId: `flis-flowfault-${label}`, seed: SEED, ...setup });
 }
 
 function describeFailures(r: SuiteRunResult): string {
