@@ -11,6 +11,7 @@ import { fillPath, operationById, operations, type Operation } from '../specs/co
 import { dateTimeArb } from '../suites/generators/date-time.ts';
 import { offerWriteBodyArb } from '../suites/generators/offer-write-body.ts';
 import type { ObservedAnswer, PairedAnswers } from '../reporting/shape-diff.ts';
+import { pollUntil } from '../suites/lib/poll.ts';
 
 export interface DiffTarget {
   name: string;
@@ -81,13 +82,9 @@ async function sendOnce(t: DiffTarget, i: Input): Promise<ObservedAnswer> {
 }
 
 async function send(t: DiffTarget, i: Input, visibilityTimeoutMs: number): Promise<ObservedAnswer> {
-  const deadline = Date.now() + visibilityTimeoutMs;
-  for (;;) {
-    const answer = await sendOnce(t, i);
-    const visible = answer.status >= 200 && answer.status < 300;
-    if (!i.awaitVisible || visible || Date.now() >= deadline) return answer;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  if (!i.awaitVisible) return sendOnce(t, i);
+  const r = await pollUntil(() => sendOnce(t, i), (a) => a.status >= 200 && a.status < 300, { timeoutMs: visibilityTimeoutMs, intervalMs: 100 });
+  return r.value;
 }
 
 /** Cancels the offers the writes created (DELETE cancels, spec 3 rule 4); failures are reported, never thrown. */

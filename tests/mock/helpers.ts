@@ -4,7 +4,6 @@
  * specs/openapi.yaml read with the yaml package, and polling with a deadline.
  */
 import { readFileSync } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { startMock, type MockOptions, type RunningMock } from '../../mock/server.ts';
@@ -90,18 +89,6 @@ export function specOperations(): SpecOperation[] {
 
 export function fill(path: string, values: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? `unknown-${name}`));
-}
-
-/** Polls until `done` holds or the deadline passes; answers the last value and whether it succeeded. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, deadlineMs = 3000): Promise<{ ok: boolean; value: T; elapsedMs: number }> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    const elapsedMs = Date.now() - start;
-    if (done(value)) return { ok: true, value, elapsedMs };
-    if (elapsedMs > deadlineMs) return { ok: false, value, elapsedMs };
-    await delay(10);
-  }
 }
 
 /** A complete, valid offer write body; `tag` keeps ids of different tests apart. */

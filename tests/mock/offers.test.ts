@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validate } from '../../schemas/registry.ts';
 import type { RunningMock } from '../../mock/server.ts';
-import { call, offerBody, pollUntil, withMock, WRITTEN_FIELDS } from './helpers.ts';
+import { call, offerBody, withMock, WRITTEN_FIELDS } from './helpers.ts';
+import { pollUntil } from '../../suites/lib/poll.ts';
 
 async function readOffer(mock: RunningMock, id: string): Promise<Record<string, any> | undefined> {
   const a = await call(mock, 'GET', `/offers/${encodeURIComponent(id)}`);
@@ -11,7 +12,7 @@ async function readOffer(mock: RunningMock, id: string): Promise<Record<string, 
 }
 
 async function visibleOffer(mock: RunningMock, id: string, ready: (o: Record<string, any>) => boolean = () => true): Promise<Record<string, any>> {
-  const r = await pollUntil(() => readOffer(mock, id), (o) => o !== undefined && ready(o));
+  const r = await pollUntil(() => readOffer(mock, id), (o) => o !== undefined && ready(o), { timeoutMs: 3000, intervalMs: 10 });
   assert.ok(r.ok && r.value, `offer ${id} did not reach the expected state within ${r.elapsedMs} ms`);
   return r.value;
 }

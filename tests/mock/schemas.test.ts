@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import type { RunningMock } from '../../mock/server.ts';
 import { variantPresets } from '../../mock/variant.ts';
-import { call, firstId, offerBody, pollUntil, withMock, type Answer } from './helpers.ts';
+import { call, firstId, offerBody, withMock, type Answer } from './helpers.ts';
+import { pollUntil } from '../../suites/lib/poll.ts';
 
 function assertValid(schema: SchemaName, a: Answer, what: string): void {
   assert.ok(a.status >= 200 && a.status < 300, `${what}: status ${a.status} ${a.text}`);
@@ -21,7 +22,7 @@ async function exerciseDocumented(mock: RunningMock): Promise<void> {
   assertValid('batch-ack-create', created, 'POST /offers');
   const put = await call(mock, 'PUT', '/offers/schema-put-1', { json: offerBody('schema-put') });
   assertValid('batch-ack', put, 'PUT /offers/{id}');
-  const visible = await pollUntil(() => call(mock, 'GET', '/offers/schema-put-1'), (a) => a.status === 200);
+  const visible = await pollUntil(() => call(mock, 'GET', '/offers/schema-put-1'), (a) => a.status === 200, { timeoutMs: 3000, intervalMs: 10 });
   assert.ok(visible.ok, 'the PUT offer never became visible');
   assertValid('offer-list', visible.value, 'GET /offers/{id}');
   assert.equal(visible.value.body.length, 1);
