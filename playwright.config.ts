@@ -10,17 +10,28 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 const reportDir = resolve(process.env.FLIS_REPORT_DIR ?? 'reports');
 const suitesDir = SUITES_DIR;
 
-const progress: ReporterDescription[] = process.env.FLIS_PROGRESS === 'none' ? [] : [[process.env.FLIS_PROGRESS === 'dot' ? 'dot' : 'list']];
+const progress: ReporterDescription[] =
+  process.env.FLIS_PROGRESS === 'none' ? [] : [[process.env.FLIS_PROGRESS === 'dot' ? 'dot' : 'list']];
 
 /** Said in every report so it says how to reproduce its run. Never the token. */
-const runInfo = { deployment: process.env.FLIS_DEPLOYMENT ?? '', seed: process.env.FLIS_SEED ?? '', runId: process.env.FLIS_RUN_ID ?? '', allowWrites: String(process.env.FLIS_ALLOW_WRITES === '1') };
+const runInfo = {
+  deployment: process.env.FLIS_DEPLOYMENT ?? '',
+  seed: process.env.FLIS_SEED ?? '',
+  runId: process.env.FLIS_RUN_ID ?? '',
+  allowWrites: String(process.env.FLIS_ALLOW_WRITES === '1'),
+};
 
 // Allure results for `flis report`; `detail: false` keeps Playwright's own API steps (request URLs) out of them.
-const allure: ReporterDescription = ['allure-playwright', { resultsDir: join(reportDir, 'allure-results'), detail: false, suiteTitle: true, environmentInfo: runInfo }];
+const allure: ReporterDescription = [
+  'allure-playwright',
+  { resultsDir: join(reportDir, 'allure-results'), detail: false, suiteTitle: true, environmentInfo: runInfo },
+];
 
 /** `flis run --shard I/N` sets FLIS_SHARD; each shard leaves a blob that `flis merge` combines. */
 const shard = process.env.FLIS_SHARD;
-const blob: ReporterDescription[] = shard ? [['blob', { outputDir: join(reportDir, 'blob'), fileName: `report-${shard.replace('/', '-of-')}.zip` }]] : [];
+const blob: ReporterDescription[] = shard
+  ? [['blob', { outputDir: join(reportDir, 'blob'), fileName: `report-${shard.replace('/', '-of-')}.zip` }]]
+  : [];
 
 export default defineConfig({
   testDir: suitesDir,
@@ -39,7 +50,13 @@ export default defineConfig({
     ...blob,
   ],
   // Shown in the HTML report, so every report says how to reproduce its run. Never the token.
-  metadata: { deployment: process.env.FLIS_DEPLOYMENT, seed: process.env.FLIS_SEED, runId: process.env.FLIS_RUN_ID, allowWrites: process.env.FLIS_ALLOW_WRITES === '1', ...(shard ? { shard } : {}) },
+  metadata: {
+    deployment: process.env.FLIS_DEPLOYMENT,
+    seed: process.env.FLIS_SEED,
+    runId: process.env.FLIS_RUN_ID,
+    allowWrites: process.env.FLIS_ALLOW_WRITES === '1',
+    ...(shard ? { shard } : {}),
+  },
   // Traces would record request headers, and with them the token.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   projects: suiteNames().map((name) => ({ name, testMatch: `${name}/**/*.spec.ts` })),

@@ -27,7 +27,12 @@ async function freePort(): Promise<number> {
 async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
   if (role === 'mock') return startMock({ token });
   if (role === 'record' || role === 'passthrough') {
-    const recorder = await startRecorder({ mode: role, cassette, upstream: { baseUrl: upstream, deployment: 'embedded' }, env: process.env });
+    const recorder = await startRecorder({
+      mode: role,
+      cassette,
+      upstream: { baseUrl: upstream, deployment: 'embedded' },
+      env: process.env,
+    });
     return { baseUrl: recorder.baseUrl, recorder };
   }
   if (role === 'replay') return startReplayServer({ cassette });
@@ -38,7 +43,14 @@ async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
     const port = await freePort();
     mkdirSync(cassette, { recursive: true });
     const url = new URL(upstream);
-    const server = talkback({ host: url.origin, port, path: cassette, record: talkback.Options.RecordMode.OVERWRITE, silent: true, summary: false });
+    const server = talkback({
+      host: url.origin,
+      port,
+      path: cassette,
+      record: talkback.Options.RecordMode.OVERWRITE,
+      silent: true,
+      summary: false,
+    });
     await server.start();
     return { baseUrl: `http://127.0.0.1:${port}${url.pathname}` };
   }
@@ -51,7 +63,13 @@ process.on('message', (m: { type?: string }) => {
   (globalThis as { gc?: () => void }).gc?.();
   const mem = process.memoryUsage();
   const cpu = process.cpuUsage();
-  process.send?.({ type: 'mem', rss: mem.rss, heapUsed: mem.heapUsed, written: recorder?.stats.written ?? 0, cpuMicros: cpu.user + cpu.system });
+  process.send?.({
+    type: 'mem',
+    rss: mem.rss,
+    heapUsed: mem.heapUsed,
+    written: recorder?.stats.written ?? 0,
+    cpuMicros: cpu.user + cpu.system,
+  });
 });
 process.stdout.write(`${baseUrl}\n`);
 // Exit normally on SIGTERM so --cpu-prof and friends can write their output.

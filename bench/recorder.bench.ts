@@ -16,7 +16,9 @@ import { parseArgs } from 'node:util';
 import autocannonModule from 'autocannon';
 import { startRecorder } from '../recorder/proxy.ts';
 
-const autocannon = autocannonModule as unknown as (opts: Record<string, unknown>) => Promise<CannonResult> & { stop?: () => void };
+const autocannon = autocannonModule as unknown as (
+  opts: Record<string, unknown>,
+) => Promise<CannonResult> & { stop?: () => void };
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -27,7 +29,14 @@ interface CannonResult {
   timeouts: number;
 }
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, exchanges: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string' },
+    exchanges: { type: 'string' },
+  },
+});
 const DURATION_S = Number(values.duration ?? 10);
 const WARMUP_S = Number(values.warmup ?? 8);
 const CONNECTIONS = Number(values.connections ?? 32);
@@ -71,15 +80,17 @@ async function startChild(role: string, env: Record<string, string> = {}): Promi
   return {
     baseUrl,
     proc,
-    mem: () => new Promise((resolve) => {
-      proc.once('message', (m) => resolve(m as Sample));
-      proc.send({ type: 'mem' });
-    }),
-    stop: () => new Promise((resolve) => {
-      if (proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    }),
+    mem: () =>
+      new Promise((resolve) => {
+        proc.once('message', (m) => resolve(m as Sample));
+        proc.send({ type: 'mem' });
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
   };
 }
 
@@ -129,7 +140,12 @@ async function main(): Promise<void> {
   try {
     // The replay cassette: one exchange per path (replay repeats the last answer of each).
     const small = join(tmp, 'replay.yaml');
-    const seed = await startRecorder({ mode: 'record', cassette: small, upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' }, env: { FLIS_TOKEN: TOKEN } });
+    const seed = await startRecorder({
+      mode: 'record',
+      cassette: small,
+      upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' },
+      env: { FLIS_TOKEN: TOKEN },
+    });
     await load(seed.baseUrl, { amount: PATHS.length * CONNECTIONS });
     await seed.close();
 
@@ -144,25 +160,46 @@ async function main(): Promise<void> {
     results.replay = await measure(mock, replay);
     await replay.stop();
 
-    const tb = await startChild('talkback', { BENCH_UPSTREAM: mock.baseUrl, BENCH_CASSETTE: join(tmp, 'talkback-tapes') });
+    const tb = await startChild('talkback', {
+      BENCH_UPSTREAM: mock.baseUrl,
+      BENCH_CASSETTE: join(tmp, 'talkback-tapes'),
+    });
     results.talkback = await measure(mock, tb);
     await tb.stop();
 
     const d = results.direct!;
-    console.log(`\nThroughput (requests/s, mean) and latency (ms), ${CONNECTIONS} connections, ${DURATION_S} s each, one run:\n`);
-    console.log('| path | req/s | × direct | p50 | p90 | p99 | max | CPU µs/req of the box | CPU-bound × direct | errors+non-2xx |');
+    console.log(
+      `\nThroughput (requests/s, mean) and latency (ms), ${CONNECTIONS} connections, ${DURATION_S} s each, one run:\n`,
+    );
+    console.log(
+      '| path | req/s | × direct | p50 | p90 | p99 | max | CPU µs/req of the box | CPU-bound × direct | errors+non-2xx |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|');
-    for (const [name, label] of [['direct', 'direct to the mock'], ['record', 'through flis record'], ['replay', 'through flis replay'], ['talkback', 'through talkback (recording)']] as const) {
+    for (const [name, label] of [
+      ['direct', 'direct to the mock'],
+      ['record', 'through flis record'],
+      ['replay', 'through flis replay'],
+      ['talkback', 'through talkback (recording)'],
+    ] as const) {
       console.log(row(label, results[name]!, d));
     }
     const rps = (k: string): number => results[k]!.r.requests.average;
     const cpu = (k: string): number => results[k]!.boxCpuUs;
-    console.log(`\nthroughput ratios: record/direct ${(rps('record') / rps('direct')).toFixed(2)} (target ≥ 0.5), record/talkback ${(rps('record') / rps('talkback')).toFixed(2)} (target ≥ 3), replay/direct ${(rps('replay') / rps('direct')).toFixed(2)} (target ≥ 0.8)`);
-    console.log(`CPU-bound ratios (1 / CPU per request; what a dedicated core would give): record/direct ${(cpu('direct') / cpu('record')).toFixed(2)}, record/talkback ${(cpu('talkback') / cpu('record')).toFixed(2)}, replay/direct ${(cpu('direct') / cpu('replay')).toFixed(2)}`);
-    console.log(`mock CPU per request through each box (µs): record ${Math.round(results.record!.mockCpuUs)}, talkback ${Math.round(results.talkback!.mockCpuUs)}`);
+    console.log(
+      `\nthroughput ratios: record/direct ${(rps('record') / rps('direct')).toFixed(2)} (target ≥ 0.5), record/talkback ${(rps('record') / rps('talkback')).toFixed(2)} (target ≥ 3), replay/direct ${(rps('replay') / rps('direct')).toFixed(2)} (target ≥ 0.8)`,
+    );
+    console.log(
+      `CPU-bound ratios (1 / CPU per request; what a dedicated core would give): record/direct ${(cpu('direct') / cpu('record')).toFixed(2)}, record/talkback ${(cpu('talkback') / cpu('record')).toFixed(2)}, replay/direct ${(cpu('direct') / cpu('replay')).toFixed(2)}`,
+    );
+    console.log(
+      `mock CPU per request through each box (µs): record ${Math.round(results.record!.mockCpuUs)}, talkback ${Math.round(results.talkback!.mockCpuUs)}`,
+    );
 
     console.error(`\nrecorder memory over ${MEMORY_EXCHANGES} exchanges`);
-    const memRec = await startChild('record', { BENCH_UPSTREAM: mock.baseUrl, BENCH_CASSETTE: join(tmp, 'memory.yaml') });
+    const memRec = await startChild('record', {
+      BENCH_UPSTREAM: mock.baseUrl,
+      BENCH_CASSETTE: join(tmp, 'memory.yaml'),
+    });
     const samples: Array<{ rss: number; heapUsed: number; written: number }> = [await memRec.mem()];
     const step = MEMORY_EXCHANGES / 10;
     for (let i = 0; i < 10; i++) {
@@ -177,7 +214,9 @@ async function main(): Promise<void> {
     for (const s of samples) console.log(`| ${s.written} | ${mb(s.heapUsed)} | ${mb(s.rss)} |`);
     const first = samples[1]!;
     const last = samples[samples.length - 1]!;
-    console.log(`\nheap growth from ${first.written} to ${last.written} exchanges: ${mb(last.heapUsed - first.heapUsed)} MB`);
+    console.log(
+      `\nheap growth from ${first.written} to ${last.written} exchanges: ${mb(last.heapUsed - first.heapUsed)} MB`,
+    );
   } finally {
     await mock.stop();
     rmSync(tmp, { recursive: true, force: true });

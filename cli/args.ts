@@ -7,24 +7,44 @@ import { UsageError } from '../errors/flis-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseCommandArgs<O extends Options>(command: string, argv: string[], options: O, allowPositionals = false) {
+export function parseCommandArgs<O extends Options>(
+  command: string,
+  argv: string[],
+  options: O,
+  allowPositionals = false,
+) {
   try {
-    return parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals, strict: true });
+    return parseArgs({
+      args: argv,
+      options: { help: { type: 'boolean', short: 'h' }, ...options },
+      allowPositionals,
+      strict: true,
+    });
   } catch (e) {
-    throw new UsageError(`flis ${command}: ${(e as Error).message.replace(/\. To specify a positional.*$/s, '')}. See 'flis ${command} --help'.`);
+    throw new UsageError(
+      `flis ${command}: ${(e as Error).message.replace(/\. To specify a positional.*$/s, '')}. See 'flis ${command} --help'.`,
+    );
   }
 }
 
-export function intOption(name: string, raw: string | undefined, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
+export function intOption(
+  name: string,
+  raw: string | undefined,
+  { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
+): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got '${raw}'`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got '${raw}'`);
   return n;
 }
 
 export function listOption(raw: string | string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const items = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const items = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : undefined;
 }
 

@@ -21,7 +21,8 @@ export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] })
   let minCoverage: number | undefined;
   if (raw !== undefined) {
     minCoverage = Number(raw.replace(/%$/, ''));
-    if (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100) throw new UsageError(`--min-coverage must be a percentage from 0 to 100; got '${raw}'`);
+    if (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)
+      throw new UsageError(`--min-coverage must be a percentage from 0 to 100; got '${raw}'`);
   }
   const failOn = (listOption(v['fail-on']) ?? []).map((f) => oneOf<FailOn>('--fail-on', f, failOnValues));
   return { ...(minCoverage !== undefined ? { minCoverage } : {}), ...(failOn.length ? { failOn } : {}) };
@@ -29,14 +30,22 @@ export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] })
 
 /** Tokens in the environment: never written to a report, even by commands that hold no token of their own. */
 export function envSecrets(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env).filter(([k, v]) => /^FLIS_.*TOKEN$/.test(k) && v).map(([, v]) => v as string);
+  return Object.entries(env)
+    .filter(([k, v]) => /^FLIS_.*TOKEN$/.test(k) && v)
+    .map(([, v]) => v as string);
 }
 
-export function finishRun(io: CommandIo, input: RunReportsInput, checkExit: number, gates: GateOptions): { exitCode: number; reports: RunReports } {
+export function finishRun(
+  io: CommandIo,
+  input: RunReportsInput,
+  checkExit: number,
+  gates: GateOptions,
+): { exitCode: number; reports: RunReports } {
   const reports = writeRunReports(input);
   io.out(certificateSummary(reports.certificate, input.reportDir));
   io.out(driftSummary(reports.drift, input.reportDir));
   const results = evaluateGates(reports.certificate, reports.drift, gates);
-  for (const g of results) io.out(`gate ${g.gate}: ${g.passed ? 'passed' : `FAILED (exit ${g.exitCode})`}: ${g.message}`);
+  for (const g of results)
+    io.out(`gate ${g.gate}: ${g.passed ? 'passed' : `FAILED (exit ${g.exitCode})`}: ${g.message}`);
   return { exitCode: exitCodeWithGates(checkExit, results), reports };
 }

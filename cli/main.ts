@@ -73,7 +73,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       io.err(`flis ${name}: ${error.message} [${error.code}]`);
       return error.code === 'FLIS_ERR_INTERNAL' || error.code === 'FLIS_ERR_UPSTREAM' ? EXIT.checkFailed : EXIT.usage;
     }
-    io.err(`flis ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    io.err(
+      `flis ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return EXIT.checkFailed;
   }
 }

@@ -27,7 +27,11 @@ export interface DeploymentsFile {
 
 type Where = { file: string; line?: number };
 
-function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: (string | number)[]): number | undefined {
+function lineOf(
+  doc: ReturnType<typeof parseDocument>,
+  counter: LineCounter,
+  path: (string | number)[],
+): number | undefined {
   const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
   return node?.range ? counter.linePos(node.range[0]).line : undefined;
 }
@@ -43,28 +47,43 @@ export function loadDeployments(file = DEPLOYMENTS_FILE): DeploymentsFile {
   }
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
   const firstError = doc.errors[0];
-  if (firstError) throw new ConfigError(`not valid YAML: ${firstError.message}`, { file, line: firstError.linePos?.[0]?.line });
+  if (firstError)
+    throw new ConfigError(`not valid YAML: ${firstError.message}`, { file, line: firstError.linePos?.[0]?.line });
   const root = doc.toJS() as Record<string, unknown> | null;
   const where = (path: (string | number)[]): Where => ({ file, line: lineOf(doc, counter, path) });
-  if (!root || typeof root !== 'object') throw new ConfigError('expected a mapping with `format` and `deployments`', { file, line: 1 });
-  if (root.format !== 1) throw new ConfigError(`expected \`format: 1\`, got ${JSON.stringify(root.format)}`, where(['format']));
+  if (!root || typeof root !== 'object')
+    throw new ConfigError('expected a mapping with `format` and `deployments`', { file, line: 1 });
+  if (root.format !== 1)
+    throw new ConfigError(`expected \`format: 1\`, got ${JSON.stringify(root.format)}`, where(['format']));
   const entries = root.deployments;
-  if (!entries || typeof entries !== 'object' || Array.isArray(entries)) throw new ConfigError('expected `deployments` to be a mapping of name to deployment', where(['deployments']));
-  const deployments = Object.entries(entries as Record<string, Record<string, unknown>>).map(([name, d]) => toDeployment(name, d, where));
+  if (!entries || typeof entries !== 'object' || Array.isArray(entries))
+    throw new ConfigError('expected `deployments` to be a mapping of name to deployment', where(['deployments']));
+  const deployments = Object.entries(entries as Record<string, Record<string, unknown>>).map(([name, d]) =>
+    toDeployment(name, d, where),
+  );
   const def = typeof root.default === 'string' ? root.default : 'embedded';
-  if (!deployments.some((d) => d.name === def)) throw new ConfigError(`default deployment '${def}' is not defined`, where(['default']));
+  if (!deployments.some((d) => d.name === def))
+    throw new ConfigError(`default deployment '${def}' is not defined`, where(['default']));
   return { default: def, deployments };
 }
 
 function toDeployment(name: string, d: Record<string, unknown>, where: (p: (string | number)[]) => Where): Deployment {
-  if (!d || typeof d !== 'object') throw new ConfigError(`deployment '${name}' must be a mapping`, where(['deployments', name]));
+  if (!d || typeof d !== 'object')
+    throw new ConfigError(`deployment '${name}' must be a mapping`, where(['deployments', name]));
   const embedded = d.embedded === true;
   for (const key of ['baseUrlEnv', 'tokenEnv'] as const) {
-    if (!embedded && typeof d[key] !== 'string') throw new ConfigError(`deployment '${name}' needs \`${key}\`: the name of the environment variable that holds it`, where(['deployments', name]));
+    if (!embedded && typeof d[key] !== 'string')
+      throw new ConfigError(
+        `deployment '${name}' needs \`${key}\`: the name of the environment variable that holds it`,
+        where(['deployments', name]),
+      );
   }
   if (typeof d.liveData !== 'boolean') {
     const at = 'liveData' in d ? ['deployments', name, 'liveData'] : ['deployments', name];
-    throw new ConfigError(`deployment '${name}' needs \`liveData: true|false\`; got ${JSON.stringify(d.liveData)}`, where(at));
+    throw new ConfigError(
+      `deployment '${name}' needs \`liveData: true|false\`; got ${JSON.stringify(d.liveData)}`,
+      where(at),
+    );
   }
   return {
     name,
@@ -104,9 +123,13 @@ export function checkBaseUrl(raw: string, source: string): string {
   } catch {
     throw new ConfigError(`${source} must be an http(s) URL ending in /apis/v0; got '${raw}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${source} must use http or https; got '${url.protocol}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${source} must use http or https; got '${url.protocol}'`);
   const trimmed = url.toString().replace(/\/+$/, '');
-  if (!trimmed.endsWith('/apis/v0')) throw new ConfigError(`${source} must end with the version prefix /apis/v0 (spec 9 rule 2); got '${raw}' — did you mean '${trimmed}/apis/v0'?`);
+  if (!trimmed.endsWith('/apis/v0'))
+    throw new ConfigError(
+      `${source} must end with the version prefix /apis/v0 (spec 9 rule 2); got '${raw}' — did you mean '${trimmed}/apis/v0'?`,
+    );
   return trimmed;
 }
 
@@ -115,7 +138,8 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
   if (req.baseUrl && req.deployment) throw new ConfigError('give either --deployment or --base-url, not both');
   if (req.baseUrl) {
     const token = env.FLIS_TOKEN;
-    if (!token) throw new ConfigError('a --base-url target needs a bearer token in FLIS_TOKEN', {}, 'FLIS_ERR_SECRET_MISSING');
+    if (!token)
+      throw new ConfigError('a --base-url target needs a bearer token in FLIS_TOKEN', {}, 'FLIS_ERR_SECRET_MISSING');
     return {
       name: 'ad-hoc',
       embedded: false,
@@ -128,12 +152,23 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
   }
   const name = req.deployment ?? all.default;
   const d = all.deployments.find((x) => x.name === name);
-  if (!d) throw new ConfigError(`unknown deployment '${name}'; known: ${all.deployments.map((x) => x.name).join(', ')} (see ${file})`, {}, 'FLIS_ERR_DEPLOYMENT');
+  if (!d)
+    throw new ConfigError(
+      `unknown deployment '${name}'; known: ${all.deployments.map((x) => x.name).join(', ')} (see ${file})`,
+      {},
+      'FLIS_ERR_DEPLOYMENT',
+    );
   if (d.embedded) return { name, embedded: true, liveData: false, allowWrites: true, writesSkippedReason: '' };
   const rawUrl = env[d.baseUrlEnv!];
-  if (!rawUrl) throw new ConfigError(`deployment '${name}' needs its base URL in ${d.baseUrlEnv}`, {}, 'FLIS_ERR_DEPLOYMENT');
+  if (!rawUrl)
+    throw new ConfigError(`deployment '${name}' needs its base URL in ${d.baseUrlEnv}`, {}, 'FLIS_ERR_DEPLOYMENT');
   const token = env[d.tokenEnv!] || env.FLIS_TOKEN;
-  if (!token) throw new ConfigError(`deployment '${name}' needs a bearer token in ${d.tokenEnv} or FLIS_TOKEN`, {}, 'FLIS_ERR_SECRET_MISSING');
+  if (!token)
+    throw new ConfigError(
+      `deployment '${name}' needs a bearer token in ${d.tokenEnv} or FLIS_TOKEN`,
+      {},
+      'FLIS_ERR_SECRET_MISSING',
+    );
   const allowWrites = !d.liveData || req.allowWrites === true;
   return {
     name,
@@ -142,11 +177,15 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
     baseUrl: checkBaseUrl(rawUrl, d.baseUrlEnv!),
     token,
     allowWrites,
-    writesSkippedReason: allowWrites ? '' : `deployment '${name}' holds live data: write checks are skipped unless --allow-writes is given`,
+    writesSkippedReason: allowWrites
+      ? ''
+      : `deployment '${name}' holds live data: write checks are skipped unless --allow-writes is given`,
   };
 }
 
 /** For commands that take one `NAME|URL` argument (e.g. `flis record --upstream`): a URL is ad-hoc, anything else a name. */
 export function resolveDeployment(nameOrUrl: string, env: NodeJS.ProcessEnv, file = DEPLOYMENTS_FILE): ResolvedTarget {
-  return /^https?:\/\//i.test(nameOrUrl) ? resolveTarget({ baseUrl: nameOrUrl, allowWrites: true }, env, file) : resolveTarget({ deployment: nameOrUrl }, env, file);
+  return /^https?:\/\//i.test(nameOrUrl)
+    ? resolveTarget({ baseUrl: nameOrUrl, allowWrites: true }, env, file)
+    : resolveTarget({ deployment: nameOrUrl }, env, file);
 }

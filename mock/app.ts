@@ -45,12 +45,15 @@ export async function buildApp({ token, context, drift = false }: AppOptions): P
   installWebhookTriggers(app, context);
   // Mock-only, outside /apis/v0 and the contract: how a test subscribes a webhook receiver.
   await app.register(webhookAdminRoutes(context));
-  await app.register(async (api) => {
-    await api.register(offerRoutes(context));
-    await api.register(billingGroupRoutes(context));
-    await api.register(invoiceRoutes(context));
-    await api.register(requestsStatusRoutes(context));
-    await api.register(catalogueRoutesPlugin(context));
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      await api.register(offerRoutes(context));
+      await api.register(billingGroupRoutes(context));
+      await api.register(invoiceRoutes(context));
+      await api.register(requestsStatusRoutes(context));
+      await api.register(catalogueRoutesPlugin(context));
+    },
+    { prefix: API_PREFIX },
+  );
   return app;
 }

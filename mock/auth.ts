@@ -26,7 +26,9 @@ function bearerOf(header: string | undefined): string | undefined {
 export function authFailure(request: FastifyRequest, token: string, faults: Faults): HttpError | undefined {
   const given = bearerOf(request.headers.authorization);
   if (given === undefined) {
-    return faults.has('auth-missing-token-accepted') ? undefined : new HttpError(401, 'UNAUTHORIZED', 'an access token is required');
+    return faults.has('auth-missing-token-accepted')
+      ? undefined
+      : new HttpError(401, 'UNAUTHORIZED', 'an access token is required');
   }
   if (faults.has('auth-wrong-token-accepted') && given !== '') return undefined;
   return sameToken(given, token) ? undefined : new HttpError(401, 'UNAUTHORIZED', 'the access token is not valid');

@@ -3,7 +3,10 @@
  * A forced status overrides the group's own status until it is removed, so
  * the two are kept apart: removing the force must bring the own status back.
  */
-import type { BillingGroup as BillingGroupShape, BillingGroupDetails as BillingGroupDetailsShape } from '../schemas/types.generated.ts';
+import type {
+  BillingGroup as BillingGroupShape,
+  BillingGroupDetails as BillingGroupDetailsShape,
+} from '../schemas/types.generated.ts';
 import { clone, type JsonObject } from './json.ts';
 
 /** The billing group shape (spec 2.4), derived from schemas/billing-group.schema.json. */
@@ -67,11 +70,22 @@ function revenues(lines: JsonObject[], kind: string): JsonObject[] {
 
 function toDetails(g: BillingGroup, x: BillingGroupExtras): BillingGroupDetails {
   return {
-    id: g.id, humanReadableId: g.humanReadableId, branches: clone(x.branches),
-    customerId: g.customerId, customerName: g.customerName, customerIntegrationId: g.customerIntegrationId,
-    customerExternalId: g.customerExternalId, crnNumberByCustomerId: { [g.customerId]: x.crnNumber },
-    inactive: g.inactive, status: g.status, date: g.date, properties: clone(g.properties), jobs: clone(x.jobs),
-    transportRevenues: revenues(g.transport, 'transport'), storageRevenues: revenues(g.storage, 'storage'),
-    productRevenues: revenues(g.products, 'product'), manualRevenues: revenues(g.manual, 'manual'),
+    id: g.id,
+    humanReadableId: g.humanReadableId,
+    branches: clone(x.branches),
+    customerId: g.customerId,
+    customerName: g.customerName,
+    customerIntegrationId: g.customerIntegrationId,
+    customerExternalId: g.customerExternalId,
+    crnNumberByCustomerId: { [g.customerId]: x.crnNumber },
+    inactive: g.inactive,
+    status: g.status,
+    date: g.date,
+    properties: clone(g.properties),
+    jobs: clone(x.jobs),
+    transportRevenues: revenues(g.transport, 'transport'),
+    storageRevenues: revenues(g.storage, 'storage'),
+    productRevenues: revenues(g.products, 'product'),
+    manualRevenues: revenues(g.manual, 'manual'),
   };
 }

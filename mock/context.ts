@@ -23,9 +23,19 @@ export interface MockContext {
   webhooks: WebhookHub;
 }
 
-export function createContext(faults: Faults, variant: MockVariant, writeDelayMs: number, webhooks: WebhookHub = new WebhookHub(new Set())): MockContext {
+export function createContext(
+  faults: Faults,
+  variant: MockVariant,
+  writeDelayMs: number,
+  webhooks: WebhookHub = new WebhookHub(new Set()),
+): MockContext {
   const ids = idFactory(variant.idFormat);
-  const stores = { offers: new OffersStore(writeDelayMs), billing: new BillingStore(), invoices: new InvoiceStore(), records: new RecordStore() };
+  const stores = {
+    offers: new OffersStore(writeDelayMs),
+    billing: new BillingStore(),
+    invoices: new InvoiceStore(),
+    records: new RecordStore(),
+  };
   const directory = seedStores(ids, stores);
   return { faults, variant, ids, directory, ...stores, webhooks };
 }

@@ -34,5 +34,7 @@ function drifted(v: unknown): unknown {
 }
 
 export function installDrift(app: FastifyInstance): void {
-  app.addHook('preSerialization', async (_request, _reply, payload: unknown) => (Array.isArray(payload) ? payload.map(drifted) : drifted(payload)));
+  app.addHook('preSerialization', async (_request, _reply, payload: unknown) =>
+    Array.isArray(payload) ? payload.map(drifted) : drifted(payload),
+  );
 }

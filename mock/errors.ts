@@ -41,7 +41,12 @@ export interface ErrorBody {
   [detail: string]: unknown;
 }
 
-export function errorBody(statusCode: number, code: string, message: string, details: Record<string, unknown> = {}): ErrorBody {
+export function errorBody(
+  statusCode: number,
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message, ...details };
 }
 
@@ -59,7 +64,9 @@ export function invalidBody(message: string, violations: SchemaViolation[] = [])
 
 /** Errors caused by the request body itself: the ones the bad-input-500 fault turns into 500. */
 export function isBadBodyError(err: unknown): boolean {
-  return err instanceof HttpError && ['INVALID_JSON', 'EMPTY_BODY', 'SCHEMA_VIOLATION', 'INVALID_BODY'].includes(err.code);
+  return (
+    err instanceof HttpError && ['INVALID_JSON', 'EMPTY_BODY', 'SCHEMA_VIOLATION', 'INVALID_BODY'].includes(err.code)
+  );
 }
 
 function toHttpError(err: FastifyError | HttpError): HttpError {
@@ -74,7 +81,10 @@ function toHttpError(err: FastifyError | HttpError): HttpError {
 }
 
 function sendError(reply: FastifyReply, err: HttpError): FastifyReply {
-  return reply.code(err.statusCode).type('application/json; charset=utf-8').send(errorBody(err.statusCode, err.code, err.message, err.details));
+  return reply
+    .code(err.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(err.statusCode, err.code, err.message, err.details));
 }
 
 function routeNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -95,7 +105,14 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function frameworkErrorAnswer(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
   const status = tooLong ? 414 : 400;
-  return sendError(reply, new HttpError(status, 'INVALID_PATH', tooLong ? 'a path segment is too long' : 'the path is not valid URL encoding'));
+  return sendError(
+    reply,
+    new HttpError(
+      status,
+      'INVALID_PATH',
+      tooLong ? 'a path segment is too long' : 'the path is not valid URL encoding',
+    ),
+  );
 }
 
 /** Ends a request with an error answer from inside a handler or hook. */

@@ -8,7 +8,11 @@
 import type { FastifyInstance } from 'fastify';
 import { isObject } from './json.ts';
 
-const EXTRA_FIELDS = { tenantId: 'tenant-eu-west-7f3a', revision: 3, _links: { docs: 'https://flis.example.invalid/docs' } };
+const EXTRA_FIELDS = {
+  tenantId: 'tenant-eu-west-7f3a',
+  revision: 3,
+  _links: { docs: 'https://flis.example.invalid/docs' },
+};
 
 function withExtras(value: unknown): unknown {
   if (!isObject(value)) return value;
@@ -17,5 +21,7 @@ function withExtras(value: unknown): unknown {
 }
 
 export function installExtraFields(app: FastifyInstance): void {
-  app.addHook('preSerialization', async (_request, _reply, payload: unknown) => (Array.isArray(payload) ? payload.map(withExtras) : withExtras(payload)));
+  app.addHook('preSerialization', async (_request, _reply, payload: unknown) =>
+    Array.isArray(payload) ? payload.map(withExtras) : withExtras(payload),
+  );
 }

@@ -40,29 +40,40 @@ export type FaultName = (typeof faultNames)[number];
 export const faultDescriptions: Record<FaultName, string> = {
   'offer-quantity-as-string': 'Offer.quantity is a string instead of a number in every Offer response (spec 2.2).',
   'offer-unknown-price-strategy': "Offer.priceStrategy is 'Dynamic', outside the documented enum (spec 2.2, spec 3).",
-  'billing-group-missing-status': 'Billing group responses (list and single) omit the required status field (spec 2.4).',
-  'invoice-bad-created-timestamp': 'Invoice.created is not an ISO 8601 date-time in list, single and snapshot responses (spec 2, spec 2.6).',
+  'billing-group-missing-status':
+    'Billing group responses (list and single) omit the required status field (spec 2.4).',
+  'invoice-bad-created-timestamp':
+    'Invoice.created is not an ISO 8601 date-time in list, single and snapshot responses (spec 2, spec 2.6).',
   'ack-missing-batch-id': 'PUT /offers/{offerId} answers {} without batchId (spec 2.7, spec 4.1).',
-  'auth-missing-token-accepted': 'Requests without an Authorization header are served on every operation (spec 5 rule 2).',
+  'auth-missing-token-accepted':
+    'Requests without an Authorization header are served on every operation (spec 5 rule 2).',
   'auth-wrong-token-accepted': 'Any bearer token is accepted, not only the configured one (spec 5).',
   'route-missing': 'GET /fuel/pickups answers 404: a catalogued operation is not served (spec 4.3).',
-  'deprecated-removed': 'The 8 deprecated operations answer 410 Gone although the spec still lists them (spec 9 rule 3).',
-  'bad-input-500': 'Malformed JSON or schema-invalid bodies on POST/PUT /offers and POST /offers/bulk answer 500 instead of 4xx.',
-  'text-content-type': 'GET /billingGroups answers its JSON body with content-type text/plain (spec 4: bodies are JSON).',
+  'deprecated-removed':
+    'The 8 deprecated operations answer 410 Gone although the spec still lists them (spec 9 rule 3).',
+  'bad-input-500':
+    'Malformed JSON or schema-invalid bodies on POST/PUT /offers and POST /offers/bulk answer 500 instead of 4xx.',
+  'text-content-type':
+    'GET /billingGroups answers its JSON body with content-type text/plain (spec 4: bodies are JSON).',
   'cancel-flag-ignored': 'cancel: true in an offer write body does not set canceled (spec 3 rule 4).',
   'delete-not-cancel': 'DELETE /offers/{offerId} answers a batchId but leaves canceled false (spec 3 rule 4).',
-  'update-not-applied': 'A PUT /offers/{offerId} to an existing offer is acknowledged but does not change it (spec 1: upserts).',
+  'update-not-applied':
+    'A PUT /offers/{offerId} to an existing offer is acknowledged but does not change it (spec 1: upserts).',
   'bulk-item-dropped': 'The last item of a bulk offer write of 2+ items is never stored (spec 4.1).',
   'bulk-items-mixed': 'In a bulk offer write of 2+ items, the contents of the first two items are swapped (spec 4.1).',
-  'forced-status-not-removed': 'DELETE /billingGroups/{id}/status answers success but keeps the forced status (spec 3 rule 2).',
-  'delete-status-ignored': 'bulkStatusUpdate ignores deleteStatus: true and forces the item status instead (spec 3 rule 3).',
-  'forced-status-ignored': 'PUT /billingGroups/{id}/status answers success but the status does not change (spec 3 rule 1).',
+  'forced-status-not-removed':
+    'DELETE /billingGroups/{id}/status answers success but keeps the forced status (spec 3 rule 2).',
+  'delete-status-ignored':
+    'bulkStatusUpdate ignores deleteStatus: true and forces the item status instead (spec 3 rule 3).',
+  'forced-status-ignored':
+    'PUT /billingGroups/{id}/status answers success but the status does not change (spec 3 rule 1).',
   'billing-filter-ignored': 'GET /billingGroups ignores the customerId filter (spec 4.2).',
   'page-repeats': 'GET /invoices answers the same items for page N+1 as for page N (spec 4.2).',
   'limit-ignored': 'GET /invoices ignores limit; pages still work with the default page size (spec 4.2).',
   'created-since-ignored': 'GET /invoices ignores createdSince (spec 4.2).',
   'invalid-body-accepted': 'Schema-invalid offer write bodies are accepted with a batchId instead of a 4xx (spec 2.3).',
-  'snapshot-has-billing-groups': 'GET /invoicesBillingGroupDetailsSnapshot/{id} carries billingGroups besides billingGroupDetails (spec 2.6).',
+  'snapshot-has-billing-groups':
+    'GET /invoicesBillingGroupDetailsSnapshot/{id} carries billingGroups besides billingGroupDetails (spec 2.6).',
   'batch-status-missing': 'GET /bookings/requestsStatus/batch/{batchId} answers 404 for batches that exist (spec 1).',
 };
 

@@ -16,8 +16,19 @@ export type Offer = OfferShape;
 
 /** The `offer` fields a client writes and must read back unchanged (metadata is accepted but not returned). */
 export const writtenOfferFields = [
-  'references', 'offerVersion', 'bookingId', 'carrierId', 'quantity', 'properties', 'noPayment',
-  'productSpatialRequirement', 'productMassKg', 'priceTransport', 'priceFaf', 'fromLocation', 'toLocation',
+  'references',
+  'offerVersion',
+  'bookingId',
+  'carrierId',
+  'quantity',
+  'properties',
+  'noPayment',
+  'productSpatialRequirement',
+  'productMassKg',
+  'priceTransport',
+  'priceFaf',
+  'fromLocation',
+  'toLocation',
   'transportTimestamp',
 ] as const;
 
@@ -33,19 +44,48 @@ function blankOffer(id: string, dir: Directory): Offer {
   const carrier = dir.carriers[0];
   const c = dir.corporate;
   return {
-    id, references: [], offerVersion: '1', bookingId: dir.newId('booking'), canceled: false,
-    carrierId: carrier?.id ?? '', carrierExternalId: carrier?.externalId ?? '', carrierName: carrier?.name ?? '',
-    corporateId: c.id, corporateName: c.name, corporateSubaccountId: c.subaccountId,
-    corporateSubaccountName: c.subaccountName, corporateSubaccountIntegrationId: c.subaccountIntegrationId,
+    id,
+    references: [],
+    offerVersion: '1',
+    bookingId: dir.newId('booking'),
+    canceled: false,
+    carrierId: carrier?.id ?? '',
+    carrierExternalId: carrier?.externalId ?? '',
+    carrierName: carrier?.name ?? '',
+    corporateId: c.id,
+    corporateName: c.name,
+    corporateSubaccountId: c.subaccountId,
+    corporateSubaccountName: c.subaccountName,
+    corporateSubaccountIntegrationId: c.subaccountIntegrationId,
     transportRequirementsId: dir.newId('transport-requirements'),
-    productCode: null, productCodeName: null, productCodeExternalId: null, properties: null,
-    productSpatialRequirement: null, productMassKg: null, content: [], quantity: 1, noPayment: false,
-    distanceKm: 0, sourceId: 'flis-api', priceTransport: null, priceFaf: null, priceStrategy: null,
-    priceTransportAdjustmentReasons: [], priceTransportAdjustment: null,
-    fromLocation: clone(c.depot), toLocation: clone(c.depot),
-    fromLocationDistrict: '', fromLocationDistrictId: '', fromLocationRegion: '',
-    toLocationDistrict: '', toLocationDistrictId: '', toLocationRegion: '',
-    transportTimestamp: isoSeconds(Date.now()), settled: false, queried: false, status: NEW_OFFER_STATUS,
+    productCode: null,
+    productCodeName: null,
+    productCodeExternalId: null,
+    properties: null,
+    productSpatialRequirement: null,
+    productMassKg: null,
+    content: [],
+    quantity: 1,
+    noPayment: false,
+    distanceKm: 0,
+    sourceId: 'flis-api',
+    priceTransport: null,
+    priceFaf: null,
+    priceStrategy: null,
+    priceTransportAdjustmentReasons: [],
+    priceTransportAdjustment: null,
+    fromLocation: clone(c.depot),
+    toLocation: clone(c.depot),
+    fromLocationDistrict: '',
+    fromLocationDistrictId: '',
+    fromLocationRegion: '',
+    toLocationDistrict: '',
+    toLocationDistrictId: '',
+    toLocationRegion: '',
+    transportTimestamp: isoSeconds(Date.now()),
+    settled: false,
+    queried: false,
+    status: NEW_OFFER_STATUS,
   };
 }
 
@@ -58,7 +98,8 @@ function copyWrittenFields(offer: Offer, written: JsonObject): void {
 function applyCarrierMapping(offer: Offer, mapping: JsonObject, written: JsonObject, dir: Directory): void {
   const externalId = asObject(mapping.carrier).carrierExternalId;
   if (typeof externalId !== 'string') {
-    if ('carrierId' in written) offer.carrierExternalId = carrierById(dir, offer.carrierId)?.externalId ?? `EXT-${offer.carrierId}`;
+    if ('carrierId' in written)
+      offer.carrierExternalId = carrierById(dir, offer.carrierId)?.externalId ?? `EXT-${offer.carrierId}`;
     return;
   }
   offer.carrierExternalId = externalId;
@@ -84,7 +125,12 @@ function applyContentMapping(offer: Offer, mapping: JsonObject): void {
 function locationFromMapping(current: JsonObject, mapping: unknown): JsonObject {
   const m = asObject(mapping);
   const next: JsonObject = { ...current };
-  for (const [from, to] of [['addressText', 'addressText'], ['locationName', 'locationName'], ['locationId', 'locationId'], ['locationExternalId', 'externalId']] as const) {
+  for (const [from, to] of [
+    ['addressText', 'addressText'],
+    ['locationName', 'locationName'],
+    ['locationId', 'locationId'],
+    ['locationExternalId', 'externalId'],
+  ] as const) {
     if (typeof m[from] === 'string') next[to] = m[from];
   }
   for (const key of ['latitude', 'longitude'] as const) if (numberOrUndefined(m[key]) !== undefined) next[key] = m[key];
@@ -92,15 +138,19 @@ function locationFromMapping(current: JsonObject, mapping: unknown): JsonObject 
 }
 
 function applyLocationMappings(offer: Offer, mapping: JsonObject, written: JsonObject): void {
-  if (!('fromLocation' in written) && 'fromLocation' in mapping) offer.fromLocation = locationFromMapping(offer.fromLocation, mapping.fromLocation);
-  if (!('toLocation' in written) && 'toLocation' in mapping) offer.toLocation = locationFromMapping(offer.toLocation, mapping.toLocation);
+  if (!('fromLocation' in written) && 'fromLocation' in mapping)
+    offer.fromLocation = locationFromMapping(offer.fromLocation, mapping.fromLocation);
+  if (!('toLocation' in written) && 'toLocation' in mapping)
+    offer.toLocation = locationFromMapping(offer.toLocation, mapping.toLocation);
 }
 
 function haversineKm(a: JsonObject, b: JsonObject): number | undefined {
   const [lat1, lon1, lat2, lon2] = [a.latitude, a.longitude, b.latitude, b.longitude].map(numberOrUndefined);
   if (lat1 === undefined || lon1 === undefined || lat2 === undefined || lon2 === undefined) return undefined;
   const rad = Math.PI / 180;
-  const h = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -110,8 +160,12 @@ function derive(offer: Offer, dir: Directory): void {
   const from = districtFor(dir, asObject(offer.fromLocation));
   const to = districtFor(dir, asObject(offer.toLocation));
   Object.assign(offer, {
-    fromLocationDistrict: from.name, fromLocationDistrictId: from.id, fromLocationRegion: from.region,
-    toLocationDistrict: to.name, toLocationDistrictId: to.id, toLocationRegion: to.region,
+    fromLocationDistrict: from.name,
+    fromLocationDistrictId: from.id,
+    fromLocationRegion: from.region,
+    toLocationDistrict: to.name,
+    toLocationDistrictId: to.id,
+    toLocationRegion: to.region,
   });
   const crowFlies = haversineKm(asObject(offer.fromLocation), asObject(offer.toLocation));
   // Road distance is longer than the great circle; 1.25 is a common planning factor.

@@ -74,7 +74,12 @@ export class OffersStore {
     const batch: Batch = { batchId, acceptedAt: new Date().toISOString(), items: [] };
     const dueAt = this.now() + this.delayMs;
     for (const w of writes) {
-      const item: BatchItem = { offerId: w.offerId, operation: w.operation, processed: false, ...(w.bookingId !== undefined ? { bookingId: w.bookingId } : {}) };
+      const item: BatchItem = {
+        offerId: w.offerId,
+        operation: w.operation,
+        processed: false,
+        ...(w.bookingId !== undefined ? { bookingId: w.bookingId } : {}),
+      };
       batch.items.push(item);
       this.queue.push({ dueAt, batch, item, mutate: w.mutate });
       if (w.bookingId !== undefined) this.indexBooking(w.bookingId, batchId);
@@ -155,7 +160,12 @@ function toBatchStatus(batch: Batch): BatchStatus {
     status: done ? 'PROCESSED' : 'PENDING',
     acceptedAt: batch.acceptedAt,
     processedAt: done ? (batch.processedAt ?? batch.acceptedAt) : null,
-    items: batch.items.map((i) => ({ offerId: i.offerId, operation: i.operation, bookingId: i.bookingId ?? null, status: itemStatus(i) })),
+    items: batch.items.map((i) => ({
+      offerId: i.offerId,
+      operation: i.operation,
+      bookingId: i.bookingId ?? null,
+      status: itemStatus(i),
+    })),
   };
 }
 

@@ -26,22 +26,40 @@ function money(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-function vehiclesOf(ref: Ref, i: number): Pick<BillingGroup, 'vehicles' | 'vehicleExternalIds' | 'vehicleNames' | 'vehiclesSnapshot'> {
+function vehiclesOf(
+  ref: Ref,
+  i: number,
+): Pick<BillingGroup, 'vehicles' | 'vehicleExternalIds' | 'vehicleNames' | 'vehiclesSnapshot'> {
   const n = i % 3;
   const registration = pick(registrations, n);
   return {
-    vehicles: [ref('tractor', n)], vehicleExternalIds: [`TU-${String(500 + n)}`], vehicleNames: [registration],
+    vehicles: [ref('tractor', n)],
+    vehicleExternalIds: [`TU-${String(500 + n)}`],
+    vehicleNames: [registration],
     vehiclesSnapshot: [{ id: ref('tractor', n), name: registration, type: 'tractorUnit' }],
   };
 }
 
-function subcontractorsOf(ref: Ref, i: number): Pick<BillingGroup, 'subcontractors' | 'subcontractorExternalIds' | 'subcontractorNames' | 'subcontractorsSnapshot'> {
-  if (i % 4 !== 1) return { subcontractors: [], subcontractorExternalIds: [], subcontractorNames: [], subcontractorsSnapshot: [] };
+function subcontractorsOf(
+  ref: Ref,
+  i: number,
+): Pick<BillingGroup, 'subcontractors' | 'subcontractorExternalIds' | 'subcontractorNames' | 'subcontractorsSnapshot'> {
+  if (i % 4 !== 1)
+    return { subcontractors: [], subcontractorExternalIds: [], subcontractorNames: [], subcontractorsSnapshot: [] };
   const id = ref('subcontractor', 0);
-  return { subcontractors: [id], subcontractorExternalIds: ['SUB-MOD'], subcontractorNames: ['Mersey Owner Drivers'], subcontractorsSnapshot: [{ id, name: 'Mersey Owner Drivers' }] };
+  return {
+    subcontractors: [id],
+    subcontractorExternalIds: ['SUB-MOD'],
+    subcontractorNames: ['Mersey Owner Drivers'],
+    subcontractorsSnapshot: [{ id, name: 'Mersey Owner Drivers' }],
+  };
 }
 
-function linesOf(ref: Ref, i: number, transport: number): Pick<BillingGroup, 'transport' | 'storage' | 'products' | 'manual'> {
+function linesOf(
+  ref: Ref,
+  i: number,
+  transport: number,
+): Pick<BillingGroup, 'transport' | 'storage' | 'products' | 'manual'> {
   const job = ref('job', i);
   return {
     transport: [{ jobId: job, description: 'Full load', quantity: 1, unit: 'load', price: transport }],
@@ -63,19 +81,42 @@ function billingGroup(ref: Ref, customers: SeedCustomer[], i: number): SeededGro
   const priceFaf = money(transport * 0.08);
   const [priceStorage, priceProduct, priceManual] = [sum(lines.storage), sum(lines.products), sum(lines.manual)];
   const group: BillingGroup = {
-    id: ref('billing-group', i), humanReadableId: `BG-2025-${String(1041 + i)}`, date: isoDate(seedTime(i * 9)),
-    priceManual, priceStorage, priceProduct, priceFaf, priceTransport: transport,
+    id: ref('billing-group', i),
+    humanReadableId: `BG-2025-${String(1041 + i)}`,
+    date: isoDate(seedTime(i * 9)),
+    priceManual,
+    priceStorage,
+    priceProduct,
+    priceFaf,
+    priceTransport: transport,
     priceTotal: money(priceManual + priceStorage + priceProduct + priceFaf + transport),
-    from: pick(places, fromIx).locationName, to: pick(places, toIx).locationName, productDescription,
-    properties: i % 2 === 0 ? { costCentre: `CC-${String(310 + (i % 4))}`, poNumber: `PO-${String(77_100 + i)}` } : null,
-    customerId: customer.id, customerName: customer.name, customerIntegrationId: customer.integrationId, customerExternalId: customer.externalId,
-    inactive: i % 5 === 3, status: pick(ownStatuses, i),
-    ...vehiclesOf(ref, i), ...subcontractorsOf(ref, i), ...lines,
+    from: pick(places, fromIx).locationName,
+    to: pick(places, toIx).locationName,
+    productDescription,
+    properties:
+      i % 2 === 0 ? { costCentre: `CC-${String(310 + (i % 4))}`, poNumber: `PO-${String(77_100 + i)}` } : null,
+    customerId: customer.id,
+    customerName: customer.name,
+    customerIntegrationId: customer.integrationId,
+    customerExternalId: customer.externalId,
+    inactive: i % 5 === 3,
+    status: pick(ownStatuses, i),
+    ...vehiclesOf(ref, i),
+    ...subcontractorsOf(ref, i),
+    ...lines,
   };
   const extras: BillingGroupExtras = {
     branches: [{ id: ref('branch', i % 2), name: i % 2 === 0 ? 'Manchester Trafford Park' : 'Coleshill Hams Hall' }],
     crnNumber: `CRN-${customer.externalId}-${String(2025_00 + i)}`,
-    jobs: [{ jobId: ref('job', i), bookingId: ref('booking', i % 4), completedAt: isoSeconds(seedTime(i * 9, 14)), from: group.from, to: group.to }],
+    jobs: [
+      {
+        jobId: ref('job', i),
+        bookingId: ref('booking', i % 4),
+        completedAt: isoSeconds(seedTime(i * 9, 14)),
+        from: group.from,
+        to: group.to,
+      },
+    ],
   };
   return { group, extras };
 }
@@ -102,9 +143,13 @@ function invoice(ref: Ref, groups: SeededGroup[], i: number): Invoice {
   const created = createdAt(i);
   const ids = [pick(groups, i).group.id, ...(i % 3 === 0 ? [pick(groups, i + 5).group.id] : [])];
   return {
-    id: ref('invoice', i), invoiceDate: isoDate(created), invoiceDueDate: isoDate(created + 30 * 86_400_000),
-    invoicedBy: { ...pick(invoicers, i) }, status: pick(invoiceStatuses, i),
-    created: isoSeconds(created), updated: isoSeconds(created + ((i * 7) % 12) * 86_400_000 + 2 * 3_600_000),
+    id: ref('invoice', i),
+    invoiceDate: isoDate(created),
+    invoiceDueDate: isoDate(created + 30 * 86_400_000),
+    invoicedBy: { ...pick(invoicers, i) },
+    status: pick(invoiceStatuses, i),
+    created: isoSeconds(created),
+    updated: isoSeconds(created + ((i * 7) % 12) * 86_400_000 + 2 * 3_600_000),
     billingGroupIds: ids,
   };
 }

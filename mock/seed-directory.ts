@@ -12,18 +12,64 @@ export interface Place {
 }
 
 export const places: readonly Place[] = [
-  { addressText: 'Trafford Park, Manchester M17 1PA', locationName: 'Trafford Park DC', latitude: 53.4631, longitude: -2.3177 },
-  { addressText: 'Hams Hall Distribution Park, Coleshill B46 1AL', locationName: 'Hams Hall', latitude: 52.5205, longitude: -1.7081 },
-  { addressText: 'DIRFT, Crick, Northampton NN6 7GX', locationName: 'DIRFT Rail Terminal', latitude: 52.3504, longitude: -1.1839 },
-  { addressText: 'Avonmouth Docks, Bristol BS11 9AT', locationName: 'Avonmouth Docks', latitude: 51.5033, longitude: -2.696 },
-  { addressText: 'Port of Tilbury, Tilbury RM18 7EH', locationName: 'Tilbury Port', latitude: 51.4568, longitude: 0.3551 },
-  { addressText: 'Eurocentral, Motherwell ML1 4UF', locationName: 'Eurocentral Hub', latitude: 55.8455, longitude: -3.967 },
-  { addressText: 'Leeds Valley Park, Leeds LS10 1AB', locationName: 'Leeds Valley Park', latitude: 53.75, longitude: -1.53 },
-  { addressText: 'Team Valley Trading Estate, Gateshead NE11 0NQ', locationName: 'Team Valley', latitude: 54.933, longitude: -1.603 },
+  {
+    addressText: 'Trafford Park, Manchester M17 1PA',
+    locationName: 'Trafford Park DC',
+    latitude: 53.4631,
+    longitude: -2.3177,
+  },
+  {
+    addressText: 'Hams Hall Distribution Park, Coleshill B46 1AL',
+    locationName: 'Hams Hall',
+    latitude: 52.5205,
+    longitude: -1.7081,
+  },
+  {
+    addressText: 'DIRFT, Crick, Northampton NN6 7GX',
+    locationName: 'DIRFT Rail Terminal',
+    latitude: 52.3504,
+    longitude: -1.1839,
+  },
+  {
+    addressText: 'Avonmouth Docks, Bristol BS11 9AT',
+    locationName: 'Avonmouth Docks',
+    latitude: 51.5033,
+    longitude: -2.696,
+  },
+  {
+    addressText: 'Port of Tilbury, Tilbury RM18 7EH',
+    locationName: 'Tilbury Port',
+    latitude: 51.4568,
+    longitude: 0.3551,
+  },
+  {
+    addressText: 'Eurocentral, Motherwell ML1 4UF',
+    locationName: 'Eurocentral Hub',
+    latitude: 55.8455,
+    longitude: -3.967,
+  },
+  {
+    addressText: 'Leeds Valley Park, Leeds LS10 1AB',
+    locationName: 'Leeds Valley Park',
+    latitude: 53.75,
+    longitude: -1.53,
+  },
+  {
+    addressText: 'Team Valley Trading Estate, Gateshead NE11 0NQ',
+    locationName: 'Team Valley',
+    latitude: 54.933,
+    longitude: -1.603,
+  },
 ];
 
 export function locationOf(place: Place, ref: Ref, n: number): JsonObject {
-  return { ...place, locationId: ref('location', n), externalId: `LOC-${String(1000 + n)}`, timezone: 'Europe/London', properties: null };
+  return {
+    ...place,
+    locationId: ref('location', n),
+    externalId: `LOC-${String(1000 + n)}`,
+    timezone: 'Europe/London',
+    properties: null,
+  };
 }
 
 const districtRows = [
@@ -53,7 +99,13 @@ export function seedDirectory(ids: IdFactory, ref: Ref): Directory {
       subaccountIntegrationId: 'albion-ndc',
       depot: locationOf(places[0] as Place, ref, 0),
     },
-    districts: districtRows.map(([name, region, latitude, longitude], n) => ({ id: ref('district', n), name, region, latitude, longitude })),
+    districts: districtRows.map(([name, region, latitude, longitude], n) => ({
+      id: ref('district', n),
+      name,
+      region,
+      latitude,
+      longitude,
+    })),
     newId: (kind) => ids.next(kind),
   };
 }

@@ -34,7 +34,8 @@ export interface RunningMock {
 }
 
 function checkOptions(opts: MockOptions): void {
-  if (typeof opts.token !== 'string' || opts.token === '') throw new Error('startMock: token must be a non-empty string');
+  if (typeof opts.token !== 'string' || opts.token === '')
+    throw new Error('startMock: token must be a non-empty string');
   const delay = opts.writeDelayMs ?? 0;
   if (!Number.isFinite(delay) || delay < 0) throw new Error('startMock: writeDelayMs must be a number of at least 0');
 }
@@ -61,7 +62,7 @@ export async function startMock(opts: MockOptions): Promise<RunningMock> {
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });
   const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : opts.port ?? 0;
+  const port = typeof address === 'object' && address !== null ? address.port : (opts.port ?? 0);
   return {
     baseUrl: `http://${urlHost(host)}:${port}${API_PREFIX}`,
     close: async () => {

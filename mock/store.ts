@@ -6,15 +6,35 @@
 import { clone, type JsonObject } from './json.ts';
 
 export type Collection =
-  | 'bookings' | 'bookingEvents' | 'bookingAttachments'
-  | 'carrierBookings' | 'carrierBookingEvents' | 'transportOrders'
-  | 'largeContracts' | 'orders' | 'orderAttachments'
-  | 'corporateSupplies' | 'corporateDemands' | 'customerBookings'
-  | 'customers' | 'products' | 'subcontractors' | 'isoContainers' | 'tractorUnits' | 'trailers' | 'drivers'
+  | 'bookings'
+  | 'bookingEvents'
+  | 'bookingAttachments'
+  | 'carrierBookings'
+  | 'carrierBookingEvents'
+  | 'transportOrders'
+  | 'largeContracts'
+  | 'orders'
+  | 'orderAttachments'
+  | 'corporateSupplies'
+  | 'corporateDemands'
+  | 'customerBookings'
+  | 'customers'
+  | 'products'
+  | 'subcontractors'
+  | 'isoContainers'
+  | 'tractorUnits'
+  | 'trailers'
+  | 'drivers'
   | 'fulfilmentRequests'
-  | 'fuelActivities' | 'fuelDeliveries' | 'fuelPickups' | 'fuelInventoryAdjustments'
-  | 'fuelBulkTankDeliveryRequests' | 'fuelBulkTanklessDeliveryRequests' | 'fuelPackagedDeliveryRequests'
-  | 'fuelStorages' | 'fuelStorageMeasurements';
+  | 'fuelActivities'
+  | 'fuelDeliveries'
+  | 'fuelPickups'
+  | 'fuelInventoryAdjustments'
+  | 'fuelBulkTankDeliveryRequests'
+  | 'fuelBulkTanklessDeliveryRequests'
+  | 'fuelPackagedDeliveryRequests'
+  | 'fuelStorages'
+  | 'fuelStorageMeasurements';
 
 export function keyOf(parts: readonly string[]): string {
   // "/" cannot clash: path parameters arrive decoded, but a decoded "/" inside one part is escaped here.

@@ -23,7 +23,8 @@ const idFormats: readonly string[] = ['prefixed', 'uuid', 'numeric'];
 /** Fills a partial variant from the default and rejects values outside the type (callers may pass untyped config). */
 export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant {
   const v = { ...variantPresets.default, ...partial };
-  if (!createdStatuses.includes(v.createdStatus)) throw new Error(`variant.createdStatus must be one of ${createdStatuses.join(', ')}`);
+  if (!createdStatuses.includes(v.createdStatus))
+    throw new Error(`variant.createdStatus must be one of ${createdStatuses.join(', ')}`);
   if (!idFormats.includes(v.idFormat)) throw new Error(`variant.idFormat must be one of ${idFormats.join(', ')}`);
   if (typeof v.extraFields !== 'boolean') throw new Error('variant.extraFields must be a boolean');
   return v;

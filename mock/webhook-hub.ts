@@ -10,7 +10,16 @@
  */
 import type { WebhookFaultName } from './webhook-faults.ts';
 
-export const webhookTypes = ['FUEL_PICKUP', 'FUEL_DELIVERY', 'FUEL_DISPATCH_GROUP_CHECKED', 'FUEL_SHIFT_CHECKED', 'INVOICE', 'BILLING_GROUP_DETAILS', 'BOOKING', 'FACT'] as const;
+export const webhookTypes = [
+  'FUEL_PICKUP',
+  'FUEL_DELIVERY',
+  'FUEL_DISPATCH_GROUP_CHECKED',
+  'FUEL_SHIFT_CHECKED',
+  'INVOICE',
+  'BILLING_GROUP_DETAILS',
+  'BOOKING',
+  'FACT',
+] as const;
 export type WebhookType = (typeof webhookTypes)[number];
 
 const DELIVERY_TIMEOUT_MS = 5_000;
@@ -65,7 +74,12 @@ export class WebhookHub {
     this.inFlight.add(abort);
     const timer = setTimeout(() => abort.abort(), DELIVERY_TIMEOUT_MS);
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: abort.signal });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: abort.signal,
+      });
       await res.arrayBuffer();
     } catch {
       // A receiver that is gone or slow loses the delivery: retry behaviour is not shown (spec 6).

@@ -44,11 +44,18 @@ function parsed(payload: unknown): unknown {
 }
 
 function bookingPayload(ctx: MockContext, booking: JsonObject): JsonObject {
-  return ctx.webhooks.faults.has('webhook-booking-partial') ? { id: booking.id, carrierId: booking.carrierId } : booking;
+  return ctx.webhooks.faults.has('webhook-booking-partial')
+    ? { id: booking.id, carrierId: booking.carrierId }
+    : booking;
 }
 
 /** The webhook one answered write causes, if any. */
-function triggered(ctx: MockContext, key: string, body: unknown, allocatedBefore: boolean): { type: WebhookType; payload: unknown } | undefined {
+function triggered(
+  ctx: MockContext,
+  key: string,
+  body: unknown,
+  allocatedBefore: boolean,
+): { type: WebhookType; payload: unknown } | undefined {
   if (BOOKING_WRITES.has(key) && isObject(body) && isAllocated(body)) {
     if (allocatedBefore && ctx.webhooks.faults.has('webhook-booking-update-missing')) return undefined;
     return { type: 'BOOKING', payload: bookingPayload(ctx, body) };

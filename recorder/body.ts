@@ -45,7 +45,12 @@ function asUtf8(bytes: Buffer): string | undefined {
 }
 
 /** Store `bytes`; `size`/`truncated` describe what arrived on the wire. */
-export function encodeBody(bytes: Buffer, contentType: string | undefined, size = bytes.length, truncated = false): StoredBody | null {
+export function encodeBody(
+  bytes: Buffer,
+  contentType: string | undefined,
+  size = bytes.length,
+  truncated = false,
+): StoredBody | null {
   if (size === 0) return null;
   const text = truncated ? undefined : asUtf8(bytes);
   if (text !== undefined && isJsonType(contentType)) {
@@ -53,7 +58,8 @@ export function encodeBody(bytes: Buffer, contentType: string | undefined, size 
     if (value !== undefined && JSON.stringify(value) === text) return { encoding: 'json', value, size, truncated };
   }
   const kept = truncated ? asUtf8(bytes) : text;
-  if (kept !== undefined && !/[\u0000-\u0008\u000e-\u001f]/.test(kept)) return { encoding: 'text', value: kept, size, truncated };
+  if (kept !== undefined && !/[\u0000-\u0008\u000e-\u001f]/.test(kept))
+    return { encoding: 'text', value: kept, size, truncated };
   return { encoding: 'base64', value: bytes.toString('base64'), size, truncated };
 }
 

@@ -7,8 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import {
-  CASSETTE_FORMAT, CASSETTE_KIND, type BodyEncoding, type CassetteHeader, type HeaderMap, type LocatedExchange,
-  type StoredBody, type UpstreamFailure, type Violation,
+  CASSETTE_FORMAT,
+  CASSETTE_KIND,
+  type BodyEncoding,
+  type CassetteHeader,
+  type HeaderMap,
+  type LocatedExchange,
+  type StoredBody,
+  type UpstreamFailure,
+  type Violation,
 } from './cassette-format.ts';
 import { CassetteParseError } from './errors.ts';
 
@@ -42,11 +49,17 @@ type Plain = Record<string, unknown>;
 
 /** Locates nodes of one YAML document by path, for line numbers in messages. */
 class DocCtx {
-  constructor(readonly file: string, readonly doc: Document.Parsed, readonly lc: LineCounter) {}
+  constructor(
+    readonly file: string,
+    readonly doc: Document.Parsed,
+    readonly lc: LineCounter,
+  ) {}
 
   line(path: Path): number {
     for (let p = path; ; p = p.slice(0, -1)) {
-      const node = p.length ? (this.doc.getIn(p, true) as { range?: [number, number, number] } | undefined) : this.doc.contents;
+      const node = p.length
+        ? (this.doc.getIn(p, true) as { range?: [number, number, number] } | undefined)
+        : this.doc.contents;
       const at = node?.range?.[0] ?? (p.length ? undefined : this.doc.range[0]);
       if (at !== undefined) return this.lc.linePos(at).line;
       if (p.length === 0) return this.lc.linePos(this.doc.range[0]).line;
@@ -55,7 +68,12 @@ class DocCtx {
 
   fail(path: Path, expected: string, found?: unknown): never {
     const shown = found === undefined ? 'nothing' : JSON.stringify(found)?.slice(0, 60);
-    throw new CassetteParseError(this.file, this.line(path), `${path.length ? `${path.join('.')}: ` : ''}${expected}`, shown);
+    throw new CassetteParseError(
+      this.file,
+      this.line(path),
+      `${path.length ? `${path.join('.')}: ` : ''}${expected}`,
+      shown,
+    );
   }
 }
 
@@ -68,14 +86,19 @@ export function parseCassette(text: string, file: string, options: ReadOptions =
     if (err) throw new CassetteParseError(file, err.linePos?.[0].line ?? 1, 'valid YAML', err.message.split('\n')[0]);
   }
   const [first, ...rest] = docs;
-  if (!first) throw new CassetteParseError(file, 1, `a header document with format: ${CASSETTE_FORMAT}`, 'an empty file');
+  if (!first)
+    throw new CassetteParseError(file, 1, `a header document with format: ${CASSETTE_FORMAT}`, 'an empty file');
   const header = readHeader(new DocCtx(file, first, lc));
   const last = rest[rest.length - 1];
   let torn: { line: number } | undefined;
   if (last && !last.directives.docEnd) {
     const line = lc.linePos(last.range[0]).line;
     if (!options.allowTorn) {
-      throw new CassetteParseError(file, line, `the exchange starting here to end with a '...' line; it is torn (the recorder stopped while writing it). Delete from line ${line} to the end to keep the ${rest.length - 1} complete exchanges`);
+      throw new CassetteParseError(
+        file,
+        line,
+        `the exchange starting here to end with a '...' line; it is torn (the recorder stopped while writing it). Delete from line ${line} to the end to keep the ${rest.length - 1} complete exchanges`,
+      );
     }
     torn = { line };
     rest.pop();
@@ -87,7 +110,8 @@ export function parseCassette(text: string, file: string, options: ReadOptions =
 function readHeader(c: DocCtx): CassetteHeader {
   const h = c.doc.toJS() as Plain | null;
   if (!isMap(h)) c.fail([], `a header mapping with format: ${CASSETTE_FORMAT}`, h);
-  if (h.format !== CASSETTE_FORMAT) c.fail(['format'], `format: ${CASSETTE_FORMAT} (the only cassette format this tool reads)`, h.format);
+  if (h.format !== CASSETTE_FORMAT)
+    c.fail(['format'], `format: ${CASSETTE_FORMAT} (the only cassette format this tool reads)`, h.format);
   if (h.kind !== undefined && h.kind !== CASSETTE_KIND) c.fail(['kind'], `kind: ${CASSETTE_KIND}`, h.kind);
   const tool = isMap(h.tool) ? h.tool : {};
   return {
@@ -111,14 +135,21 @@ function labelsOf(c: DocCtx, v: unknown): Record<string, string> {
 function readExchange(c: DocCtx): LocatedExchange {
   const e = c.doc.toJS() as unknown;
   if (!isMap(e)) c.fail([], 'an exchange mapping with request and response', e);
-  const req = isMap(e.request) ? e.request : c.fail(['request'], 'a request mapping (method, path, query, headers, body)', e.request);
-  const res = isMap(e.response) ? e.response : c.fail(['response'], 'a response mapping (status, headers, body, timing)', e.response);
+  const req = isMap(e.request)
+    ? e.request
+    : c.fail(['request'], 'a request mapping (method, path, query, headers, body)', e.request);
+  const res = isMap(e.response)
+    ? e.response
+    : c.fail(['response'], 'a response mapping (status, headers, body, timing)', e.response);
   const method = req.method;
-  if (typeof method !== 'string' || !/^[A-Z]+$/.test(method)) c.fail(['request', 'method'], 'an HTTP method in capitals, e.g. GET', method);
+  if (typeof method !== 'string' || !/^[A-Z]+$/.test(method))
+    c.fail(['request', 'method'], 'an HTTP method in capitals, e.g. GET', method);
   const path = req.path;
-  if (typeof path !== 'string' || !path.startsWith('/')) c.fail(['request', 'path'], "a path starting with '/', relative to the base URL", path);
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    c.fail(['request', 'path'], "a path starting with '/', relative to the base URL", path);
   const status = res.status;
-  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) c.fail(['response', 'status'], 'an HTTP status code from 100 to 599', status);
+  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
+    c.fail(['response', 'status'], 'an HTTP status code from 100 to 599', status);
   const timing = isMap(res.timing) ? res.timing : {};
   return {
     line: c.line([]),
@@ -148,17 +179,29 @@ const encodings: BodyEncoding[] = ['json', 'text', 'base64'];
 function readBody(c: DocCtx, m: Plain, at: Path): StoredBody | null {
   if (!('body' in m) || m.body === undefined) return null;
   const encoding = m.bodyEncoding;
-  if (!encodings.includes(encoding as BodyEncoding)) c.fail([...at, 'bodyEncoding'], "bodyEncoding: 'json', 'text' or 'base64' beside body", encoding);
-  if (encoding !== 'json' && typeof m.body !== 'string') c.fail([...at, 'body'], `a string body for bodyEncoding ${encoding}`, m.body);
-  if (encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(m.body as string)) c.fail([...at, 'body'], 'base64 text', '(not base64)');
-  const size = m.bodySize === undefined ? Buffer.byteLength(encoding === 'json' ? JSON.stringify(m.body) : (m.body as string)) : m.bodySize;
+  if (!encodings.includes(encoding as BodyEncoding))
+    c.fail([...at, 'bodyEncoding'], "bodyEncoding: 'json', 'text' or 'base64' beside body", encoding);
+  if (encoding !== 'json' && typeof m.body !== 'string')
+    c.fail([...at, 'body'], `a string body for bodyEncoding ${encoding}`, m.body);
+  if (encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(m.body as string))
+    c.fail([...at, 'body'], 'base64 text', '(not base64)');
+  const size =
+    m.bodySize === undefined
+      ? Buffer.byteLength(encoding === 'json' ? JSON.stringify(m.body) : (m.body as string))
+      : m.bodySize;
   if (!Number.isInteger(size)) c.fail([...at, 'bodySize'], 'bodySize: a whole number of bytes', size);
-  return { encoding: encoding as BodyEncoding, value: m.body, size: size as number, truncated: m.bodyTruncated === true };
+  return {
+    encoding: encoding as BodyEncoding,
+    value: m.body,
+    size: size as number,
+    truncated: m.bodyTruncated === true,
+  };
 }
 
 function readFailure(c: DocCtx, f: unknown): UpstreamFailure {
   const kinds = ['refused', 'reset', 'timeout', 'other'];
-  if (!isMap(f) || !kinds.includes(f.kind as string)) c.fail(['failure', 'kind'], `failure.kind: one of ${kinds.join(', ')}`, isMap(f) ? f.kind : f);
+  if (!isMap(f) || !kinds.includes(f.kind as string))
+    c.fail(['failure', 'kind'], `failure.kind: one of ${kinds.join(', ')}`, isMap(f) ? f.kind : f);
   return { kind: f.kind as UpstreamFailure['kind'], code: String(f.code ?? ''), message: String(f.message ?? '') };
 }
 

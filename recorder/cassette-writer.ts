@@ -35,7 +35,10 @@ export class CassetteWriter {
   private closed = false;
   written = 0;
 
-  constructor(readonly file: string, private readonly options: WriterOptions) {
+  constructor(
+    readonly file: string,
+    private readonly options: WriterOptions,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     const fresh = options.mode === 'truncate' || !existsSync(file) || statSync(file).size === 0;
     this.fd = openSync(file, options.mode === 'truncate' ? 'w' : 'a');
@@ -57,7 +60,12 @@ export class CassetteWriter {
       text = exchangeDocument(full);
     }
     const leak = findSecret(text, guard);
-    if (leak) throw new CassetteSecretError(`exchange ${exchange.request.method} ${exchange.request.path} to ${this.file}`, leak.label, leak.form);
+    if (leak)
+      throw new CassetteSecretError(
+        `exchange ${exchange.request.method} ${exchange.request.path} to ${this.file}`,
+        leak.label,
+        leak.form,
+      );
     this.writeText(text);
     this.seq += 1;
     this.written += 1;
@@ -79,7 +87,12 @@ export class CassetteWriter {
 }
 
 /** Write a whole cassette at once (HAR import), through the same guard as live recording. */
-export function writeCassette(file: string, header: CassetteHeader, exchanges: Array<Omit<Exchange, 'seq'>>, guard: SecretForm[]): number {
+export function writeCassette(
+  file: string,
+  header: CassetteHeader,
+  exchanges: Array<Omit<Exchange, 'seq'>>,
+  guard: SecretForm[],
+): number {
   const w = new CassetteWriter(file, { mode: 'truncate', header });
   try {
     for (const e of exchanges) w.append(e, guard);

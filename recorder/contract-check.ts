@@ -25,10 +25,22 @@ export function checkExchange(x: CheckInput): { operation: Operation | undefined
   const opId = operation?.operationId ?? null;
   const v: Violation[] = [];
   if (!operation) {
-    v.push({ check: 'known-operation', clause: 'spec 4', operationId: null, direction: 'request', message: `${x.request.method} ${x.request.path} is not an operation of the contract (specs/openapi.yaml)` });
+    v.push({
+      check: 'known-operation',
+      clause: 'spec 4',
+      operationId: null,
+      direction: 'request',
+      message: `${x.request.method} ${x.request.path} is not an operation of the contract (specs/openapi.yaml)`,
+    });
   }
   if (!/^Bearer\s+\S/i.test(x.authorization ?? '')) {
-    v.push({ check: 'auth-header', clause: 'spec 5 rule 2', operationId: opId, direction: 'request', message: `the request carries no 'Authorization: Bearer <token>' header` });
+    v.push({
+      check: 'auth-header',
+      clause: 'spec 5 rule 2',
+      operationId: opId,
+      direction: 'request',
+      message: `the request carries no 'Authorization: Bearer <token>' header`,
+    });
   }
   v.push(...requestChecks(x.request, operation));
   if (!x.upstreamFailed) v.push(...responseChecks(x.response, operation));
@@ -41,7 +53,13 @@ function requestChecks(req: RecordedRequest, op: Operation | undefined): Violati
   const hasBody = req.body !== null && req.body.size > 0;
   const ct = header(req.headers['content-type']);
   if (hasBody && !/^application\/json\b/i.test(ct ?? '')) {
-    out.push({ check: 'write-content-type', clause: 'spec 5 rule 3', operationId: opId, direction: 'request', message: `a write request with a body must send 'Content-Type: application/json'; sent ${ct ? `'${ct}'` : 'none'}` });
+    out.push({
+      check: 'write-content-type',
+      clause: 'spec 5 rule 3',
+      operationId: opId,
+      direction: 'request',
+      message: `a write request with a body must send 'Content-Type: application/json'; sent ${ct ? `'${ct}'` : 'none'}`,
+    });
   }
   if (op?.requestSchema && hasBody) out.push(...schemaChecks('request', op, op.requestSchema, req.body));
   return out;
@@ -51,29 +69,61 @@ function responseChecks(res: RecordedResponse, op: Operation | undefined): Viola
   const opId = op?.operationId ?? null;
   const out: Violation[] = [];
   if (res.status >= 500) {
-    out.push({ check: 'no-5xx', clause: 'HTTP semantics', operationId: opId, direction: 'response', message: `answered ${res.status}: a server must not answer 5xx to a request it can judge` });
+    out.push({
+      check: 'no-5xx',
+      clause: 'HTTP semantics',
+      operationId: opId,
+      direction: 'response',
+      message: `answered ${res.status}: a server must not answer 5xx to a request it can judge`,
+    });
   }
   const ct = header(res.headers['content-type']);
   if (res.body && res.body.size > 0 && !/[/+]json\b/i.test(ct ?? '')) {
-    out.push({ check: 'json-content-type', clause: 'spec 4', operationId: opId, direction: 'response', message: `a JSON body must carry a JSON content type; got ${ct ? `'${ct}'` : 'no content-type'}` });
+    out.push({
+      check: 'json-content-type',
+      clause: 'spec 4',
+      operationId: opId,
+      direction: 'response',
+      message: `a JSON body must carry a JSON content type; got ${ct ? `'${ct}'` : 'no content-type'}`,
+    });
   }
-  if (op?.responseSchema && res.status >= 200 && res.status <= 299) out.push(...schemaChecks('response', op, op.responseSchema, res.body));
+  if (op?.responseSchema && res.status >= 200 && res.status <= 299)
+    out.push(...schemaChecks('response', op, op.responseSchema, res.body));
   return out;
 }
 
-function schemaChecks(direction: 'request' | 'response', op: Operation, schema: SchemaName, body: RecordedRequest['body']): Violation[] {
-  const base = { check: `${direction}-schema`, clause: op.clause, operationId: op.operationId, direction, schema } as const;
+function schemaChecks(
+  direction: 'request' | 'response',
+  op: Operation,
+  schema: SchemaName,
+  body: RecordedRequest['body'],
+): Violation[] {
+  const base = {
+    check: `${direction}-schema`,
+    clause: op.clause,
+    operationId: op.operationId,
+    direction,
+    schema,
+  } as const;
   const json = jsonValue(body);
   if (!json.ok) {
     if (body?.truncated) return []; // Only the cap was kept: the whole body cannot be judged.
-    return [{ ...base, pointer: '', message: `expected a JSON body matching ${schema}.schema.json, got ${body ? `${body.encoding} that is not JSON` : 'an empty body'}` }];
+    return [
+      {
+        ...base,
+        pointer: '',
+        message: `expected a JSON body matching ${schema}.schema.json, got ${body ? `${body.encoding} that is not JSON` : 'an empty body'}`,
+      },
+    ];
   }
-  return validate(schema, json.value).violations.slice(0, MAX_SCHEMA_VIOLATIONS).map((s) => ({
-    ...base,
-    pointer: s.pointer,
-    schemaPath: s.schemaPath,
-    message: `${s.pointer || '(root)'}: ${s.message}`,
-  }));
+  return validate(schema, json.value)
+    .violations.slice(0, MAX_SCHEMA_VIOLATIONS)
+    .map((s) => ({
+      ...base,
+      pointer: s.pointer,
+      schemaPath: s.schemaPath,
+      message: `${s.pointer || '(root)'}: ${s.message}`,
+    }));
 }
 
 function header(v: string | string[] | undefined): string | undefined {

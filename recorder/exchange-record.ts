@@ -25,7 +25,12 @@ function queryOf(url: URL): Record<string, string | string[]> {
 }
 
 /** The request as it will be written: redacted, allow-listed headers, body as captured. */
-export function recordedRequest(ctx: Ctx, req: IncomingMessage, x: Pending, body: BodyCapture | undefined): RecordedRequest {
+export function recordedRequest(
+  ctx: Ctx,
+  req: IncomingMessage,
+  x: Pending,
+  body: BodyCapture | undefined,
+): RecordedRequest {
   const r = x.redactor;
   let stored = null;
   if (body) {
@@ -43,7 +48,12 @@ export function recordedRequest(ctx: Ctx, req: IncomingMessage, x: Pending, body
 }
 
 export function recordedResponse(
-  ctx: Ctx, status: number, headers: Record<string, string | string[] | undefined>, body: BodyCapture, x: Pending, firstByteMs: number,
+  ctx: Ctx,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: BodyCapture,
+  x: Pending,
+  firstByteMs: number,
 ): RecordedResponse {
   const ct = headerValue(headers['content-type']);
   return {
@@ -60,13 +70,26 @@ function round(ms: number): number {
 }
 
 /** Check, log and append one completed exchange. Runs before the client's response is ended. */
-export function record(ctx: Ctx, req: IncomingMessage, x: Pending, reqCapture: BodyCapture, response: RecordedResponse, failure: UpstreamFailure | undefined): void {
+export function record(
+  ctx: Ctx,
+  req: IncomingMessage,
+  x: Pending,
+  reqCapture: BodyCapture,
+  response: RecordedResponse,
+  failure: UpstreamFailure | undefined,
+): void {
   const request = recordedRequest(ctx, req, x, reqCapture);
-  const { operation, violations } = checkExchange({ request, response, authorization: x.authorization, upstreamFailed: failure !== undefined });
+  const { operation, violations } = checkExchange({
+    request,
+    response,
+    authorization: x.authorization,
+    upstreamFailed: failure !== undefined,
+  });
   ctx.stats.exchanges += 1;
   if (failure) ctx.stats.failures += 1;
   ctx.stats.violations += violations.length;
-  for (const v of violations) ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
+  for (const v of violations)
+    ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
   if (!ctx.writer) return;
   const exchange: Omit<Exchange, 'seq'> = {
     startedAt: x.startedAt,

@@ -10,7 +10,13 @@ import { BodyCapture } from './body.ts';
 import type { UpstreamFailure } from './cassette-format.ts';
 import { record, recordedResponse } from './exchange-record.ts';
 import type { Ctx, Pending } from './proxy-context.ts';
-import { classifyFailure, failureBody, failureStatus, forwardRequestHeaders, forwardResponseHeaders } from './upstream.ts';
+import {
+  classifyFailure,
+  failureBody,
+  failureStatus,
+  forwardRequestHeaders,
+  forwardResponseHeaders,
+} from './upstream.ts';
 
 function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
@@ -30,10 +36,22 @@ async function* tee(req: IncomingMessage, capture: BodyCapture): AsyncGenerator<
  * client chunk by chunk as it arrives (backpressure pauses the upstream), with
  * no intermediate stream, and recorded when it ends.
  */
-export function forward(ctx: Ctx, req: IncomingMessage, res: ServerResponse, x: Pending, buffered: BodyCapture | undefined): Promise<void> {
+export function forward(
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  buffered: BodyCapture | undefined,
+): Promise<void> {
   const up = ctx.upstream!;
   const reqCapture = buffered ?? new BodyCapture(ctx.cap);
-  const body = buffered ? (buffered.size > 0 ? buffered.bytes() : undefined) : hasBody(req) ? tee(req, reqCapture) : undefined;
+  const body = buffered
+    ? buffered.size > 0
+      ? buffered.bytes()
+      : undefined
+    : hasBody(req)
+      ? tee(req, reqCapture)
+      : undefined;
   return new Promise<void>((resolve) => {
     let status = 0;
     let headers: Record<string, string | string[] | undefined> = {};
@@ -78,25 +96,45 @@ export function forward(ctx: Ctx, req: IncomingMessage, res: ServerResponse, x: 
         res.destroy();
       },
     };
-    up.pool.dispatch({
-      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-      path: `${up.basePath}${x.rel}${x.search}`,
-      headers: forwardRequestHeaders(req.headers),
-      // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
-      body: body as Buffer | Readable | undefined,
-      headersTimeout: up.timeoutMs,
-      bodyTimeout: up.timeoutMs,
-    }, handler);
+    up.pool.dispatch(
+      {
+        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        path: `${up.basePath}${x.rel}${x.search}`,
+        headers: forwardRequestHeaders(req.headers),
+        // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
+        body: body as Buffer | Readable | undefined,
+        headersTimeout: up.timeoutMs,
+        bodyTimeout: up.timeoutMs,
+      },
+      handler,
+    );
   });
 }
 
-function answerFailure(ctx: Ctx, req: IncomingMessage, res: ServerResponse, x: Pending, reqCapture: BodyCapture, failure: UpstreamFailure): void {
+function answerFailure(
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  reqCapture: BodyCapture,
+  failure: UpstreamFailure,
+): void {
   const status = failureStatus(failure);
   const bytes = Buffer.from(JSON.stringify(failureBody(failure, ctx.upstreamName)));
   const capture = new BodyCapture(ctx.cap);
   capture.add(bytes);
-  const response = recordedResponse(ctx, status, { 'content-type': 'application/json' }, capture, x, performance.now() - x.t0);
-  ctx.log(`upstream failure: ${req.method} ${x.redactor.text(x.rel)} → ${status} (${failure.kind}, ${failure.code})`, 'upstream-failure');
+  const response = recordedResponse(
+    ctx,
+    status,
+    { 'content-type': 'application/json' },
+    capture,
+    x,
+    performance.now() - x.t0,
+  );
+  ctx.log(
+    `upstream failure: ${req.method} ${x.redactor.text(x.rel)} → ${status} (${failure.kind}, ${failure.code})`,
+    'upstream-failure',
+  );
   record(ctx, req, x, reqCapture, response, failure);
   if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length });
   res.end(bytes);

@@ -9,8 +9,15 @@
 import { STATUS_CODES } from 'node:http';
 import { encodeBody, decodeBody } from './body.ts';
 import {
-  CASSETTE_FORMAT, CASSETTE_KIND, type CassetteHeader, type Exchange, type HeaderMap, type QueryMap,
-  type StoredBody, type UpstreamFailure, type Violation,
+  CASSETTE_FORMAT,
+  CASSETTE_KIND,
+  type CassetteHeader,
+  type Exchange,
+  type HeaderMap,
+  type QueryMap,
+  type StoredBody,
+  type UpstreamFailure,
+  type Violation,
 } from './cassette-format.ts';
 import type { Cassette } from './cassette-reader.ts';
 import { CassetteParseError } from './errors.ts';
@@ -18,27 +25,54 @@ import { toolInfo } from './header.ts';
 import { keepHeaders, redactionPolicy, type Redactor } from './redact.ts';
 import { matchOperation as operationFor, specVersion } from '../specs/contract.ts';
 
-interface HarNameValue { name: string; value: string }
+interface HarNameValue {
+  name: string;
+  value: string;
+}
 interface HarEntry {
   startedDateTime: string;
   time: number;
   request: {
-    method: string; url: string; httpVersion: string; cookies: unknown[]; headers: HarNameValue[];
-    queryString: HarNameValue[]; postData?: { mimeType: string; text: string; _encoding?: 'base64' };
-    headersSize: number; bodySize: number;
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: unknown[];
+    headers: HarNameValue[];
+    queryString: HarNameValue[];
+    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    headersSize: number;
+    bodySize: number;
   };
   response: {
-    status: number; statusText: string; httpVersion: string; cookies: unknown[]; headers: HarNameValue[];
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: unknown[];
+    headers: HarNameValue[];
     content: { size: number; mimeType: string; text?: string; encoding?: 'base64' };
-    redirectURL: string; headersSize: number; bodySize: number;
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
-  _flis: { seq: number; operationId: string | null; requestBodyTruncated?: boolean; responseBodyTruncated?: boolean; failure?: UpstreamFailure; violations: Violation[] };
+  _flis: {
+    seq: number;
+    operationId: string | null;
+    requestBodyTruncated?: boolean;
+    responseBodyTruncated?: boolean;
+    failure?: UpstreamFailure;
+    violations: Violation[];
+  };
 }
 
 export interface Har {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[]; _flis: { header: CassetteHeader } };
+  log: {
+    version: '1.2';
+    creator: { name: string; version: string };
+    entries: HarEntry[];
+    _flis: { header: CassetteHeader };
+  };
 }
 
 const DEFAULT_BASE = 'http://flis.invalid/apis/v0';
@@ -126,21 +160,39 @@ function postData(b: StoredBody, contentType: string | undefined): NonNullable<H
 }
 
 /** A HAR document (parsed JSON) as cassette header and exchanges; `file` names the HAR in errors. */
-export function harToCassette(har: unknown, file: string, redactor: Redactor, keep: string[] = []): { header: CassetteHeader; exchanges: Array<Omit<Exchange, 'seq'>> } {
+export function harToCassette(
+  har: unknown,
+  file: string,
+  redactor: Redactor,
+  keep: string[] = [],
+): { header: CassetteHeader; exchanges: Array<Omit<Exchange, 'seq'>> } {
   const log = (har as { log?: { entries?: unknown; _flis?: { header?: CassetteHeader } } } | null)?.log;
-  if (!log || !Array.isArray(log.entries)) throw new CassetteParseError(file, 1, 'a HAR document: {"log": {"version": "1.2", "entries": [...]}}');
+  if (!log || !Array.isArray(log.entries))
+    throw new CassetteParseError(file, 1, 'a HAR document: {"log": {"version": "1.2", "entries": [...]}}');
   const header: CassetteHeader = log._flis?.header ?? {
-    format: CASSETTE_FORMAT, kind: CASSETTE_KIND, recordedAt: new Date().toISOString(), deployment: null, upstream: null,
-    specVersion: specVersion(), tool: toolInfo(),
+    format: CASSETTE_FORMAT,
+    kind: CASSETTE_KIND,
+    recordedAt: new Date().toISOString(),
+    deployment: null,
+    upstream: null,
+    specVersion: specVersion(),
+    tool: toolInfo(),
   };
   const policy = redactionPolicy(keep);
   const basePath = header.upstream ? new URL(header.upstream).pathname.replace(/\/+$/, '') : undefined;
-  const exchanges = (log.entries as HarEntry[]).map((entry, i) => fromEntry(entry, i, file, basePath, redactor, policy));
+  const exchanges = (log.entries as HarEntry[]).map((entry, i) =>
+    fromEntry(entry, i, file, basePath, redactor, policy),
+  );
   return { header, exchanges };
 }
 
 function fromEntry(
-  e: HarEntry, i: number, file: string, basePath: string | undefined, r: Redactor, policy: ReturnType<typeof redactionPolicy>,
+  e: HarEntry,
+  i: number,
+  file: string,
+  basePath: string | undefined,
+  r: Redactor,
+  policy: ReturnType<typeof redactionPolicy>,
 ): Omit<Exchange, 'seq'> {
   if (!e?.request?.url || !e.response || typeof e.response.status !== 'number') {
     throw new CassetteParseError(file, 1, `log.entries[${i}] to have request.url and response.status`);
@@ -149,15 +201,28 @@ function fromEntry(
   const path = relativePath(url.pathname, basePath);
   const reqHeaders = toMap(e.request.headers ?? []);
   const resHeaders = toMap(e.response.headers ?? []);
-  const reqBody = e.request.postData?.text !== undefined
-    ? bodyFrom(e.request.postData.text, e.request.postData._encoding === 'base64', e.request.postData.mimeType, e.request.bodySize, e._flis?.requestBodyTruncated === true)
-    : null;
+  const reqBody =
+    e.request.postData?.text !== undefined
+      ? bodyFrom(
+          e.request.postData.text,
+          e.request.postData._encoding === 'base64',
+          e.request.postData.mimeType,
+          e.request.bodySize,
+          e._flis?.requestBodyTruncated === true,
+        )
+      : null;
   const c = e.response.content;
-  const resBody = c?.text !== undefined ? bodyFrom(c.text, c.encoding === 'base64', c.mimeType, c.size, e._flis?.responseBodyTruncated === true) : null;
+  const resBody =
+    c?.text !== undefined
+      ? bodyFrom(c.text, c.encoding === 'base64', c.mimeType, c.size, e._flis?.responseBodyTruncated === true)
+      : null;
   const wait = e.timings?.wait ?? 0;
   return {
     startedAt: e.startedDateTime,
-    operationId: e._flis?.operationId !== undefined ? e._flis.operationId : (operationFor(e.request.method, path)?.operationId ?? null),
+    operationId:
+      e._flis?.operationId !== undefined
+        ? e._flis.operationId
+        : (operationFor(e.request.method, path)?.operationId ?? null),
     request: {
       method: e.request.method.toUpperCase(),
       path: r.text(path),
@@ -191,7 +256,13 @@ function toMap(list: HarNameValue[]): Record<string, string | string[]> {
   return out;
 }
 
-function bodyFrom(text: string, base64: boolean, mimeType: string | undefined, size: number | undefined, truncated: boolean): StoredBody | null {
+function bodyFrom(
+  text: string,
+  base64: boolean,
+  mimeType: string | undefined,
+  size: number | undefined,
+  truncated: boolean,
+): StoredBody | null {
   const bytes = Buffer.from(text, base64 ? 'base64' : 'utf8');
   const wire = typeof size === 'number' && size >= bytes.length ? size : bytes.length;
   return encodeBody(bytes, mimeType || undefined, wire, truncated);

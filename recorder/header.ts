@@ -10,13 +10,21 @@ let tool: { name: string; version: string } | undefined;
 
 export function toolInfo(): { name: string; version: string } {
   if (!tool) {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     tool = { name: pkg.name, version: pkg.version };
   }
   return tool;
 }
 
-export function cassetteHeader(deployment: string | null, upstream: string | null, labels: Record<string, string> = {}, recordedAt = new Date()): CassetteHeader {
+export function cassetteHeader(
+  deployment: string | null,
+  upstream: string | null,
+  labels: Record<string, string> = {},
+  recordedAt = new Date(),
+): CassetteHeader {
   return {
     format: CASSETTE_FORMAT,
     kind: CASSETTE_KIND,

@@ -1,5 +1,12 @@
 /** The recorder's public API, for cli/ and runner/. */
-export { startRecorder, BASE_PATH, type Recorder, type RecorderOptions, type RecorderStats, type LogKind } from './proxy.ts';
+export {
+  startRecorder,
+  BASE_PATH,
+  type Recorder,
+  type RecorderOptions,
+  type RecorderStats,
+  type LogKind,
+} from './proxy.ts';
 export { startReplayServer, type ReplayServer, type ReplayServerOptions } from './replay-server.ts';
 export { readCassette, parseCassette, type Cassette } from './cassette-reader.ts';
 export { modes, parseMode, type Mode } from './modes.ts';

@@ -35,7 +35,14 @@ export function lintCassette(file: string): LintReport {
       upstreamFailed: e.failure !== undefined,
     });
     for (const violation of violations) {
-      findings.push({ seq: e.seq, line: e.line, method: e.request.method, path: e.request.path, status: e.response.status, violation });
+      findings.push({
+        seq: e.seq,
+        line: e.line,
+        method: e.request.method,
+        path: e.request.path,
+        status: e.response.status,
+        violation,
+      });
     }
   }
   return { file, exchanges: c.exchanges.length, findings };

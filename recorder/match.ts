@@ -37,7 +37,10 @@ const ABSENT = '(absent)';
 export class Matcher {
   private readonly byKey = new Map<string, { list: LocatedExchange[]; next: number }>();
 
-  constructor(private readonly exchanges: LocatedExchange[], private readonly options: MatchOptions = defaultMatchOptions) {
+  constructor(
+    private readonly exchanges: LocatedExchange[],
+    private readonly options: MatchOptions = defaultMatchOptions,
+  ) {
     for (const e of exchanges) {
       const key = matchKey(e.request, options);
       const slot = this.byKey.get(key);
@@ -79,7 +82,13 @@ function weight(field: string): number {
 
 /** Canonical text of everything that takes part in matching. */
 export function matchKey(req: RecordedRequest, o: MatchOptions): string {
-  return JSON.stringify([req.method, trimSlash(req.path), canonicalQuery(req.query, o), canonicalBody(req, o), matchedHeaders(req, o)]);
+  return JSON.stringify([
+    req.method,
+    trimSlash(req.path),
+    canonicalQuery(req.query, o),
+    canonicalBody(req, o),
+    matchedHeaders(req, o),
+  ]);
 }
 
 function trimSlash(p: string): string {
@@ -111,7 +120,11 @@ function matchedHeaders(req: RecordedRequest, o: MatchOptions): Array<[string, s
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }
@@ -124,7 +137,10 @@ function withoutPointers(value: unknown, pointers: string[]): unknown {
 }
 
 function removePointer(root: unknown, pointer: string): void {
-  const parts = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = root;
   for (const [i, part] of parts.entries()) {
     if (!node || typeof node !== 'object') return;
@@ -137,14 +153,17 @@ function removePointer(root: unknown, pointer: string): void {
 /** Field-by-field differences between a recorded and a received request, on the matched fields only. */
 export function diffRequests(recorded: RecordedRequest, received: RecordedRequest, o: MatchOptions): Difference[] {
   const out: Difference[] = [];
-  if (recorded.method !== received.method) out.push({ field: 'method', recorded: recorded.method, received: received.method });
-  if (trimSlash(recorded.path) !== trimSlash(received.path)) out.push({ field: 'path', recorded: recorded.path, received: received.path });
+  if (recorded.method !== received.method)
+    out.push({ field: 'method', recorded: recorded.method, received: received.method });
+  if (trimSlash(recorded.path) !== trimSlash(received.path))
+    out.push({ field: 'path', recorded: recorded.path, received: received.path });
   const rq = new Map(canonicalQuery(recorded.query, o));
   const sq = new Map(canonicalQuery(received.query, o));
   for (const name of new Set([...rq.keys(), ...sq.keys()])) {
     const a = rq.get(name);
     const b = sq.get(name);
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ field: `query.${name}`, recorded: showQuery(a), received: showQuery(b) });
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      out.push({ field: `query.${name}`, recorded: showQuery(a), received: showQuery(b) });
   }
   out.push(...diffBodies(canonicalBody(recorded, o), canonicalBody(received, o)));
   const rh = matchedHeaders(recorded, o);
@@ -173,7 +192,8 @@ function walkDiff(a: unknown, b: unknown, pointer: string, out: Difference[]): v
   if (out.length >= MAX_BODY_DIFFS) return;
   const bothObjects = a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b);
   if (!bothObjects) {
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ field: `body${pointer}`, recorded: a ?? ABSENT, received: b ?? ABSENT });
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      out.push({ field: `body${pointer}`, recorded: a ?? ABSENT, received: b ?? ABSENT });
     return;
   }
   const ra = a as Record<string, unknown>;

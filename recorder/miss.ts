@@ -24,11 +24,22 @@ function describe(r: Pick<RecordedRequest, 'method' | 'path' | 'query'>): string
   return `${r.method} ${r.path}${s ? `?${s}` : ''}`;
 }
 
-export function missAnswer(cassette: string, request: RecordedRequest, matcher: Matcher | undefined, mode: Mode): MissAnswer {
+export function missAnswer(
+  cassette: string,
+  request: RecordedRequest,
+  matcher: Matcher | undefined,
+  mode: Mode,
+): MissAnswer {
   const closest = matcher?.closest(request);
-  const diffText = (d: Difference[]): string => d.map((x) => `${x.field}: recorded ${JSON.stringify(x.recorded)}, received ${JSON.stringify(x.received)}`).join('; ');
-  const summary = `${describe(request)} has no recording in ${cassette}` +
-    (closest ? `; closest is seq ${closest.exchange.seq} (line ${closest.exchange.line}) ${describe(closest.exchange.request)}, differing in ${diffText(closest.differences)}` : '; the cassette has no exchanges');
+  const diffText = (d: Difference[]): string =>
+    d
+      .map((x) => `${x.field}: recorded ${JSON.stringify(x.recorded)}, received ${JSON.stringify(x.received)}`)
+      .join('; ');
+  const summary =
+    `${describe(request)} has no recording in ${cassette}` +
+    (closest
+      ? `; closest is seq ${closest.exchange.seq} (line ${closest.exchange.line}) ${describe(closest.exchange.request)}, differing in ${diffText(closest.differences)}`
+      : '; the cassette has no exchanges');
   return {
     summary,
     body: {
@@ -42,7 +53,12 @@ export function missAnswer(cassette: string, request: RecordedRequest, matcher: 
             seq: closest.exchange.seq,
             line: closest.exchange.line,
             operationId: closest.exchange.operationId,
-            request: { method: closest.exchange.request.method, path: closest.exchange.request.path, query: closest.exchange.request.query, body: closest.exchange.request.body?.value ?? null },
+            request: {
+              method: closest.exchange.request.method,
+              path: closest.exchange.request.path,
+              query: closest.exchange.request.query,
+              body: closest.exchange.request.body?.value ?? null,
+            },
             differences: closest.differences,
           }
         : null,

@@ -37,7 +37,8 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
   const policy = modePolicies[o.mode];
   if (policy.needsUpstream && !o.upstream) throw new Error(`mode '${o.mode}' needs an upstream`);
   const matchOptions: MatchOptions = { ...defaultMatchOptions, ...o.match };
-  const existing = policy.replayFirst && (o.mode === 'replay' || existsSync(o.cassette)) ? readCassette(o.cassette) : undefined;
+  const existing =
+    policy.replayFirst && (o.mode === 'replay' || existsSync(o.cassette)) ? readCassette(o.cassette) : undefined;
   const lastSeq = existing?.exchanges.reduce((m, e) => Math.max(m, e.seq), 0) ?? 0;
   const ctx: Ctx = {
     o,
@@ -46,7 +47,10 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     matcher: existing ? new Matcher(existing.exchanges, matchOptions) : undefined,
     matchOptions,
     writer: undefined,
-    upstream: o.upstream && policy.needsUpstream ? openUpstream(o.upstream.baseUrl, { ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}) }) : undefined,
+    upstream:
+      o.upstream && policy.needsUpstream
+        ? openUpstream(o.upstream.baseUrl, { ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}) })
+        : undefined,
     upstreamName: o.upstream ? publicBaseUrl(o.upstream.baseUrl) : '(none)',
     cap: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     stats: { exchanges: 0, written: 0, replayed: 0, misses: 0, failures: 0, violations: 0, refusedWrites: 0 },
@@ -54,7 +58,12 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
   };
   if (policy.write !== 'none') {
     const header = cassetteHeader(o.upstream?.deployment ?? null, o.upstream ? ctx.upstreamName : null, o.labels ?? {});
-    ctx.writer = new CassetteWriter(o.cassette, { mode: policy.write, header, firstSeq: lastSeq + 1, durable: o.durable ?? false });
+    ctx.writer = new CassetteWriter(o.cassette, {
+      mode: policy.write,
+      header,
+      firstSeq: lastSeq + 1,
+      durable: o.durable ?? false,
+    });
   }
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(ctx, req, res).catch((err: unknown) => internalError(ctx, res, err));
@@ -94,13 +103,18 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   const startedAt = new Date().toISOString();
   const url = new URL(req.url ?? '/', 'http://recorder.invalid');
   if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
-    sendJson(res, 404, { code: 'FLIS_ERR_USAGE', message: `the recorder serves ${BASE_PATH}/...; point the client's base URL at it, ending in ${BASE_PATH}` });
+    sendJson(res, 404, {
+      code: 'FLIS_ERR_USAGE',
+      message: `the recorder serves ${BASE_PATH}/...; point the client's base URL at it, ending in ${BASE_PATH}`,
+    });
     return;
   }
   const rel = url.pathname.slice(BASE_PATH.length) || '/';
   const authorization = headerValue(req.headers.authorization);
   const credential = authorization ? credentialsOf(authorization) : undefined;
-  const redactor = credential ? ctx.redactor.with([{ label: 'the Authorization header', value: credential }]) : ctx.redactor;
+  const redactor = credential
+    ? ctx.redactor.with([{ label: 'the Authorization header', value: credential }])
+    : ctx.redactor;
   const policy = modePolicies[ctx.o.mode];
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);
@@ -108,7 +122,10 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   const capture = new BodyCapture(MAX_BUFFERED_BODY);
   for await (const chunk of req) capture.add(chunk as Buffer);
   if (capture.truncated) {
-    sendJson(res, 413, { code: 'FLIS_ERR_USAGE', message: `request bodies over ${MAX_BUFFERED_BODY} bytes cannot be matched against a cassette (mode ${ctx.o.mode}); record them with --mode record` });
+    sendJson(res, 413, {
+      code: 'FLIS_ERR_USAGE',
+      message: `request bodies over ${MAX_BUFFERED_BODY} bytes cannot be matched against a cassette (mode ${ctx.o.mode}); record them with --mode record`,
+    });
     return;
   }
   const recorded = recordedRequest(ctx, req, x, capture);
@@ -122,7 +139,8 @@ function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void 
   ctx.stats.replayed += 1;
   const bytes = decodeBody(e.response.body);
   const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(e.response.headers)) if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
+  for (const [k, v] of Object.entries(e.response.headers))
+    if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
   headers['content-length'] = String(bytes.length);
   headers['x-flis-cassette'] = `replayed seq=${e.seq}`;
   res.writeHead(e.response.status, headers);

@@ -9,9 +9,22 @@ import { formsOf, type Secret, type SecretForm } from './secrets.ts';
 
 export const defaultRequestHeaders = ['accept', 'content-type', 'if-match', 'if-none-match', 'prefer'] as const;
 export const defaultResponseHeaders = [
-  'allow', 'cache-control', 'content-type', 'deprecation', 'etag', 'link', 'location', 'ratelimit',
-  'ratelimit-policy', 'retry-after', 'sunset', 'www-authenticate', 'x-ratelimit-limit',
-  'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id',
+  'allow',
+  'cache-control',
+  'content-type',
+  'deprecation',
+  'etag',
+  'link',
+  'location',
+  'ratelimit',
+  'ratelimit-policy',
+  'retry-after',
+  'sunset',
+  'www-authenticate',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-request-id',
 ] as const;
 /** Kept by name only: the value always becomes the placeholder. */
 export const credentialHeaders = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'] as const;
@@ -87,13 +100,18 @@ export class Redactor {
 
   query(q: QueryMap): QueryMap {
     const out: QueryMap = {};
-    for (const [k, v] of Object.entries(q)) out[this.text(k)] = Array.isArray(v) ? v.map((x) => this.text(x)) : this.text(v);
+    for (const [k, v] of Object.entries(q))
+      out[this.text(k)] = Array.isArray(v) ? v.map((x) => this.text(x)) : this.text(v);
     return out;
   }
 }
 
 /** Keep allow-listed headers (sorted, so a cassette diffs well), with credentials replaced. */
-export function keepHeaders(headers: Record<string, string | string[] | undefined>, allow: ReadonlySet<string>, r: Redactor): HeaderMap {
+export function keepHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  allow: ReadonlySet<string>,
+  r: Redactor,
+): HeaderMap {
   const out: HeaderMap = {};
   const entries = Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v] as const);
   for (const [name, value] of entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {

@@ -46,7 +46,14 @@ export function publicBaseUrl(baseUrl: string): string {
 }
 
 const hopByHop = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
   'proxy-authenticate',
 ]);
 
@@ -63,7 +70,9 @@ export function forwardRequestHeaders(h: IncomingHttpHeaders): Record<string, st
 }
 
 /** Response headers as passed back to the client. */
-export function forwardResponseHeaders(h: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+export function forwardResponseHeaders(
+  h: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined && !hopByHop.has(k)) out[k] = v;
   return out;
@@ -71,14 +80,24 @@ export function forwardResponseHeaders(h: Record<string, string | string[] | und
 
 const refusedCodes = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const timeoutCodes = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 export function classifyFailure(err: unknown, timeoutMs: number): UpstreamFailure {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code && e.code !== 'UND_ERR' ? e.code : (e.cause?.code ?? 'UNKNOWN');
-  const kind: UpstreamFailure['kind'] = refusedCodes.has(code) || refusedCodes.has(e.cause?.code ?? '')
-    ? 'refused'
-    : timeoutCodes.has(code) ? 'timeout' : resetCodes.has(code) ? 'reset' : 'other';
+  const kind: UpstreamFailure['kind'] =
+    refusedCodes.has(code) || refusedCodes.has(e.cause?.code ?? '')
+      ? 'refused'
+      : timeoutCodes.has(code)
+        ? 'timeout'
+        : resetCodes.has(code)
+          ? 'reset'
+          : 'other';
   const message = {
     refused: 'the upstream refused the connection',
     reset: 'the upstream closed or reset the connection before answering completely',

@@ -21,7 +21,13 @@ const NON_PRINTABLE_G = /[\u007f-\u009f\ufeff\ufffe\uffff]/g;
 const MAX_IMPLICIT_KEY = 1000;
 
 function isPlainSafe(s: string): boolean {
-  return s.length > 0 && s.length <= MAX_IMPLICIT_KEY && PLAIN.test(s) && !s.endsWith(' ') && !(s.length <= 5 && RESERVED.test(s));
+  return (
+    s.length > 0 &&
+    s.length <= MAX_IMPLICIT_KEY &&
+    PLAIN.test(s) &&
+    !s.endsWith(' ') &&
+    !(s.length <= 5 && RESERVED.test(s))
+  );
 }
 
 /** JSON string escapes are all valid YAML double-quoted escapes; YAML additionally wants C1 controls and BOM escaped. */

@@ -24,14 +24,20 @@ export interface AllureHtmlOptions {
 
 /** src/href/url() values that would make a browser fetch something outside the file. */
 export function externalReferences(html: string): string[] {
-  const refs = [...html.matchAll(/(?:src|href)\s*=\s*["']((?:https?:)?\/\/[^"']+)["']|url\(\s*["']?((?:https?:)?\/\/[^"')]+)/gi)].map((m) => m[1] ?? m[2] ?? '');
+  const refs = [
+    ...html.matchAll(/(?:src|href)\s*=\s*["']((?:https?:)?\/\/[^"']+)["']|url\(\s*["']?((?:https?:)?\/\/[^"')]+)/gi),
+  ].map((m) => m[1] ?? m[2] ?? '');
   // SVG namespace URIs are identifiers, never fetched.
   return [...new Set(refs.filter((r) => r && !/^https?:\/\/www\.w3\.org\//.test(r)))];
 }
 
 function runAllure(args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [ALLURE_CLI, ...args], { cwd, env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [ALLURE_CLI, ...args], {
+      cwd,
+      env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (b: Buffer) => (output += b.toString('utf8')));
     child.stderr.on('data', (b: Buffer) => (output += b.toString('utf8')));
@@ -41,22 +47,42 @@ function runAllure(args: string[], cwd: string): Promise<{ code: number; output:
 }
 
 export async function buildAllureHtml(opts: AllureHtmlOptions): Promise<string> {
-  if (!existsSync(ALLURE_CLI)) throw new FlisError('FLIS_ERR_CONFIG', `the allure package is not installed (${ALLURE_CLI} is missing); run npm ci`);
+  if (!existsSync(ALLURE_CLI))
+    throw new FlisError(
+      'FLIS_ERR_CONFIG',
+      `the allure package is not installed (${ALLURE_CLI} is missing); run npm ci`,
+    );
   const dirs = opts.resultsDirs.filter((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('-result.json')));
-  if (dirs.length === 0) throw new FlisError('FLIS_ERR_USAGE', `no Allure results in ${opts.resultsDirs.join(', ')}; run 'flis run' first (it writes <report-dir>/allure-results)`);
+  if (dirs.length === 0)
+    throw new FlisError(
+      'FLIS_ERR_USAGE',
+      `no Allure results in ${opts.resultsDirs.join(', ')}; run 'flis run' first (it writes <report-dir>/allure-results)`,
+    );
   const output = resolve(opts.outputDir);
   rmSync(output, { recursive: true, force: true });
   mkdirSync(dirname(output), { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'flis-allure-'));
   try {
-    const config = { name: opts.reportName ?? 'FLIS conformance', output, plugins: { allure2: { options: { singleFile: true, reportLanguage: 'en' } } } };
+    const config = {
+      name: opts.reportName ?? 'FLIS conformance',
+      output,
+      plugins: { allure2: { options: { singleFile: true, reportLanguage: 'en' } } },
+    };
     const configFile = join(work, 'allurerc.mjs');
     writeFileSync(configFile, `export default ${JSON.stringify(config)};\n`);
     const r = await runAllure(['generate', '--config', configFile, ...dirs.map((d) => resolve(d))], work);
     const index = join(output, 'index.html');
-    if (r.code !== 0 || !existsSync(index)) throw new FlisError('FLIS_ERR_INTERNAL', `allure generate exited ${r.code} without ${index}:\n${r.output.slice(-2000)}`);
+    if (r.code !== 0 || !existsSync(index))
+      throw new FlisError(
+        'FLIS_ERR_INTERNAL',
+        `allure generate exited ${r.code} without ${index}:\n${r.output.slice(-2000)}`,
+      );
     const external = externalReferences(readFileSync(index, 'utf8'));
-    if (external.length) throw new FlisError('FLIS_ERR_INTERNAL', `the Allure report references ${external.length} resource(s) outside the file (${external.slice(0, 3).join(', ')}); refusing to call it self-contained`);
+    if (external.length)
+      throw new FlisError(
+        'FLIS_ERR_INTERNAL',
+        `the Allure report references ${external.length} resource(s) outside the file (${external.slice(0, 3).join(', ')}); refusing to call it self-contained`,
+      );
     return index;
   } finally {
     rmSync(work, { recursive: true, force: true });

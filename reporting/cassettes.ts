@@ -17,7 +17,11 @@ export interface ReadCassette {
 export function readCassetteFile(file: string): ReadCassette {
   const c = readCassette(file, { allowTorn: true });
   // Webhook deliveries carry their webhook's operationId; API exchanges are matched to the contract.
-  const exchanges = c.exchanges.map((x) => (x.operationId?.startsWith('webhook') ? x : { ...x, operationId: matchOperation(x.request.method, x.request.path)?.operationId ?? null }));
+  const exchanges = c.exchanges.map((x) =>
+    x.operationId?.startsWith('webhook')
+      ? x
+      : { ...x, operationId: matchOperation(x.request.method, x.request.path)?.operationId ?? null },
+  );
   return { file, exchanges };
 }
 

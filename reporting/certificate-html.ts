@@ -7,7 +7,10 @@ import type { Certificate, CertificateFailure, ClauseEntry } from './certificate
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 const e = escapeHtml;
@@ -30,15 +33,23 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px;white-space:pr
 .small{font-size:12px;color:#57606a}
 `;
 
-const SYMBOL: Record<MatrixCell['status'] | 'not-covered', string> = { passed: '✓', failed: '✗', skipped: '–', 'not-covered': '·' };
+const SYMBOL: Record<MatrixCell['status'] | 'not-covered', string> = {
+  passed: '✓',
+  failed: '✗',
+  skipped: '–',
+  'not-covered': '·',
+};
 
 function cellHtml(cell: MatrixCell | undefined): string {
   if (!cell) return `<td class="c not-covered" title="not covered">${SYMBOL['not-covered']}</td>`;
   if (cell.status === 'failed') {
-    const links = (cell.failures ?? []).map((f) => `<a href="#${e(f.failure)}" title="${e(f.clause)}">${SYMBOL.failed}</a>`).join('');
+    const links = (cell.failures ?? [])
+      .map((f) => `<a href="#${e(f.failure)}" title="${e(f.clause)}">${SYMBOL.failed}</a>`)
+      .join('');
     return `<td class="c failed" title="failed: ${e((cell.failures ?? []).map((f) => f.clause).join('; '))}">${links || SYMBOL.failed}</td>`;
   }
-  if (cell.status === 'skipped') return `<td class="c skipped" title="skipped: ${e((cell.skipReasons ?? []).join('; '))}">${SYMBOL.skipped}</td>`;
+  if (cell.status === 'skipped')
+    return `<td class="c skipped" title="skipped: ${e((cell.skipReasons ?? []).join('; '))}">${SYMBOL.skipped}</td>`;
   return `<td class="c passed" title="passed (${cell.tests} test(s))">${SYMBOL.passed}</td>`;
 }
 
@@ -65,29 +76,49 @@ function rowHtml(row: MatrixRow, checks: string[]): string {
 
 function skipSummaryHtml(c: Certificate): string {
   const reasons = new Map<string, number>();
-  for (const row of c.matrix.rows) for (const cell of Object.values(row.cells)) if (cell.status === 'skipped') for (const r of cell.skipReasons ?? []) reasons.set(r, (reasons.get(r) ?? 0) + 1);
-  for (const u of c.matrix.unplaced) if (u.status === 'skipped') reasons.set(u.reason ?? 'skipped', (reasons.get(u.reason ?? 'skipped') ?? 0) + 1);
+  for (const row of c.matrix.rows)
+    for (const cell of Object.values(row.cells))
+      if (cell.status === 'skipped') for (const r of cell.skipReasons ?? []) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+  for (const u of c.matrix.unplaced)
+    if (u.status === 'skipped') reasons.set(u.reason ?? 'skipped', (reasons.get(u.reason ?? 'skipped') ?? 0) + 1);
   if (reasons.size === 0) return '<p class="small">Nothing was skipped.</p>';
   return `<table><tr><th>cells skipped</th><th>why</th></tr>${[...reasons].map(([r, n]) => `<tr><td>${n}</td><td>${e(r)}</td></tr>`).join('')}</table>`;
 }
 
 const CLAUSE_STATUS: Record<ClauseEntry['status'], string> = {
-  passed: 'enforced, passed', failed: 'enforced, FAILED', skipped: 'enforcing checks skipped', 'not-tested': 'not tested by this run',
-  'not-shown': 'not shown by the spec: nothing to enforce', document: 'a property of the contract document',
+  passed: 'enforced, passed',
+  failed: 'enforced, FAILED',
+  skipped: 'enforcing checks skipped',
+  'not-tested': 'not tested by this run',
+  'not-shown': 'not shown by the spec: nothing to enforce',
+  document: 'a property of the contract document',
 };
 
 function clausesHtml(list: ClauseEntry[]): string {
   const rows = list.map((c) => {
-    const checks = c.checks.map((k) => `${e(k.check)} <span class="small">(${k.passed}✓ ${k.failed}✗ ${k.skipped}–)</span>`).join('<br>') || '<span class="small">none</span>';
-    const cls = c.status === 'failed' ? 'failed' : c.status === 'passed' ? 'passed' : c.status === 'skipped' ? 'skipped' : '';
+    const checks =
+      c.checks
+        .map((k) => `${e(k.check)} <span class="small">(${k.passed}✓ ${k.failed}✗ ${k.skipped}–)</span>`)
+        .join('<br>') || '<span class="small">none</span>';
+    const cls =
+      c.status === 'failed' ? 'failed' : c.status === 'passed' ? 'passed' : c.status === 'skipped' ? 'skipped' : '';
     return `<tr><td>${e(c.id)}</td><td>${e(c.title)}${c.note ? `<br><span class="small">${e(c.note)}</span>` : ''}</td><td class="${cls}">${e(CLAUSE_STATUS[c.status])}</td><td>${checks}</td></tr>`;
   });
   return `<table><tr><th>clause</th><th>what it says</th><th>status</th><th>checks that enforce it (passed/failed/skipped tests)</th></tr>${rows.join('')}</table>`;
 }
 
 function failureHtml(f: CertificateFailure): string {
-  const exchanges = f.exchanges.map((x) => `${x.request.method} ${x.request.url}\n${Object.entries(x.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}${x.request.body !== undefined ? `\n\n${x.request.body}` : ''}\n\n→ ${x.response.status} ${x.response.headers['content-type'] ?? ''}\n${x.response.text}`);
-  const report = f.testId ? ` · <a href="html/index.html#?testId=${encodeURIComponent(f.testId)}">open in the Playwright report</a>` : '';
+  const exchanges = f.exchanges.map(
+    (x) =>
+      `${x.request.method} ${x.request.url}\n${Object.entries(x.request.headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(
+          '\n',
+        )}${x.request.body !== undefined ? `\n\n${x.request.body}` : ''}\n\n→ ${x.response.status} ${x.response.headers['content-type'] ?? ''}\n${x.response.text}`,
+  );
+  const report = f.testId
+    ? ` · <a href="html/index.html#?testId=${encodeURIComponent(f.testId)}">open in the Playwright report</a>`
+    : '';
   return `<div class="failure${f.blocking ? '' : ' advisory'}" id="${e(f.id)}">
 <strong>${e(f.id)}</strong> [${e(f.check)}] ${e(f.clause)}${f.operationId ? ` — <a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : ''} ${f.blocking ? '<span class="failed">blocks certification</span>' : '<span class="small">advisory (not a spec rule)</span>'}${report}
 <div class="small">${e(f.title)} · ${f.source === 'traffic' ? 'client traffic' : 'suite'}</div>
@@ -110,11 +141,21 @@ function factsHtml(c: Certificate): string {
     ['run id', c.run.runId ?? '(not recorded)'],
     ['suites', c.run.suites === 'all' ? 'all' : c.run.suites.join(', ')],
     ['writes allowed', String(c.run.allowWrites)],
-    ...(c.run.shard ? [['shard', `${c.run.shard} (partial: merge the shards for the verdict)`] as [string, string]] : []),
+    ...(c.run.shard
+      ? [['shard', `${c.run.shard} (partial: merge the shards for the verdict)`] as [string, string]]
+      : []),
     ...(c.run.mergedShards ? [['merged shards', c.run.mergedShards.join(', ')] as [string, string]] : []),
-    ...(c.run.cassettes ?? []).map((k) => ['client traffic', `${k.file} (${k.exchanges} exchanges)`] as [string, string]),
-    ['checks', `${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped (${c.counts.total} tests)`],
-    ['coverage', `${c.coverage.covered} of ${c.coverage.total} operations (${c.coverage.percent}%) had a check run on them`],
+    ...(c.run.cassettes ?? []).map(
+      (k) => ['client traffic', `${k.file} (${k.exchanges} exchanges)`] as [string, string],
+    ),
+    [
+      'checks',
+      `${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped (${c.counts.total} tests)`,
+    ],
+    [
+      'coverage',
+      `${c.coverage.covered} of ${c.coverage.total} operations (${c.coverage.percent}%) had a check run on them`,
+    ],
   ];
   return `<dl class="facts">${facts.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl>`;
 }

@@ -83,7 +83,8 @@ export interface Certificate {
 const EXCHANGE_TEXT_LIMIT = 4_000;
 
 function clipExchanges(exchanges: FailureRecord['exchanges']): FailureRecord['exchanges'] {
-  const clip = (s: string) => (s.length > EXCHANGE_TEXT_LIMIT ? `${s.slice(0, EXCHANGE_TEXT_LIMIT)}… (${s.length} chars)` : s);
+  const clip = (s: string) =>
+    s.length > EXCHANGE_TEXT_LIMIT ? `${s.slice(0, EXCHANGE_TEXT_LIMIT)}… (${s.length} chars)` : s;
   return exchanges.map((x) => ({
     ...x,
     request: { ...x.request, ...(x.request.body !== undefined ? { body: clip(x.request.body) } : {}) },
@@ -105,7 +106,9 @@ function failureOf(o: CheckOutcome, id: string): CertificateFailure {
     exchanges: clipExchanges(r?.exchanges ?? []),
     source: o.id.startsWith('traffic:') ? 'traffic' : 'suite',
     ...(o.id.startsWith('traffic:') ? {} : { testId: o.id }),
-    ...((r?.operationId ?? o.blamed[0] ?? o.operation) ? { operationId: r?.operationId ?? o.blamed[0] ?? o.operation } : {}),
+    ...((r?.operationId ?? o.blamed[0] ?? o.operation)
+      ? { operationId: r?.operationId ?? o.blamed[0] ?? o.operation }
+      : {}),
     ...(r?.pointer !== undefined ? { pointer: r.pointer } : {}),
     ...(r?.schemaPath ? { schemaPath: r.schemaPath } : {}),
   };
@@ -142,28 +145,53 @@ function clauseStatus(c: SpecClause, checks: ClauseEntry['checks']): ClauseEntry
 function clauseEntries(outcomes: readonly CheckOutcome[]): { clauses: ClauseEntry[]; beyondSpec: ClauseEntry[] } {
   const cited = new Set(outcomes.flatMap(outcomeClauses));
   const known = new Set(specClauses.map((c) => c.id));
-  const extra: SpecClause[] = [...cited].filter((id) => !known.has(id)).sort((a, b) => clauseOrder(a) - clauseOrder(b) || a.localeCompare(b))
-    .map((id) => ({ id, title: id === BEYOND_SPEC ? 'A server does not answer 5xx to a request it can judge' : 'cited by a check; not in the clause catalogue', kind: 'rule' }));
+  const extra: SpecClause[] = [...cited]
+    .filter((id) => !known.has(id))
+    .sort((a, b) => clauseOrder(a) - clauseOrder(b) || a.localeCompare(b))
+    .map((id) => ({
+      id,
+      title:
+        id === BEYOND_SPEC
+          ? 'A server does not answer 5xx to a request it can judge'
+          : 'cited by a check; not in the clause catalogue',
+      kind: 'rule',
+    }));
   const entry = (c: SpecClause): ClauseEntry => {
     const checks = tally(outcomes, c.id);
     return { ...c, checks, status: clauseStatus(c, checks) };
   };
-  return { clauses: [...specClauses, ...extra.filter((c) => isSpecClause(c.id))].map(entry), beyondSpec: extra.filter((c) => !isSpecClause(c.id)).map(entry) };
+  return {
+    clauses: [...specClauses, ...extra.filter((c) => isSpecClause(c.id))].map(entry),
+    beyondSpec: extra.filter((c) => !isSpecClause(c.id)).map(entry),
+  };
 }
 
-export function verdictOf(failures: readonly CertificateFailure[], suiteErrors: readonly string[], ran: number): Verdict {
+export function verdictOf(
+  failures: readonly CertificateFailure[],
+  suiteErrors: readonly string[],
+  ran: number,
+): Verdict {
   const reasons: string[] = [];
   const blocking = failures.filter((f) => f.blocking);
   if (blocking.length) {
     const byClause = new Map<string, number>();
-    for (const f of blocking) for (const c of citedClauses(f.clause).filter(isSpecClause)) byClause.set(c, (byClause.get(c) ?? 0) + 1);
-    reasons.push(`${blocking.length} failed check(s) on documented rules: ${[...byClause].map(([c, n]) => `${c} (${n})`).join(', ')}`);
+    for (const f of blocking)
+      for (const c of citedClauses(f.clause).filter(isSpecClause)) byClause.set(c, (byClause.get(c) ?? 0) + 1);
+    reasons.push(
+      `${blocking.length} failed check(s) on documented rules: ${[...byClause].map(([c, n]) => `${c} (${n})`).join(', ')}`,
+    );
   }
   if (suiteErrors.length) reasons.push(`${suiteErrors.length} error(s) outside any test: the run is incomplete`);
   if (ran === 0) reasons.push('no check ran');
   if (reasons.length) return { status: 'not-certified', reasons };
   const advisories = failures.length;
-  if (advisories) return { status: 'certified-with-advisories', reasons: [`${advisories} failed check(s) on rules beyond the spec (${[...new Set(failures.map((f) => f.clause))].join('; ')}); no documented rule failed`] };
+  if (advisories)
+    return {
+      status: 'certified-with-advisories',
+      reasons: [
+        `${advisories} failed check(s) on rules beyond the spec (${[...new Set(failures.map((f) => f.clause))].join('; ')}); no documented rule failed`,
+      ],
+    };
   return { status: 'certified', reasons: ['every check that ran passed'] };
 }
 
@@ -191,7 +219,13 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
     tool: toolProvenance(),
     run: facts,
     verdict: verdictOf(failures, run.errors, ran),
-    counts: { passed, failed: failures.length, skipped: count('skipped'), total: run.outcomes.length, suiteErrors: run.errors.length },
+    counts: {
+      passed,
+      failed: failures.length,
+      skipped: count('skipped'),
+      total: run.outcomes.length,
+      suiteErrors: run.errors.length,
+    },
     coverage,
     matrix,
     ...clauseEntries(run.outcomes),

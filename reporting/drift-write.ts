@@ -27,21 +27,42 @@ function cell(v: unknown): string {
 
 function section(kind: DriftFinding['kind'], list: DriftFinding[]): string {
   if (list.length === 0) return '';
-  const rows = list.map((f) => `| ${f.operationId} | ${f.direction} | ${cell(f.path ?? f.status)} | ${f.count} | ${cell(f.value ?? f.example)} | ${cell(f.contract)} |`);
-  return [`## ${TITLES[kind]} (${list.length})`, '', '| operation | direction | path / status | seen | value / example | contract |', '|---|---|---|---|---|---|', ...rows, ''].join('\n');
+  const rows = list.map(
+    (f) =>
+      `| ${f.operationId} | ${f.direction} | ${cell(f.path ?? f.status)} | ${f.count} | ${cell(f.value ?? f.example)} | ${cell(f.contract)} |`,
+  );
+  return [
+    `## ${TITLES[kind]} (${list.length})`,
+    '',
+    '| operation | direction | path / status | seen | value / example | contract |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 export function renderDriftMarkdown(r: DriftReport): string {
   const kinds = Object.keys(TITLES) as DriftFinding['kind'][];
-  const body = kinds.map((k) => section(k, r.findings.filter((f) => f.kind === k))).filter(Boolean);
-  const proposals = r.proposedSchemas.map((p) => `- \`${PROPOSED_DIR}/${p.operationId}.${p.direction}.schema.json\` (${p.reason})`);
+  const body = kinds
+    .map((k) =>
+      section(
+        k,
+        r.findings.filter((f) => f.kind === k),
+      ),
+    )
+    .filter(Boolean);
+  const proposals = r.proposedSchemas.map(
+    (p) => `- \`${PROPOSED_DIR}/${p.operationId}.${p.direction}.schema.json\` (${p.reason})`,
+  );
   return [
     '# Drift report',
     '',
     `Generated ${r.generatedAt} from: ${r.sources.join(', ') || '(no traffic)'}. ${r.operationsSeen} operation(s) seen.`,
     'Drift is reported, not failed (`--fail-on drift` makes it a gate).',
     '',
-    ...(body.length ? body : ['No drift: every field, value and status code seen is documented, and every documented field was seen.', '']),
+    ...(body.length
+      ? body
+      : ['No drift: every field, value and status code seen is documented, and every documented field was seen.', '']),
     `## Proposed schemas (${r.proposedSchemas.length})`,
     '',
     ...(proposals.length ? proposals : ['None: no traffic of the operations whose fields are not shown.']),
@@ -57,10 +78,16 @@ export function writeDriftReport(dir: string, r: DriftReport, secrets: readonly 
   rmSync(proposed, { recursive: true, force: true });
   if (r.proposedSchemas.length === 0) return;
   mkdirSync(proposed, { recursive: true });
-  for (const p of r.proposedSchemas) writeFileSync(join(proposed, `${p.operationId}.${p.direction}.schema.json`), redactText(`${JSON.stringify(p.schema, null, 2)}\n`, secrets));
+  for (const p of r.proposedSchemas)
+    writeFileSync(
+      join(proposed, `${p.operationId}.${p.direction}.schema.json`),
+      redactText(`${JSON.stringify(p.schema, null, 2)}\n`, secrets),
+    );
 }
 
 export function driftSummary(r: DriftReport, dir: string): string {
-  const parts = Object.entries(r.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
+  const parts = Object.entries(r.counts)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`);
   return `drift: ${parts.length ? parts.join(', ') : 'none'}; ${r.proposedSchemas.length} proposed schema(s); ${join(dir, DRIFT_MD)}`;
 }

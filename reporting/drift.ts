@@ -12,7 +12,12 @@ import type { BodyStats, Direction, Observations, OperationStats } from '../suit
 import { inferSchema, type JsonSchema } from './infer-schema.ts';
 import { documentedPaths, lookup, shownValues } from './schema-walk.ts';
 
-export type DriftKind = 'undocumented-field' | 'undocumented-value' | 'value-outside-enum' | 'undocumented-status' | 'documented-field-never-seen';
+export type DriftKind =
+  | 'undocumented-field'
+  | 'undocumented-value'
+  | 'value-outside-enum'
+  | 'undocumented-status'
+  | 'documented-field-never-seen';
 
 export interface DriftFinding {
   kind: DriftKind;
@@ -70,7 +75,10 @@ function webhookContracts(): Map<string, OperationContract> {
 }
 
 function operationContract(op: Operation): OperationContract {
-  const responses = (openapiDocument().paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>)[op.path]?.[op.method]?.responses ?? {};
+  const responses =
+    (openapiDocument().paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>)[op.path]?.[
+      op.method
+    ]?.responses ?? {};
   return {
     id: op.operationId,
     ...(op.requestSchema ? { request: op.requestSchema } : {}),
@@ -83,7 +91,10 @@ function operationContract(op: Operation): OperationContract {
 
 let contracts: Map<string, OperationContract> | undefined;
 function contractOf(operationId: string): OperationContract | undefined {
-  contracts ??= new Map([...operations().map((o) => [o.operationId, operationContract(o)] as const), ...webhookContracts()]);
+  contracts ??= new Map([
+    ...operations().map((o) => [o.operationId, operationContract(o)] as const),
+    ...webhookContracts(),
+  ]);
   return contracts.get(operationId);
 }
 
@@ -96,20 +107,39 @@ function statusFindings(c: OperationContract, stats: OperationStats): DriftFindi
   if (c.statuses.length === 0) return [];
   return Object.entries(stats.statuses)
     .filter(([code]) => !statusDocumented(Number(code), c.statuses))
-    .map(([code, n]) => ({ kind: 'undocumented-status', operationId: c.id, direction: 'response', status: Number(code), count: n, contract: `documented: ${c.statuses.join(', ')}` }));
+    .map(([code, n]) => ({
+      kind: 'undocumented-status',
+      operationId: c.id,
+      direction: 'response',
+      status: Number(code),
+      count: n,
+      contract: `documented: ${c.statuses.join(', ')}`,
+    }));
 }
 
 function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/'));
 }
 
-function valueFindings(c: OperationContract, direction: Direction, path: string, values: Record<string, number>, node: Record<string, unknown>, schema: SchemaName): DriftFinding[] {
+function valueFindings(
+  c: OperationContract,
+  direction: Direction,
+  path: string,
+  values: Record<string, number>,
+  node: Record<string, unknown>,
+  schema: SchemaName,
+): DriftFinding[] {
   const shown = shownValues(node);
   if (!shown) return [];
   return Object.entries(values)
     .filter(([v]) => !shown.values.includes(v))
     .map(([v, n]) => ({
-      kind: shown.closed ? 'value-outside-enum' : 'undocumented-value', operationId: c.id, direction, path, value: v, count: n,
+      kind: shown.closed ? 'value-outside-enum' : 'undocumented-value',
+      operationId: c.id,
+      direction,
+      path,
+      value: v,
+      count: n,
       contract: `${schema}.schema.json: ${shown.closed ? 'enum' : 'values shown'} ${shown.values.join(', ')}`,
     }));
 }
@@ -122,13 +152,29 @@ function bodyFindings(c: OperationContract, direction: Direction, schema: Schema
     const verdict = lookup(schema, path);
     // Report the topmost undocumented field only: what lives under it is undocumented by implication.
     if (verdict.kind === 'undocumented' && lookup(schema, parentOf(path)).kind === 'documented') {
-      out.push({ kind: 'undocumented-field', operationId: c.id, direction, path, count: s.count, ...(s.example !== undefined ? { example: s.example } : {}), contract: `${schema}.schema.json` });
+      out.push({
+        kind: 'undocumented-field',
+        operationId: c.id,
+        direction,
+        path,
+        count: s.count,
+        ...(s.example !== undefined ? { example: s.example } : {}),
+        contract: `${schema}.schema.json`,
+      });
     }
-    if (verdict.kind === 'documented' && s.values) out.push(...valueFindings(c, direction, path, s.values, verdict.node, schema));
+    if (verdict.kind === 'documented' && s.values)
+      out.push(...valueFindings(c, direction, path, s.values, verdict.node, schema));
   }
   for (const path of documentedPaths(schema)) {
-    if (!seen.has(path) && (seen.has(parentOf(path)) && (body.paths[parentOf(path)]?.types.object ?? 0) > 0)) {
-      out.push({ kind: 'documented-field-never-seen', operationId: c.id, direction, path, count: 0, contract: `${schema}.schema.json` });
+    if (!seen.has(path) && seen.has(parentOf(path)) && (body.paths[parentOf(path)]?.types.object ?? 0) > 0) {
+      out.push({
+        kind: 'documented-field-never-seen',
+        operationId: c.id,
+        direction,
+        path,
+        count: 0,
+        contract: `${schema}.schema.json`,
+      });
     }
   }
   return out;
@@ -140,18 +186,30 @@ function proposals(c: OperationContract, stats: OperationStats): ProposedSchema[
   for (const direction of ['request', 'response'] as const) {
     const body = stats[direction];
     if (body.bodies === 0) continue;
-    const what = c.id.startsWith('webhook') ? 'webhook payload fields are not shown (spec 6)' : `${direction} bodies of the section 4.3 operations are not shown (spec 4.3, spec 2.7)`;
+    const what = c.id.startsWith('webhook')
+      ? 'webhook payload fields are not shown (spec 6)'
+      : `${direction} bodies of the section 4.3 operations are not shown (spec 4.3, spec 2.7)`;
     out.push({
       operationId: c.id,
       direction,
       reason: what,
-      schema: inferSchema(body, `${c.id} ${direction} (proposed)`, `Proposed from observed traffic, not part of the contract: ${what}.`),
+      schema: inferSchema(
+        body,
+        `${c.id} ${direction} (proposed)`,
+        `Proposed from observed traffic, not part of the contract: ${what}.`,
+      ),
     });
   }
   return out;
 }
 
-const KINDS: DriftKind[] = ['undocumented-field', 'undocumented-value', 'value-outside-enum', 'undocumented-status', 'documented-field-never-seen'];
+const KINDS: DriftKind[] = [
+  'undocumented-field',
+  'undocumented-value',
+  'value-outside-enum',
+  'undocumented-status',
+  'documented-field-never-seen',
+];
 
 export function buildDriftReport(obs: Observations, now = new Date()): DriftReport {
   const findings: DriftFinding[] = [];
@@ -164,8 +222,19 @@ export function buildDriftReport(obs: Observations, now = new Date()): DriftRepo
     if (c.response) findings.push(...bodyFindings(c, 'response', c.response, stats.response));
     proposedSchemas.push(...proposals(c, stats));
   }
-  const counts = Object.fromEntries(KINDS.map((k) => [k, findings.filter((f) => f.kind === k).length])) as Record<DriftKind, number>;
-  return { kind: 'flis-drift-report', generatedAt: now.toISOString(), sources: obs.sources, operationsSeen: Object.keys(obs.operations).length, counts, findings, proposedSchemas };
+  const counts = Object.fromEntries(KINDS.map((k) => [k, findings.filter((f) => f.kind === k).length])) as Record<
+    DriftKind,
+    number
+  >;
+  return {
+    kind: 'flis-drift-report',
+    generatedAt: now.toISOString(),
+    sources: obs.sources,
+    operationsSeen: Object.keys(obs.operations).length,
+    counts,
+    findings,
+    proposedSchemas,
+  };
 }
 
 /** Total findings: what `--fail-on drift` gates on. */

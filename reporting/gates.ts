@@ -29,11 +29,21 @@ export function evaluateGates(cert: Certificate, drift: DriftReport | undefined,
   const out: GateResult[] = [];
   if (opts.minCoverage !== undefined) {
     const passed = cert.coverage.percent >= opts.minCoverage;
-    out.push({ gate: 'min-coverage', passed, exitCode: GATE_EXIT.coverage, message: `coverage ${cert.coverage.percent}% (${cert.coverage.covered}/${cert.coverage.total} operations) ${passed ? '≥' : '<'} --min-coverage ${opts.minCoverage}%` });
+    out.push({
+      gate: 'min-coverage',
+      passed,
+      exitCode: GATE_EXIT.coverage,
+      message: `coverage ${cert.coverage.percent}% (${cert.coverage.covered}/${cert.coverage.total} operations) ${passed ? '≥' : '<'} --min-coverage ${opts.minCoverage}%`,
+    });
   }
   if (opts.failOn?.includes('drift')) {
     const n = drift ? driftCount(drift) : 0;
-    out.push({ gate: 'drift', passed: n === 0, exitCode: GATE_EXIT.drift, message: `${n} drift finding(s) with --fail-on drift` });
+    out.push({
+      gate: 'drift',
+      passed: n === 0,
+      exitCode: GATE_EXIT.drift,
+      message: `${n} drift finding(s) with --fail-on drift`,
+    });
   }
   return out;
 }
@@ -41,7 +51,10 @@ export function evaluateGates(cert: Certificate, drift: DriftReport | undefined,
 /** The process exit code: the check result (0 or 1) unless it passed and a gate failed. */
 export function exitCodeWithGates(checkExit: number, gates: readonly GateResult[]): number {
   if (checkExit !== 0) return checkExit;
-  const failed = gates.filter((g) => !g.passed).map((g) => g.exitCode).sort((a, b) => a - b);
+  const failed = gates
+    .filter((g) => !g.passed)
+    .map((g) => g.exitCode)
+    .sort((a, b) => a - b);
   return failed[0] ?? 0;
 }
 

@@ -30,7 +30,10 @@ function typeOf(s: PathStats): string | string[] {
 }
 
 function lastSegment(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1).replaceAll('~1', '/').replaceAll('~0', '~');
+  return path
+    .slice(path.lastIndexOf('/') + 1)
+    .replaceAll('~1', '/')
+    .replaceAll('~0', '~');
 }
 
 function inferAt(paths: Record<string, PathStats>, index: Map<string, string[]>, path: string): JsonSchema {
@@ -45,7 +48,10 @@ function inferAt(paths: Record<string, PathStats>, index: Map<string, string[]>,
   const children = (index.get(path) ?? []).filter((c) => !c.endsWith('/*'));
   if (objects > 0) {
     schema.properties = Object.fromEntries(children.sort().map((c) => [lastSegment(c), inferAt(paths, index, c)]));
-    const required = children.filter((c) => (paths[c]?.count ?? 0) >= objects).map(lastSegment).sort();
+    const required = children
+      .filter((c) => (paths[c]?.count ?? 0) >= objects)
+      .map(lastSegment)
+      .sort();
     if (required.length) schema.required = required;
   }
   if ((s.types.array ?? 0) > 0 && paths[`${path}/*`]) schema.items = inferAt(paths, index, `${path}/*`);

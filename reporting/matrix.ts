@@ -66,11 +66,16 @@ function contributions(o: CheckOutcome, failureId: string | undefined): Map<stri
   const out = new Map<string, Contribution>();
   if (o.status === 'failed') {
     const blamed = o.blamed.length ? o.blamed : o.operation ? [o.operation] : o.exercised;
-    for (const op of blamed) out.set(op, { status: 'failed', failure: { failure: failureId ?? '', clause: o.record?.clause ?? o.clause ?? '' } });
+    for (const op of blamed)
+      out.set(op, {
+        status: 'failed',
+        failure: { failure: failureId ?? '', clause: o.record?.clause ?? o.clause ?? '' },
+      });
   } else if (o.status === 'skipped') {
     if (o.operation) out.set(o.operation, { status: 'skipped', skipReason: o.skipReason ?? 'skipped' });
   } else {
-    for (const op of new Set([...(o.operation ? [o.operation] : []), ...o.exercised])) out.set(op, { status: 'passed' });
+    for (const op of new Set([...(o.operation ? [o.operation] : []), ...o.exercised]))
+      out.set(op, { status: 'passed' });
   }
   return out;
 }
@@ -84,7 +89,16 @@ function addTo(cells: Record<string, MatrixCell>, check: string, c: Contribution
 }
 
 function rowOf(op: Operation): MatrixRow {
-  return { operationId: op.operationId, method: op.method.toUpperCase(), path: op.path, resource: op.tag, clause: op.clause, deprecated: op.deprecated, covered: false, cells: {} };
+  return {
+    operationId: op.operationId,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    resource: op.tag,
+    clause: op.clause,
+    deprecated: op.deprecated,
+    covered: false,
+    cells: {},
+  };
 }
 
 /**
@@ -102,10 +116,17 @@ export function buildMatrix(outcomes: readonly CheckOutcome[], failureIds: Reado
     const placed = [...contributions(o, failure)].filter(([op]) => rows.has(op));
     for (const [op, c] of placed) addTo(rows.get(op)!.cells, o.check, c);
     if (placed.length === 0) {
-      unplaced.push({ check: o.check, title: o.title, status: o.status, ...(o.skipReason ? { reason: o.skipReason } : {}), ...(failure ? { failure } : {}) });
+      unplaced.push({
+        check: o.check,
+        title: o.title,
+        status: o.status,
+        ...(o.skipReason ? { reason: o.skipReason } : {}),
+        ...(failure ? { failure } : {}),
+      });
     }
   }
-  for (const row of rows.values()) row.covered = Object.values(row.cells).some((c) => c.status === 'passed' || c.status === 'failed');
+  for (const row of rows.values())
+    row.covered = Object.values(row.cells).some((c) => c.status === 'passed' || c.status === 'failed');
   const all = [...rows.values()];
   const covered = all.filter((r) => r.covered).length;
   return {

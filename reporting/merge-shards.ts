@@ -7,7 +7,16 @@
  * (deployment, seed, run id) for the certificate, checked to agree.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -26,7 +35,11 @@ export interface MergedShards {
 }
 
 function filesIn(dir: string, suffix: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(suffix)).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(suffix))
+        .sort()
+    : [];
 }
 
 function copyAll(from: string, to: string, suffix = ''): number {
@@ -39,10 +52,17 @@ function copyAll(from: string, to: string, suffix = ''): number {
 function runMergeReports(blobDir: string, outDir: string, secrets: readonly string[]): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'flis-merge-'));
   const config = join(work, 'merge.config.mjs');
-  const reporters = [['html', { outputFolder: join(outDir, 'html'), open: 'never' }], ['junit', { outputFile: join(outDir, 'junit.xml') }], ['json', { outputFile: join(outDir, 'results.json') }]];
+  const reporters = [
+    ['html', { outputFolder: join(outDir, 'html'), open: 'never' }],
+    ['junit', { outputFile: join(outDir, 'junit.xml') }],
+    ['json', { outputFile: join(outDir, 'results.json') }],
+  ];
   writeFileSync(config, `export default ${JSON.stringify({ reporter: reporters })};\n`);
   return new Promise<void>((done, fail) => {
-    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'merge-reports', '--config', config, blobDir], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'merge-reports', '--config', config, blobDir], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (b: Buffer) => (output += b.toString('utf8')));
     child.stderr.on('data', (b: Buffer) => (output += b.toString('utf8')));
@@ -50,14 +70,24 @@ function runMergeReports(blobDir: string, outDir: string, secrets: readonly stri
     child.on('close', (code) => {
       rmSync(work, { recursive: true, force: true });
       if (code === 0 && existsSync(join(outDir, 'results.json'))) done();
-      else fail(new FlisError('FLIS_ERR_INTERNAL', `playwright merge-reports exited ${code}:\n${redactText(output, secrets).slice(-2000)}`));
+      else
+        fail(
+          new FlisError(
+            'FLIS_ERR_INTERNAL',
+            `playwright merge-reports exited ${code}:\n${redactText(output, secrets).slice(-2000)}`,
+          ),
+        );
     });
   });
 }
 
 function shardCertificate(dir: string): Certificate {
   const file = join(dir, CERTIFICATE_JSON);
-  if (!existsSync(file)) throw new FlisError('FLIS_ERR_USAGE', `${dir} holds no ${CERTIFICATE_JSON}: pass the report folders that 'flis run --shard I/N' wrote`);
+  if (!existsSync(file))
+    throw new FlisError(
+      'FLIS_ERR_USAGE',
+      `${dir} holds no ${CERTIFICATE_JSON}: pass the report folders that 'flis run --shard I/N' wrote`,
+    );
   return JSON.parse(readFileSync(file, 'utf8')) as Certificate;
 }
 
@@ -74,25 +104,47 @@ function agreedFacts(certs: Certificate[], dirs: string[]): MergedShards {
   differs('the run id', (c) => c.run.runId);
   const shards = certs.map((c, i) => c.run.shard ?? `(unsharded: ${basename(dirs[i] ?? '')})`);
   const total = Number(certs.find((c) => c.run.shard)?.run.shard?.split('/')[1] ?? certs.length);
-  if (new Set(shards).size !== total) warnings.push(`${new Set(shards).size} distinct shard(s) of ${total} were given (${shards.join(', ')}): the merged certificate covers only those`);
+  if (new Set(shards).size !== total)
+    warnings.push(
+      `${new Set(shards).size} distinct shard(s) of ${total} were given (${shards.join(', ')}): the merged certificate covers only those`,
+    );
   return {
-    subject: { deployment: first.subject.deployment, baseUrl: first.subject.baseUrl, ...(first.subject.partner ? { partner: first.subject.partner } : {}) },
-    facts: { seed: first.run.seed, runId: first.run.runId, suites: first.run.suites, allowWrites: first.run.allowWrites, mergedShards: [...shards].sort() },
+    subject: {
+      deployment: first.subject.deployment,
+      baseUrl: first.subject.baseUrl,
+      ...(first.subject.partner ? { partner: first.subject.partner } : {}),
+    },
+    facts: {
+      seed: first.run.seed,
+      runId: first.run.runId,
+      suites: first.run.suites,
+      allowWrites: first.run.allowWrites,
+      mergedShards: [...shards].sort(),
+    },
     warnings,
   };
 }
 
 /** Merges the shards' report folders into `outDir` and answers the facts the certificate needs. */
-export async function mergeShards(shardDirs: string[], outDir: string, secrets: readonly string[]): Promise<MergedShards> {
+export async function mergeShards(
+  shardDirs: string[],
+  outDir: string,
+  secrets: readonly string[],
+): Promise<MergedShards> {
   const dirs = shardDirs.map((d) => resolve(d));
   const out = resolve(outDir);
   const certs = dirs.map(shardCertificate);
   const merged = agreedFacts(certs, dirs);
-  for (const stale of ['allure-results', 'observations', 'html', 'results.json', 'junit.xml']) rmSync(join(out, stale), { recursive: true, force: true });
+  for (const stale of ['allure-results', 'observations', 'html', 'results.json', 'junit.xml'])
+    rmSync(join(out, stale), { recursive: true, force: true });
   const blobs = join(mkdtempSync(join(tmpdir(), 'flis-blobs-')), 'blob');
   try {
     const n = dirs.reduce((sum, d) => sum + copyAll(join(d, 'blob'), blobs, '.zip'), 0);
-    if (n === 0) throw new FlisError('FLIS_ERR_USAGE', `no blob reports in ${dirs.map((d) => join(d, 'blob')).join(', ')}: run the shards with 'flis run --shard I/N'`);
+    if (n === 0)
+      throw new FlisError(
+        'FLIS_ERR_USAGE',
+        `no blob reports in ${dirs.map((d) => join(d, 'blob')).join(', ')}: run the shards with 'flis run --shard I/N'`,
+      );
     mkdirSync(out, { recursive: true });
     await runMergeReports(blobs, out, secrets);
   } finally {

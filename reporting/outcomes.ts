@@ -34,15 +34,48 @@ export interface RunOutcomes {
   errors: string[];
 }
 
-interface Annotation { type: string; description?: string }
-interface Attachment { name: string; contentType: string; body?: string; path?: string }
-interface JsonResult { status: string; attachments?: Attachment[]; errors?: { message?: string }[]; annotations?: Annotation[] }
-interface JsonTest { projectName: string; status: string; annotations?: Annotation[]; results: JsonResult[] }
-interface JsonSpec { id: string; title: string; tests: JsonTest[] }
-interface JsonSuite { specs?: JsonSpec[]; suites?: JsonSuite[] }
-interface JsonReport { suites?: JsonSuite[]; errors?: { message?: string }[] }
+interface Annotation {
+  type: string;
+  description?: string;
+}
+interface Attachment {
+  name: string;
+  contentType: string;
+  body?: string;
+  path?: string;
+}
+interface JsonResult {
+  status: string;
+  attachments?: Attachment[];
+  errors?: { message?: string }[];
+  annotations?: Annotation[];
+}
+interface JsonTest {
+  projectName: string;
+  status: string;
+  annotations?: Annotation[];
+  results: JsonResult[];
+}
+interface JsonSpec {
+  id: string;
+  title: string;
+  tests: JsonTest[];
+}
+interface JsonSuite {
+  specs?: JsonSpec[];
+  suites?: JsonSuite[];
+}
+interface JsonReport {
+  suites?: JsonSuite[];
+  errors?: { message?: string }[];
+}
 
-const STATUS: Record<string, OutcomeStatus> = { expected: 'passed', unexpected: 'failed', skipped: 'skipped', flaky: 'flaky' };
+const STATUS: Record<string, OutcomeStatus> = {
+  expected: 'passed',
+  unexpected: 'failed',
+  skipped: 'skipped',
+  flaky: 'flaky',
+};
 
 function attachmentText(results: JsonResult[], name: string): string | undefined {
   for (const r of [...results].reverse()) {
@@ -85,7 +118,8 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
   const clause = firstOf(all, 'clause');
   const operation = firstOf(staticAnnotations, 'operation');
   const runtimeOps = allOf(runtime, 'operation').filter((o) => o !== operation);
-  const blamed = status === 'failed' ? [...new Set([...(record?.operationId ? [record.operationId] : []), ...runtimeOps])] : [];
+  const blamed =
+    status === 'failed' ? [...new Set([...(record?.operationId ? [record.operationId] : []), ...runtimeOps])] : [];
   const skipReason = firstOf(all, 'skipped-because') ?? firstOf(all, 'skip');
   const error = test.results.at(-1)?.errors?.[0]?.message;
   return {
@@ -114,6 +148,8 @@ export function readRunOutcomes(resultsFile: string): RunOutcomes {
   const outcomes: CheckOutcome[] = [];
   for (const s of report.suites ?? []) walk(s, outcomes);
   // Test order differs between a sharded and an unsharded run; the certificate must not.
-  outcomes.sort((a, b) => a.project.localeCompare(b.project) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  outcomes.sort(
+    (a, b) => a.project.localeCompare(b.project) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id),
+  );
   return { outcomes, errors: (report.errors ?? []).map((e) => e.message ?? 'unknown error') };
 }

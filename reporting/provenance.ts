@@ -19,7 +19,11 @@ export interface SpecProvenance {
 }
 
 export function specProvenance(): SpecProvenance {
-  return { version: specVersion(), file: 'specs/openapi.yaml', sha256: createHash('sha256').update(readFileSync(OPENAPI_FILE)).digest('hex') };
+  return {
+    version: specVersion(),
+    file: 'specs/openapi.yaml',
+    sha256: createHash('sha256').update(readFileSync(OPENAPI_FILE)).digest('hex'),
+  };
 }
 
 export function toolProvenance(): { name: string; version: string } {

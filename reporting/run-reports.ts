@@ -36,8 +36,15 @@ export function writeRunReports(input: RunReportsInput): RunReports {
   const run = readRunOutcomes(join(input.reportDir, 'results.json'));
   const traffic = (input.cassettes ?? []).map((file) => ({ file, ...trafficOutcomes(file) }));
   const outcomes: CheckOutcome[] = [...run.outcomes, ...traffic.flatMap((t) => t.outcomes)];
-  const facts: RunFacts = { ...input.facts, ...(traffic.length ? { cassettes: traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) } : {}) };
-  const certificate = writeCertificate(input.reportDir, { run: { outcomes, errors: run.errors }, subject: input.subject, facts }, input.secrets);
+  const facts: RunFacts = {
+    ...input.facts,
+    ...(traffic.length ? { cassettes: traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) } : {}),
+  };
+  const certificate = writeCertificate(
+    input.reportDir,
+    { run: { outcomes, errors: run.errors }, subject: input.subject, facts },
+    input.secrets,
+  );
   const observations = mergeObservations([
     readObservationsDir(join(input.reportDir, OBSERVATIONS_SUBDIR)),
     ...(input.observations ?? []),

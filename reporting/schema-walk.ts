@@ -39,7 +39,9 @@ function branches(node: SchemaNode): SchemaNode[] {
 }
 
 function properties(nodes: SchemaNode[]): Record<string, SchemaNode> | undefined {
-  const lists = nodes.map((n) => n.properties).filter((p): p is Record<string, SchemaNode> => typeof p === 'object' && p !== null);
+  const lists = nodes
+    .map((n) => n.properties)
+    .filter((p): p is Record<string, SchemaNode> => typeof p === 'object' && p !== null);
   return lists.length ? Object.assign({}, ...lists) : undefined;
 }
 
@@ -48,7 +50,12 @@ function items(nodes: SchemaNode[]): SchemaNode | undefined {
 }
 
 function segments(path: string): string[] {
-  return path === '' ? [] : path.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return path === ''
+    ? []
+    : path
+        .slice(1)
+        .split('/')
+        .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 export function lookup(schema: SchemaName, path: string): PathVerdict {
@@ -63,7 +70,12 @@ export function lookup(schema: SchemaName, path: string): PathVerdict {
       continue;
     }
     // The contract lists this object's fields and this is not one: drift. Anything else it does not constrain.
-    if (seg !== '*' && properties(nodes) && !nodes.some((n) => n.additionalProperties && typeof n.additionalProperties === 'object')) return { kind: 'undocumented', parent: at };
+    if (
+      seg !== '*' &&
+      properties(nodes) &&
+      !nodes.some((n) => n.additionalProperties && typeof n.additionalProperties === 'object')
+    )
+      return { kind: 'undocumented', parent: at };
     return { kind: 'open' };
   }
   return { kind: 'documented', node: deref(node) };
@@ -89,7 +101,16 @@ export function documentedPaths(schema: SchemaName, maxDepth = 6): string[] {
 
 /** Values a schema shows for a field without closing the list ("Values shown: Delivered; complete list not shown"). */
 export function shownValues(node: SchemaNode): { values: string[]; closed: boolean } | undefined {
-  if (Array.isArray(node.enum)) return { values: node.enum.filter((v): v is string => typeof v === 'string'), closed: true };
+  if (Array.isArray(node.enum))
+    return { values: node.enum.filter((v): v is string => typeof v === 'string'), closed: true };
   const m = typeof node.description === 'string' ? node.description.match(/Values shown: ([^;.]+)[;.]/) : null;
-  return m?.[1] ? { values: m[1].split(',').map((s) => s.trim()).filter(Boolean), closed: false } : undefined;
+  return m?.[1]
+    ? {
+        values: m[1]
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        closed: false,
+      }
+    : undefined;
 }

@@ -41,7 +41,8 @@ function statusClass(s: number): string {
 
 function bodyStats(answers: ObservedAnswer[]): BodyStats {
   const obs = emptyObservations();
-  for (const x of answers) observe(obs, { operationId: 'x', status: x.status, ...(x.body !== undefined ? { responseBody: x.body } : {}) });
+  for (const x of answers)
+    observe(obs, { operationId: 'x', status: x.status, ...(x.body !== undefined ? { responseBody: x.body } : {}) });
   return obs.operations.x?.response ?? { bodies: 0, paths: {} };
 }
 
@@ -50,7 +51,9 @@ function parentOf(path: string): string {
 }
 
 function typesOf(stats: BodyStats, path: string): string[] {
-  const t = Object.keys(stats.paths[path]?.types ?? {}).filter((x) => x !== 'null').map((x) => (x === 'integer' ? 'number' : x));
+  const t = Object.keys(stats.paths[path]?.types ?? {})
+    .filter((x) => x !== 'null')
+    .map((x) => (x === 'integer' ? 'number' : x));
   return [...new Set(t)].sort();
 }
 
@@ -69,7 +72,14 @@ function shapeDifferences(operationId: string, schema: SchemaName, pairs: Paired
     const inB = path in b.paths;
     const parentsBoth = (a.paths[parent]?.types.object ?? 0) > 0 && (b.paths[parent]?.types.object ?? 0) > 0;
     if (inA !== inB && parentsBoth) {
-      out.push({ operationId, kind: 'field-presence', path, a: inA ? 'present' : 'absent', b: inB ? 'present' : 'absent', request });
+      out.push({
+        operationId,
+        kind: 'field-presence',
+        path,
+        a: inA ? 'present' : 'absent',
+        b: inB ? 'present' : 'absent',
+        request,
+      });
       continue;
     }
     const [ta, tb] = [typesOf(a, path), typesOf(b, path)];
@@ -81,10 +91,21 @@ function shapeDifferences(operationId: string, schema: SchemaName, pairs: Paired
 }
 
 /** Differences per operation; `schema` is the documented response shape (none for section 4.3). */
-export function compareOperation(operationId: string, schema: SchemaName | undefined, pairs: PairedAnswers[]): Difference[] {
+export function compareOperation(
+  operationId: string,
+  schema: SchemaName | undefined,
+  pairs: PairedAnswers[],
+): Difference[] {
   const out: Difference[] = [];
   const status = pairs.find((p) => statusClass(p.a.status) !== statusClass(p.b.status));
-  if (status) out.push({ operationId, kind: 'status', a: String(status.a.status), b: String(status.b.status), request: status.request });
+  if (status)
+    out.push({
+      operationId,
+      kind: 'status',
+      a: String(status.a.status),
+      b: String(status.b.status),
+      request: status.request,
+    });
   if (schema) out.push(...shapeDifferences(operationId, schema, pairs));
   return out;
 }

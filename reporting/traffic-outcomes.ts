@@ -21,7 +21,8 @@ function applicableChecks(x: LocatedExchange, op: Operation | undefined): string
   const hasResponseBody = x.response.body !== null && x.response.body.size > 0;
   const ok = x.response.status >= 200 && x.response.status <= 299;
   return [
-    'known-operation', 'auth-header',
+    'known-operation',
+    'auth-header',
     ...(hasRequestBody ? ['write-content-type'] : []),
     ...(op?.requestSchema && hasRequestBody ? ['request-schema'] : []),
     ...(x.failure ? [] : ['no-5xx']),
@@ -39,13 +40,26 @@ function asText(v: unknown): string {
 }
 
 function asExchange(x: LocatedExchange): Exchange {
-  const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((i) => [k, i]) : [[k, v]]))).toString();
+  const query = new URLSearchParams(
+    Object.entries(x.request.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((i) => [k, i]) : [[k, v]])),
+  ).toString();
   const requestBody = x.request.body ? asText(jsonValueOf(x.request.body) ?? x.request.body.value) : undefined;
   const responseValue = x.response.body ? (jsonValueOf(x.response.body) ?? x.response.body.value) : undefined;
   return {
     ...(x.operationId ? { operationId: x.operationId } : {}),
-    request: { method: x.request.method, url: `${x.request.path}${query ? `?${query}` : ''}`, headers: flat(x.request.headers), ...(requestBody !== undefined ? { body: requestBody } : {}) },
-    response: { status: x.response.status, headers: flat(x.response.headers), body: responseValue, text: asText(responseValue), durationMs: x.response.timing.durationMs },
+    request: {
+      method: x.request.method,
+      url: `${x.request.path}${query ? `?${query}` : ''}`,
+      headers: flat(x.request.headers),
+      ...(requestBody !== undefined ? { body: requestBody } : {}),
+    },
+    response: {
+      status: x.response.status,
+      headers: flat(x.response.headers),
+      body: responseValue,
+      text: asText(responseValue),
+      durationMs: x.response.timing.durationMs,
+    },
   };
 }
 
@@ -71,7 +85,17 @@ interface Tally {
 
 function clauseOf(check: string, op: Operation | undefined): string {
   if (check.endsWith('schema')) return op?.clause ?? 'spec 4';
-  return ({ 'known-operation': 'spec 4', 'auth-header': 'spec 5 rule 2', 'write-content-type': 'spec 5 rule 3', 'no-5xx': 'HTTP semantics', 'json-content-type': 'spec 4' } as Record<string, string>)[check] ?? 'spec 4';
+  return (
+    (
+      {
+        'known-operation': 'spec 4',
+        'auth-header': 'spec 5 rule 2',
+        'write-content-type': 'spec 5 rule 3',
+        'no-5xx': 'HTTP semantics',
+        'json-content-type': 'spec 4',
+      } as Record<string, string>
+    )[check] ?? 'spec 4'
+  );
 }
 
 /** Outcomes of one cassette, keyed per operation and check; a violation fails its outcome and the first one is its record. */
@@ -83,19 +107,43 @@ export function trafficOutcomes(file: string): { outcomes: CheckOutcome[]; excha
     if (x.operationId?.startsWith('webhook')) continue;
     checked += 1;
     const authorization = flat(x.request.headers).authorization;
-    const { operation, violations } = checkExchange({ request: x.request, response: x.response, authorization, upstreamFailed: x.failure !== undefined });
+    const { operation, violations } = checkExchange({
+      request: x.request,
+      response: x.response,
+      authorization,
+      upstreamFailed: x.failure !== undefined,
+    });
     for (const check of applicableChecks(x, operation)) {
       const key = `${operation?.operationId ?? '(unknown)'} ${check}`;
       const t = tallies.get(key) ?? {
         clause: clauseOf(check, operation),
-        outcome: { id: `${TRAFFIC_PREFIX}${file}:${key}`, title: `${check} · client traffic · ${operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${x.request.method} ${x.request.path}`}`, project: 'traffic', status: 'passed', blamed: [], exercised: operation ? [operation.operationId] : [], check: `${TRAFFIC_PREFIX}${check}`, clause: clauseOf(check, operation), ...(operation ? { operation: operation.operationId } : {}) },
+        outcome: {
+          id: `${TRAFFIC_PREFIX}${file}:${key}`,
+          title: `${check} · client traffic · ${operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${x.request.method} ${x.request.path}`}`,
+          project: 'traffic',
+          status: 'passed',
+          blamed: [],
+          exercised: operation ? [operation.operationId] : [],
+          check: `${TRAFFIC_PREFIX}${check}`,
+          clause: clauseOf(check, operation),
+          ...(operation ? { operation: operation.operationId } : {}),
+        },
       };
       const v = violations.find((y) => y.check === check);
       if (v && t.outcome.status !== 'failed') {
-        t.outcome = { ...t.outcome, status: 'failed', record: recordOf(file, x, v), blamed: operation ? [operation.operationId] : [], error: v.message };
+        t.outcome = {
+          ...t.outcome,
+          status: 'failed',
+          record: recordOf(file, x, v),
+          blamed: operation ? [operation.operationId] : [],
+          error: v.message,
+        };
       }
       tallies.set(key, t);
     }
   }
-  return { outcomes: [...tallies.values()].map((t) => t.outcome).sort((a, b) => a.id.localeCompare(b.id)), exchanges: checked };
+  return {
+    outcomes: [...tallies.values()].map((t) => t.outcome).sort((a, b) => a.id.localeCompare(b.id)),
+    exchanges: checked,
+  };
 }

@@ -10,7 +10,9 @@ import { emptyObservations, mergeObservations, observe, type Observations } from
 
 export function readObservationsDir(dir: string): Observations {
   if (!existsSync(dir)) return emptyObservations();
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   return mergeObservations(files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Observations));
 }
 
@@ -22,7 +24,12 @@ export function observationsFromCassette(file: string): Observations {
     if (!x.operationId || x.failure) continue;
     const requestBody = jsonValueOf(x.request.body);
     const responseBody = jsonValueOf(x.response.body);
-    observe(obs, { operationId: x.operationId, status: x.response.status, ...(requestBody !== undefined ? { requestBody } : {}), ...(responseBody !== undefined ? { responseBody } : {}) });
+    observe(obs, {
+      operationId: x.operationId,
+      status: x.response.status,
+      ...(requestBody !== undefined ? { requestBody } : {}),
+      ...(responseBody !== undefined ? { responseBody } : {}),
+    });
   }
   return obs;
 }

@@ -14,7 +14,10 @@ export const CERTIFICATE_HTML = 'certificate.html';
 
 /** `certificate`, or `certificate-<partner>` for a partner's certificate (flis certify). */
 export function certificateBaseName(partner?: string): string {
-  const slug = partner?.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = partner
+    ?.toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return slug ? `certificate-${slug}` : 'certificate';
 }
 

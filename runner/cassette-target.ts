@@ -22,11 +22,23 @@ export interface RecordedRunLabels {
 const REPLAY_TOKEN = 'flis-replay-token';
 
 function labelsToStrings(l: RecordedRunLabels): Record<string, string> {
-  return { runId: l.runId, seed: String(l.seed), startedAt: String(l.startedAt), ...(l.runs !== undefined ? { runs: String(l.runs) } : {}), ...(l.suites ? { suites: l.suites.join(',') } : {}) };
+  return {
+    runId: l.runId,
+    seed: String(l.seed),
+    startedAt: String(l.startedAt),
+    ...(l.runs !== undefined ? { runs: String(l.runs) } : {}),
+    ...(l.suites ? { suites: l.suites.join(',') } : {}),
+  };
 }
 
 /** Put the recording proxy in front of a live target; the suites talk to the proxy. */
-export async function recordThrough(live: LiveTarget, cassette: string, deployment: string, labels: RecordedRunLabels, log: (line: string) => void): Promise<LiveTarget> {
+export async function recordThrough(
+  live: LiveTarget,
+  cassette: string,
+  deployment: string,
+  labels: RecordedRunLabels,
+  log: (line: string) => void,
+): Promise<LiveTarget> {
   const recorder = await startRecorder({
     mode: 'record',
     cassette,
@@ -52,9 +64,19 @@ export function recordedRun(cassette: string): RecordedRunLabels & { deployment:
   const seed = Number(labels.seed);
   const startedAt = Number(labels.startedAt);
   if (!labels.runId || !Number.isInteger(seed) || !Number.isInteger(startedAt)) {
-    throw new ConfigError('this cassette was not recorded from a suite run (no runId, seed and startedAt labels); record one with `flis run --record FILE`', { file: cassette, line: 1 });
+    throw new ConfigError(
+      'this cassette was not recorded from a suite run (no runId, seed and startedAt labels); record one with `flis run --record FILE`',
+      { file: cassette, line: 1 },
+    );
   }
-  return { runId: labels.runId, seed, startedAt, deployment: header.deployment ?? 'ad-hoc', ...(labels.runs ? { runs: Number(labels.runs) } : {}), ...(labels.suites ? { suites: labels.suites.split(',') } : {}) };
+  return {
+    runId: labels.runId,
+    seed,
+    startedAt,
+    deployment: header.deployment ?? 'ad-hoc',
+    ...(labels.runs ? { runs: Number(labels.runs) } : {}),
+    ...(labels.suites ? { suites: labels.suites.split(',') } : {}),
+  };
 }
 
 /** Serve a cassette offline as the target. Auth is not checked on replay, so any token does. */

@@ -44,8 +44,17 @@ function sample<T>(arb: fc.Arbitrary<T>, seed: number, n: number): T[] {
 export function diffInputs(o: DiffOptions): Input[] {
   const out: Input[] = [];
   for (const op of operations().filter((x) => x.method === 'get' && x.pathParams.length === 0)) out.push({ op });
-  for (const [start, end] of sample(fc.tuple(dateTimeArb(), dateTimeArb()), o.seed, o.runs)) out.push({ op: operationById('listOffers'), query: { start: start < end ? start : end, end: start < end ? end : start } });
-  for (const [limit, page] of sample(fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 4 })), o.seed, o.runs)) out.push({ op: operationById('listInvoices'), query: { limit: String(limit), page: String(page) } });
+  for (const [start, end] of sample(fc.tuple(dateTimeArb(), dateTimeArb()), o.seed, o.runs))
+    out.push({
+      op: operationById('listOffers'),
+      query: { start: start < end ? start : end, end: start < end ? end : start },
+    });
+  for (const [limit, page] of sample(
+    fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 4 })),
+    o.seed,
+    o.runs,
+  ))
+    out.push({ op: operationById('listInvoices'), query: { limit: String(limit), page: String(page) } });
   out.push({ op: operationById('listBillingGroups'), query: { inactive: 'false' } });
   for (const op of operations().filter((x) => x.method === 'get' && x.pathParams.length > 0)) {
     out.push({ op, params: Object.fromEntries(op.pathParams.map((p) => [p, `${o.runId}-unknown-${p}`])) });
@@ -70,7 +79,12 @@ async function sendOnce(t: DiffTarget, i: Input): Promise<ObservedAnswer> {
   for (const [k, v] of Object.entries(i.query ?? {})) url.searchParams.set(k, v);
   const headers: Record<string, string> = { authorization: `Bearer ${t.token}`, accept: 'application/json' };
   if (i.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: i.op.method.toUpperCase(), headers, ...(i.json !== undefined ? { body: JSON.stringify(i.json) } : {}), redirect: 'manual' });
+  const res = await fetch(url, {
+    method: i.op.method.toUpperCase(),
+    headers,
+    ...(i.json !== undefined ? { body: JSON.stringify(i.json) } : {}),
+    redirect: 'manual',
+  });
   const text = await res.text();
   let body: unknown;
   try {
@@ -83,7 +97,11 @@ async function sendOnce(t: DiffTarget, i: Input): Promise<ObservedAnswer> {
 
 async function send(t: DiffTarget, i: Input, visibilityTimeoutMs: number): Promise<ObservedAnswer> {
   if (!i.awaitVisible) return sendOnce(t, i);
-  const r = await pollUntil(() => sendOnce(t, i), (a) => a.status >= 200 && a.status < 300, { timeoutMs: visibilityTimeoutMs, intervalMs: 100 });
+  const r = await pollUntil(
+    () => sendOnce(t, i),
+    (a) => a.status >= 200 && a.status < 300,
+    { timeoutMs: visibilityTimeoutMs, intervalMs: 100 },
+  );
   return r.value;
 }
 
@@ -91,13 +109,20 @@ async function send(t: DiffTarget, i: Input, visibilityTimeoutMs: number): Promi
 async function cleanup(t: DiffTarget, inputs: Input[]): Promise<string[]> {
   const left: string[] = [];
   for (const i of inputs.filter((x) => x.op.operationId === 'upsertOffer')) {
-    const a = await sendOnce(t, { op: operationById('deleteOffer'), ...(i.params ? { params: i.params } : {}) }).catch(() => ({ status: 0 }));
-    if (a.status < 200 || a.status > 299) left.push(`${t.name}: offer ${i.params?.offerId} (DELETE answered ${a.status})`);
+    const a = await sendOnce(t, { op: operationById('deleteOffer'), ...(i.params ? { params: i.params } : {}) }).catch(
+      () => ({ status: 0 }),
+    );
+    if (a.status < 200 || a.status > 299)
+      left.push(`${t.name}: offer ${i.params?.offerId} (DELETE answered ${a.status})`);
   }
   return left;
 }
 
-export async function runDifferential(a: DiffTarget, b: DiffTarget, o: DiffOptions): Promise<{ pairs: PairedAnswers[]; leftBehind: string[] }> {
+export async function runDifferential(
+  a: DiffTarget,
+  b: DiffTarget,
+  o: DiffOptions,
+): Promise<{ pairs: PairedAnswers[]; leftBehind: string[] }> {
   const inputs = diffInputs(o);
   const pairs: PairedAnswers[] = [];
   let leftBehind: string[] = [];

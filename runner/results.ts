@@ -23,5 +23,12 @@ export function readOutcomes(file: string): { outcomes: TestOutcome[]; errors: s
 
 export function toFailedTest(o: TestOutcome): FailedTest {
   const { title, check, clause, operation, error, record } = o;
-  return { title, ...(check ? { check } : {}), ...(clause ? { clause } : {}), ...(operation ? { operation } : {}), ...(error ? { error } : {}), ...(record ? { record } : {}) };
+  return {
+    title,
+    ...(check ? { check } : {}),
+    ...(clause ? { clause } : {}),
+    ...(operation ? { operation } : {}),
+    ...(error ? { error } : {}),
+    ...(record ? { record } : {}),
+  };
 }

@@ -94,12 +94,29 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
   mkdirSync(reportDir, { recursive: true });
   const resultsFile = join(reportDir, 'results.json');
   // Results of an earlier run in the same folder would be read as this run's (Allure and observations accumulate files).
-  for (const stale of [resultsFile, join(reportDir, 'allure-results'), join(reportDir, OBSERVATIONS_DIR), join(reportDir, 'blob')]) rmSync(stale, { recursive: true, force: true });
-  const args = [PLAYWRIGHT_CLI, 'test', '--config', join(PROJECT_ROOT, 'playwright.config.ts'), ...(opts.suites ?? []).flatMap((s) => ['--project', s]), ...(opts.shard ? ['--shard', opts.shard] : [])];
+  for (const stale of [
+    resultsFile,
+    join(reportDir, 'allure-results'),
+    join(reportDir, OBSERVATIONS_DIR),
+    join(reportDir, 'blob'),
+  ])
+    rmSync(stale, { recursive: true, force: true });
+  const args = [
+    PLAYWRIGHT_CLI,
+    'test',
+    '--config',
+    join(PROJECT_ROOT, 'playwright.config.ts'),
+    ...(opts.suites ?? []).flatMap((s) => ['--project', s]),
+    ...(opts.shard ? ['--shard', opts.shard] : []),
+  ];
   const secrets = [opts.token];
   const write = opts.onOutput ?? ((chunk: string) => process.stdout.write(chunk));
   const code = await new Promise<number>((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: childEnv({ ...opts, reportDir }, seed, runId), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: PROJECT_ROOT,
+      env: childEnv({ ...opts, reportDir }, seed, runId),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // Progress is streamed through redaction: a suite bug must not print the token.
     child.stdout.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
     child.stderr.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
@@ -107,7 +124,10 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     child.on('close', (c) => done(c ?? 1));
   });
   if (!existsSync(resultsFile)) {
-    throw new FlisError('FLIS_ERR_INTERNAL', `playwright exited ${code} without writing ${resultsFile}; rerun with --progress list to see why`);
+    throw new FlisError(
+      'FLIS_ERR_INTERNAL',
+      `playwright exited ${code} without writing ${resultsFile}; rerun with --progress list to see why`,
+    );
   }
   const { outcomes, errors } = readOutcomes(resultsFile);
   const count = (s: TestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
@@ -117,7 +137,10 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     passed: count('passed') + count('flaky'),
     failed,
     skipped: count('skipped'),
-    failures: [...outcomes.filter((o) => o.status === 'failed').map(toFailedTest), ...errors.map((e) => ({ title: 'suite error', error: redactText(e, secrets) }))],
+    failures: [
+      ...outcomes.filter((o) => o.status === 'failed').map(toFailedTest),
+      ...errors.map((e) => ({ title: 'suite error', error: redactText(e, secrets) })),
+    ],
     outcomes,
     reportDir,
     seed,
@@ -129,7 +152,9 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
 
 /** reports/run.json: what ran, with which seed, and what was skipped and why (never the token). */
 function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
-  const skipped = r.outcomes.filter((o) => o.status === 'skipped').map((o) => ({ title: o.title, reason: o.skipReason ?? 'skipped' }));
+  const skipped = r.outcomes
+    .filter((o) => o.status === 'skipped')
+    .map((o) => ({ title: o.title, reason: o.skipReason ?? 'skipped' }));
   const summary = {
     deployment: opts.deployment,
     baseUrl: opts.baseUrl,

@@ -33,7 +33,15 @@ export function mintToken(): string {
 export async function startTarget(t: ResolvedTarget, embedded: EmbeddedOptions = {}): Promise<LiveTarget> {
   if (t.embedded) {
     const token = mintToken();
-    const mock = await startMock({ token, port: embedded.port ?? 0, ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.variant ? { variant: embedded.variant } : {}), ...(embedded.writeDelayMs !== undefined ? { writeDelayMs: embedded.writeDelayMs } : {}), ...(embedded.webhookFaults ? { webhookFaults: embedded.webhookFaults } : {}), drift: embedded.drift === true });
+    const mock = await startMock({
+      token,
+      port: embedded.port ?? 0,
+      ...(embedded.faults ? { faults: embedded.faults } : {}),
+      ...(embedded.variant ? { variant: embedded.variant } : {}),
+      ...(embedded.writeDelayMs !== undefined ? { writeDelayMs: embedded.writeDelayMs } : {}),
+      ...(embedded.webhookFaults ? { webhookFaults: embedded.webhookFaults } : {}),
+      drift: embedded.drift === true,
+    });
     return { baseUrl: mock.baseUrl, token, close: () => mock.close() };
   }
   if (!t.baseUrl || !t.token) throw new Error(`target '${t.name}' has no base URL or token`);

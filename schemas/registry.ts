@@ -17,11 +17,34 @@ export const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
 const BASE = 'https://flis-conformance.invalid/schemas/';
 
 export const schemaNames = [
-  'location', 'offer', 'offer-list', 'offer-write', 'offer-write-offer', 'mapping-requests', 'mapping-carrier',
-  'mapping-product', 'mapping-location', 'mapping-location-group', 'offer-bulk-item', 'offer-bulk',
-  'billing-group', 'billing-group-list', 'billing-group-details', 'invoiced-by', 'invoice-list-item',
-  'invoice-list', 'invoice', 'invoice-snapshot', 'batch-ack', 'batch-ack-create', 'bulk-ack', 'success-ack',
-  'billing-group-status-update-item', 'billing-group-status-update', 'billing-group-status', 'webhook-envelope',
+  'location',
+  'offer',
+  'offer-list',
+  'offer-write',
+  'offer-write-offer',
+  'mapping-requests',
+  'mapping-carrier',
+  'mapping-product',
+  'mapping-location',
+  'mapping-location-group',
+  'offer-bulk-item',
+  'offer-bulk',
+  'billing-group',
+  'billing-group-list',
+  'billing-group-details',
+  'invoiced-by',
+  'invoice-list-item',
+  'invoice-list',
+  'invoice',
+  'invoice-snapshot',
+  'batch-ack',
+  'batch-ack-create',
+  'bulk-ack',
+  'success-ack',
+  'billing-group-status-update-item',
+  'billing-group-status-update',
+  'billing-group-status',
+  'webhook-envelope',
 ] as const;
 export type SchemaName = (typeof schemaNames)[number];
 
@@ -46,7 +69,9 @@ export function readSchemaFile(name: SchemaName): Record<string, unknown> {
 
 /** Every *.schema.json file on disk, so a test can prove schemaNames lists them all. */
 export function schemaFilesOnDisk(): string[] {
-  return readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+  return readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
 }
 
 let compiled: Map<SchemaName, ValidateFunction> | undefined;
@@ -98,7 +123,8 @@ function schemaPathOf(e: ErrorObject, root: SchemaName): string {
 
 function toViolation(e: ErrorObject, root: SchemaName): SchemaViolation {
   const schemaPath = schemaPathOf(e, root);
-  const allowed = e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : '';
+  const allowed =
+    e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : '';
   return { pointer: e.instancePath, schemaPath, message: `${e.message ?? e.keyword}${allowed}` };
 }
 

@@ -36,7 +36,8 @@ export interface Violation {
   specifier: string;
 }
 
-const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+const IMPORT =
+  /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -82,7 +83,10 @@ export function checkAll(root = ROOT): Violation[] {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const violations = checkAll();
-  for (const v of violations) console.error(`${v.file}:${v.line}: ${v.from}/ may not import ${v.to}/ ('${v.specifier}'); allowed: ${ALLOWED[v.from]?.join(', ') || 'nothing of ours'}`);
+  for (const v of violations)
+    console.error(
+      `${v.file}:${v.line}: ${v.from}/ may not import ${v.to}/ ('${v.specifier}'); allowed: ${ALLOWED[v.from]?.join(', ') || 'nothing of ours'}`,
+    );
   console.log(violations.length ? `import rules: ${violations.length} violation(s)` : 'import rules: ok');
   process.exitCode = violations.length ? 1 : 0;
 }

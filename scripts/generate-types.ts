@@ -30,7 +30,12 @@ function forTypes(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'properties' && v && typeof v === 'object') {
-      out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, constrainsNothing(pv) ? { ...(pv as object), tsType: 'unknown' } : forTypes(pv)]));
+      out[k] = Object.fromEntries(
+        Object.entries(v).map(([pk, pv]) => [
+          pk,
+          constrainsNothing(pv) ? { ...(pv as object), tsType: 'unknown' } : forTypes(pv),
+        ]),
+      );
     } else out[k] = forTypes(v);
   }
   return out;
@@ -41,7 +46,9 @@ function constrainsNothing(schema: unknown): boolean {
 }
 
 export async function generateTypes(): Promise<string> {
-  const parts = ['/* Generated from schemas/*.schema.json by scripts/generate-types.ts (npm run types). Do not edit. */'];
+  const parts = [
+    '/* Generated from schemas/*.schema.json by scripts/generate-types.ts (npm run types). Do not edit. */',
+  ];
   for (const name of schemaNames) {
     const schema = { ...(forTypes(readSchemaFile(name)) as object), title: typeName(name) };
     const ts = await compile(schema as never, typeName(name), {

@@ -30,6 +30,18 @@ function step(title: string, command: string, args: string[]): void {
 
 const only = process.argv.slice(2);
 const files = only.length ? only : testFiles(join(ROOT, 'tests')).map((f) => relative(ROOT, f));
-step('typecheck (tsc --noEmit, strict)', process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+step('typecheck (tsc --noEmit, strict)', process.execPath, [
+  join(ROOT, 'node_modules/typescript/bin/tsc'),
+  '-p',
+  'tsconfig.json',
+  '--noEmit',
+]);
+step('lint and format (biome ci)', process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--reporter=summary', '.']);
 step('import rules (scripts/check-imports.ts)', process.execPath, ['--import', 'tsx', 'scripts/check-imports.ts']);
-step(`tests (${files.length} files)`, process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
+step(`tests (${files.length} files)`, process.execPath, [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-reporter=spec',
+  ...files,
+]);

@@ -58,7 +58,9 @@ function toOperation(path: string, method: HttpMethod, op: Json): Operation {
     documented: op['x-flis-clause'] !== 'spec 4.3',
     deprecated: op.deprecated === true,
     pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
-    query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, type: p.schema.type, ...(p.schema.format ? { format: p.schema.format } : {}) })),
+    query: params
+      .filter((p) => p.in === 'query')
+      .map((p) => ({ name: p.name, type: p.schema.type, ...(p.schema.format ? { format: p.schema.format } : {}) })),
     ...(schemaNameOf(req) ? { requestSchema: schemaNameOf(req) } : {}),
     ...(schemaNameOf(ok) ? { responseSchema: schemaNameOf(ok) } : {}),
   };
@@ -110,7 +112,10 @@ let templatesByMethod: Map<string, CompiledTemplate[]> | undefined;
 function compileTemplates(): Map<string, CompiledTemplate[]> {
   const out = new Map<string, CompiledTemplate[]>();
   for (const op of operations()) {
-    const body = op.path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    const body = op.path
+      .split('/')
+      .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
     const literals = op.path.split('/').filter((s) => s && !s.startsWith('{')).length;
     const list = out.get(op.method) ?? [];
     list.push({ op, regex: new RegExp(`^${body}/?$`), literals });

@@ -16,7 +16,11 @@ import type { Delivery } from './receiver.ts';
 /** Webhook type → operationId of its entry under `webhooks:` in specs/openapi.yaml. */
 export function webhookOperationIds(): Map<string, string> {
   const hooks = (openapiDocument().webhooks ?? {}) as Record<string, { post?: { operationId?: string } }>;
-  return new Map(Object.entries(hooks).flatMap(([type, h]) => (h.post?.operationId ? [[type, h.post.operationId] as [string, string]] : [])));
+  return new Map(
+    Object.entries(hooks).flatMap(([type, h]) =>
+      h.post?.operationId ? [[type, h.post.operationId] as [string, string]] : [],
+    ),
+  );
 }
 
 export class WebhookCassette {
@@ -32,14 +36,31 @@ export class WebhookCassette {
 
   append(d: Delivery): void {
     const operationId = (d.type && this.ids.get(d.type)) ?? null;
-    const violations: Violation[] = d.violations.map((v) => ({ check: v.check, clause: v.clause, operationId, direction: 'request', pointer: v.pointer, message: v.message, ...(v.check === 'webhook-envelope' ? { schema: 'webhook-envelope' } : {}) }));
-    this.writer.append({
-      startedAt: d.receivedAt,
+    const violations: Violation[] = d.violations.map((v) => ({
+      check: v.check,
+      clause: v.clause,
       operationId,
-      request: { method: d.method, path: d.path, query: {}, headers: d.headers, body: encodeBody(Buffer.from(d.text, 'utf8'), d.headers['content-type']) },
-      response: { status: 204, headers: {}, body: null, timing: { durationMs: 0, firstByteMs: 0 } },
-      violations,
-    }, this.guard);
+      direction: 'request',
+      pointer: v.pointer,
+      message: v.message,
+      ...(v.check === 'webhook-envelope' ? { schema: 'webhook-envelope' } : {}),
+    }));
+    this.writer.append(
+      {
+        startedAt: d.receivedAt,
+        operationId,
+        request: {
+          method: d.method,
+          path: d.path,
+          query: {},
+          headers: d.headers,
+          body: encodeBody(Buffer.from(d.text, 'utf8'), d.headers['content-type']),
+        },
+        response: { status: 204, headers: {}, body: null, timing: { durationMs: 0, firstByteMs: 0 } },
+        violations,
+      },
+      this.guard,
+    );
   }
 
   close(): void {

@@ -68,25 +68,37 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
   const events = new EventEmitter();
   const deliveries: Delivery[] = [];
   const server: Server = createServer((req, res) => {
-    void readBody(req).then((text) => {
-      const verdict = validateDelivery(req.method ?? 'GET', req.headers['content-type'], text);
-      const headers = Object.fromEntries(KEPT_HEADERS.filter((h) => typeof req.headers[h] === 'string').map((h) => [h, req.headers[h] as string]));
-      const body = parseJson(text);
-      const d: Delivery = {
-        seq: deliveries.length + 1, receivedAt: new Date().toISOString(), method: req.method ?? 'GET', path: req.url ?? '/', headers, text,
-        ...(body !== undefined ? { body } : {}), ...(verdict.type ? { type: verdict.type, payload: verdict.payload } : {}), violations: verdict.violations,
-      };
-      deliveries.push(d);
-      res.writeHead(204).end();
-      events.emit('delivery', d);
-    }, () => res.writeHead(400).end());
+    void readBody(req).then(
+      (text) => {
+        const verdict = validateDelivery(req.method ?? 'GET', req.headers['content-type'], text);
+        const headers = Object.fromEntries(
+          KEPT_HEADERS.filter((h) => typeof req.headers[h] === 'string').map((h) => [h, req.headers[h] as string]),
+        );
+        const body = parseJson(text);
+        const d: Delivery = {
+          seq: deliveries.length + 1,
+          receivedAt: new Date().toISOString(),
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers,
+          text,
+          ...(body !== undefined ? { body } : {}),
+          ...(verdict.type ? { type: verdict.type, payload: verdict.payload } : {}),
+          violations: verdict.violations,
+        };
+        deliveries.push(d);
+        res.writeHead(204).end();
+        events.emit('delivery', d);
+      },
+      () => res.writeHead(400).end(),
+    );
   });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => done());
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : opts.port ?? 0;
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
   const host = opts.host ?? '127.0.0.1';
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
@@ -109,9 +121,10 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
         events.on('delivery', listener);
       });
     },
-    close: () => new Promise<void>((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }

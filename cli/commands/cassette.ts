@@ -31,16 +31,23 @@ const help = `Usage: flis cassette <subcommand> ...
 
 Exit codes: 0 clean, 1 violations or secrets found, 2 usage error or unreadable cassette.`;
 
-const options = { 'secret-env': { type: 'string', multiple: true }, 'keep-header': { type: 'string', multiple: true } } as const;
+const options = {
+  'secret-env': { type: 'string', multiple: true },
+  'keep-header': { type: 'string', multiple: true },
+} as const;
 
 function positionals(sub: string, got: string[], names: string[]): string[] {
-  if (got.length !== names.length) throw new UsageError(`flis cassette ${sub} takes ${names.join(' ')}; got ${got.length} argument(s). See 'flis cassette --help'.`);
+  if (got.length !== names.length)
+    throw new UsageError(
+      `flis cassette ${sub} takes ${names.join(' ')}; got ${got.length} argument(s). See 'flis cassette --help'.`,
+    );
   return got;
 }
 
 function lint(file: string, io: CommandIo): number {
   const report = lintCassette(file);
-  for (const f of report.findings) io.out(`${file}:${f.line}: seq ${f.seq} ${f.method} ${f.path} → ${f.status}: ${formatViolation(f.violation)}`);
+  for (const f of report.findings)
+    io.out(`${file}:${f.line}: seq ${f.seq} ${f.method} ${f.path} → ${f.status}: ${formatViolation(f.violation)}`);
   io.out(`flis cassette lint: ${report.exchanges} exchanges, ${report.findings.length} contract violations`);
   return report.findings.length ? EXIT.checkFailed : EXIT.ok;
 }
@@ -93,4 +100,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   return importHar(input!, file!, io, secretEnv, listOption(v['keep-header']) ?? []);
 }
 
-export const cassetteCommand: Command = { name: 'cassette', summary: 'Lint, scan for secrets, and convert cassettes to and from HAR 1.2', help, run };
+export const cassetteCommand: Command = {
+  name: 'cassette',
+  summary: 'Lint, scan for secrets, and convert cassettes to and from HAR 1.2',
+  help,
+  run,
+};

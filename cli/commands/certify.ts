@@ -53,7 +53,8 @@ const options = {
 
 function cassettesOf(raw: string[] | undefined): string[] {
   const files = (raw ?? []).map((f) => resolve(f));
-  for (const f of files) if (!existsSync(f)) throw new UsageError(`--cassette ${f}: no such file (record one with 'flis record')`);
+  for (const f of files)
+    if (!existsSync(f)) throw new UsageError(`--cassette ${f}: no such file (record one with 'flis record')`);
   return files;
 }
 
@@ -64,7 +65,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return EXIT.ok;
   }
   const partner = v.partner?.trim();
-  if (!partner) throw new UsageError("flis certify needs --partner NAME: the certificate is named for the partner (see 'flis certify --help')");
+  if (!partner)
+    throw new UsageError(
+      "flis certify needs --partner NAME: the certificate is named for the partner (see 'flis certify --help')",
+    );
   const cassettes = cassettesOf(v.cassette);
   const gates = parseGates(v);
   const suites = listOption(v.suite);
@@ -74,24 +78,48 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const workers = intOption('workers', v.workers, { min: 1, max: 64 });
   const progress = oneOf<Progress>('--progress', v.progress ?? 'list', ['list', 'dot', 'none']);
   const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
-  const resolved = resolveTarget({ deployment: v.deployment ?? 'sandbox', allowWrites: v['allow-writes'] === true }, io.env);
+  const resolved = resolveTarget(
+    { deployment: v.deployment ?? 'sandbox', allowWrites: v['allow-writes'] === true },
+    io.env,
+  );
 
   const live = await startTarget(resolved);
   try {
-    io.out(`flis certify: ${partner} on ${resolved.name} at ${live.baseUrl}${cassettes.length ? `, with ${cassettes.length} cassette(s) of client traffic` : ''}`);
+    io.out(
+      `flis certify: ${partner} on ${resolved.name} at ${live.baseUrl}${cassettes.length ? `, with ${cassettes.length} cassette(s) of client traffic` : ''}`,
+    );
     const result = await runSuites({
-      baseUrl: live.baseUrl, token: live.token, deployment: resolved.name, allowWrites: resolved.allowWrites, writesSkippedReason: resolved.writesSkippedReason, reportDir, progress,
-      ...(suites ? { suites } : {}), ...(seed !== undefined ? { seed } : {}), ...(runs !== undefined ? { runs } : {}), ...(workers !== undefined ? { workers } : {}),
+      baseUrl: live.baseUrl,
+      token: live.token,
+      deployment: resolved.name,
+      allowWrites: resolved.allowWrites,
+      writesSkippedReason: resolved.writesSkippedReason,
+      reportDir,
+      progress,
+      ...(suites ? { suites } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(runs !== undefined ? { runs } : {}),
+      ...(workers !== undefined ? { workers } : {}),
       ...(io.env.FLIS_RUN_ID ? { runId: io.env.FLIS_RUN_ID } : {}),
     });
-    io.out(`suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`);
-    const { exitCode, reports } = finishRun(io, {
-      reportDir, cassettes, secrets: [live.token],
-      subject: { deployment: resolved.name, baseUrl: live.baseUrl, partner },
-      facts: { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites },
-    }, result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed, gates);
+    io.out(
+      `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
+    );
+    const { exitCode, reports } = finishRun(
+      io,
+      {
+        reportDir,
+        cassettes,
+        secrets: [live.token],
+        subject: { deployment: resolved.name, baseUrl: live.baseUrl, partner },
+        facts: { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites },
+      },
+      result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed,
+      gates,
+    );
     const traffic = reports.certificate.failures.filter((f) => f.source === 'traffic');
-    for (const f of traffic) io.out(`CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`);
+    for (const f of traffic)
+      io.out(`CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`);
     // Client traffic that breaks the contract fails the certification as a failed suite check does.
     return exitCode === EXIT.ok && reports.certificate.verdict.status === 'not-certified' ? EXIT.checkFailed : exitCode;
   } finally {
@@ -99,4 +127,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
 }
 
-export const certifyCommand: Command = { name: 'certify', summary: "Certify a partner: the suites on the sandbox plus the partner's recorded client traffic, one certificate", help, run };
+export const certifyCommand: Command = {
+  name: 'certify',
+  summary: "Certify a partner: the suites on the sandbox plus the partner's recorded client traffic, one certificate",
+  help,
+  run,
+};

@@ -50,9 +50,20 @@ function differences(pairs: PairedAnswers[]): Difference[] {
 }
 
 function markdown(names: [string, string], seed: number, diffs: Difference[], sent: number): string {
-  const rows = diffs.map((d) => `| ${d.operationId} | ${d.kind} | ${d.path ?? ''} | ${d.a} | ${d.b} | \`${d.request.replaceAll('|', '\\|')}\` |`);
-  return [`# flis diff: ${names[0]} vs ${names[1]}`, '', `Seed ${seed}; ${sent} request(s) sent to each.`, '',
-    ...(diffs.length ? [`| operation | kind | path | ${names[0]} | ${names[1]} | request |`, '|---|---|---|---|---|---|', ...rows] : ['No difference beyond what the contract leaves open.']), ''].join('\n');
+  const rows = diffs.map(
+    (d) =>
+      `| ${d.operationId} | ${d.kind} | ${d.path ?? ''} | ${d.a} | ${d.b} | \`${d.request.replaceAll('|', '\\|')}\` |`,
+  );
+  return [
+    `# flis diff: ${names[0]} vs ${names[1]}`,
+    '',
+    `Seed ${seed}; ${sent} request(s) sent to each.`,
+    '',
+    ...(diffs.length
+      ? [`| operation | kind | path | ${names[0]} | ${names[1]} | request |`, '|---|---|---|---|---|---|', ...rows]
+      : ['No difference beyond what the contract leaves open.']),
+    '',
+  ].join('\n');
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -73,14 +84,34 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     for (const r of resolved) live.push(await startTarget(r));
     const [a, b] = live.map((l, i) => ({ name: names[i] ?? '', baseUrl: l.baseUrl, token: l.token }));
-    io.out(`flis diff: ${a!.name} (${a!.baseUrl}) vs ${b!.name} (${b!.baseUrl}), seed ${seed}${writes ? '' : ', reads only'}`);
-    const { pairs, leftBehind } = await runDifferential(a!, b!, { seed, runs, runId: newRunId(), writes, visibilityTimeoutMs });
+    io.out(
+      `flis diff: ${a!.name} (${a!.baseUrl}) vs ${b!.name} (${b!.baseUrl}), seed ${seed}${writes ? '' : ', reads only'}`,
+    );
+    const { pairs, leftBehind } = await runDifferential(a!, b!, {
+      seed,
+      runs,
+      runId: newRunId(),
+      writes,
+      visibilityTimeoutMs,
+    });
     const diffs = differences(pairs);
     const secrets = live.map((l) => l.token);
     mkdirSync(reportDir, { recursive: true });
-    writeFileSync(join(reportDir, 'diff.json'), redactText(`${JSON.stringify({ deployments: names, seed, requests: pairs.length, differences: diffs }, null, 2)}\n`, secrets));
-    writeFileSync(join(reportDir, 'diff.md'), redactText(markdown([names[0]!, names[1]!], seed, diffs, pairs.length), secrets));
-    for (const d of diffs) io.out(`DIFFERS ${d.operationId} ${d.kind}${d.path ? ` ${d.path}` : ''}: ${names[0]} ${d.a}, ${names[1]} ${d.b} (${d.request})`);
+    writeFileSync(
+      join(reportDir, 'diff.json'),
+      redactText(
+        `${JSON.stringify({ deployments: names, seed, requests: pairs.length, differences: diffs }, null, 2)}\n`,
+        secrets,
+      ),
+    );
+    writeFileSync(
+      join(reportDir, 'diff.md'),
+      redactText(markdown([names[0]!, names[1]!], seed, diffs, pairs.length), secrets),
+    );
+    for (const d of diffs)
+      io.out(
+        `DIFFERS ${d.operationId} ${d.kind}${d.path ? ` ${d.path}` : ''}: ${names[0]} ${d.a}, ${names[1]} ${d.b} (${d.request})`,
+      );
     for (const l of leftBehind) io.err(`flis diff: left behind: ${l}`);
     io.out(`${diffs.length} difference(s) over ${pairs.length} request(s); ${join(reportDir, 'diff.md')}`);
     return diffs.length ? EXIT.checkFailed : EXIT.ok;
@@ -89,4 +120,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
 }
 
-export const diffCommand: Command = { name: 'diff', summary: 'Send the same generated requests to two deployments and report where they differ', help, run };
+export const diffCommand: Command = {
+  name: 'diff',
+  summary: 'Send the same generated requests to two deployments and report where they differ',
+  help,
+  run,
+};

@@ -11,4 +11,15 @@ import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
 import { webhooksCommand } from './webhooks.ts';
 
-export const commands: Command[] = [runCommand, certifyCommand, reportCommand, mergeCommand, diffCommand, mockCommand, webhooksCommand, recordCommand, replayCommand, cassetteCommand];
+export const commands: Command[] = [
+  runCommand,
+  certifyCommand,
+  reportCommand,
+  mergeCommand,
+  diffCommand,
+  mockCommand,
+  webhooksCommand,
+  recordCommand,
+  replayCommand,
+  cassetteCommand,
+];

@@ -28,18 +28,34 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help);
     return EXIT.ok;
   }
-  if (positionals.length === 0) throw new UsageError("flis merge needs the shards' report folders: flis merge shard-1 shard-2 … (see 'flis merge --help')");
+  if (positionals.length === 0)
+    throw new UsageError(
+      "flis merge needs the shards' report folders: flis merge shard-1 shard-2 … (see 'flis merge --help')",
+    );
   const gates = parseGates(v);
   const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
-  if (positionals.map((p) => resolve(p)).includes(reportDir)) throw new UsageError(`--report-dir ${reportDir} is one of the shard folders; merge into a folder of its own`);
+  if (positionals.map((p) => resolve(p)).includes(reportDir))
+    throw new UsageError(`--report-dir ${reportDir} is one of the shard folders; merge into a folder of its own`);
   const secrets = envSecrets(io.env);
   const merged = await mergeShards(positionals, reportDir, secrets);
   for (const w of merged.warnings) io.err(`flis merge: warning: ${w}`);
-  const { exitCode, reports } = finishRun(io, { reportDir, subject: merged.subject, facts: merged.facts, secrets }, EXIT.ok, gates);
+  const { exitCode, reports } = finishRun(
+    io,
+    { reportDir, subject: merged.subject, facts: merged.facts, secrets },
+    EXIT.ok,
+    gates,
+  );
   const c = reports.certificate;
-  io.out(`merged ${merged.facts.mergedShards?.length ?? 0} shard(s): ${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped`);
+  io.out(
+    `merged ${merged.facts.mergedShards?.length ?? 0} shard(s): ${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped`,
+  );
   // A failed check in any shard fails the merged run, as it would have failed the unsharded one.
   return c.counts.failed > 0 || c.counts.suiteErrors > 0 ? EXIT.checkFailed : exitCode;
 }
 
-export const mergeCommand: Command = { name: 'merge', summary: 'Merge the report folders of sharded runs into one report and one certificate', help, run };
+export const mergeCommand: Command = {
+  name: 'merge',
+  summary: 'Merge the report folders of sharded runs into one report and one certificate',
+  help,
+  run,
+};

@@ -62,21 +62,46 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return EXIT.ok;
   }
   const faults = (listOption(v.fault) ?? []).map((f) => oneOf<FaultName>('--fault', f, faultNames));
-  const variant = v.variant ? variantPresets[oneOf('--variant', v.variant, ['default', 'different'] as const)] : undefined;
+  const variant = v.variant
+    ? variantPresets[oneOf('--variant', v.variant, ['default', 'different'] as const)]
+    : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
   const host = v.host ?? '127.0.0.1';
   const tokenFromEnv = io.env.FLIS_MOCK_TOKEN;
   const token = tokenFromEnv || mintToken();
-  const webhookFaults = (listOption(v['webhook-fault']) ?? []).map((f) => oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames));
+  const webhookFaults = (listOption(v['webhook-fault']) ?? []).map((f) =>
+    oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames),
+  );
   const webhooks = v.webhook ?? [];
-  for (const w of webhooks) if (!loopbackUrl(w)) throw new UsageError(`--webhook must be an http(s) URL on a loopback address (the mock never posts off the machine); got '${w}'`);
-  const mock = await startMock({ token, port, host, faults, writeDelayMs, webhooks, webhookFaults, drift: v.drift === true, ...(variant ? { variant } : {}) }).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is in use; choose another with --port N, or --port 0 for a free one`);
+  for (const w of webhooks)
+    if (!loopbackUrl(w))
+      throw new UsageError(
+        `--webhook must be an http(s) URL on a loopback address (the mock never posts off the machine); got '${w}'`,
+      );
+  const mock = await startMock({
+    token,
+    port,
+    host,
+    faults,
+    writeDelayMs,
+    webhooks,
+    webhookFaults,
+    drift: v.drift === true,
+    ...(variant ? { variant } : {}),
+  }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'EADDRINUSE')
+      throw new UsageError(
+        `port ${port} on ${host} is in use; choose another with --port N, or --port 0 for a free one`,
+      );
     throw e;
   });
   io.out(`flis mock: serving ${mock.baseUrl}`);
-  io.out(tokenFromEnv ? 'token: from FLIS_MOCK_TOKEN' : `token: in ${writeTokenFile(token, mock.baseUrl)} (export FLIS_TOKEN=$(cat FILE))`);
+  io.out(
+    tokenFromEnv
+      ? 'token: from FLIS_MOCK_TOKEN'
+      : `token: in ${writeTokenFile(token, mock.baseUrl)} (export FLIS_TOKEN=$(cat FILE))`,
+  );
   if (faults.length) io.out(`faults on: ${faults.join(', ')}`);
   if (webhooks.length) io.out(`webhooks delivered to: ${webhooks.join(', ')}`);
   if (webhookFaults.length) io.out(`webhook faults on: ${webhookFaults.join(', ')}`);
@@ -86,4 +111,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   return EXIT.ok;
 }
 
-export const mockCommand: Command = { name: 'mock', summary: 'Serve the embedded mock deployment on loopback until stopped', help: help(), run };
+export const mockCommand: Command = {
+  name: 'mock',
+  summary: 'Serve the embedded mock deployment on loopback until stopped',
+  help: help(),
+  run,
+};

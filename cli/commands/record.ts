@@ -83,14 +83,31 @@ const options = {
   ...matchOptions,
 } as const;
 
-export function matchFrom(v: { 'match-ignore-query'?: string[]; 'match-ignore-body'?: string[]; 'match-header'?: string[] }): RecorderOptions['match'] {
+export function matchFrom(v: {
+  'match-ignore-query'?: string[];
+  'match-ignore-body'?: string[];
+  'match-header'?: string[];
+}): RecorderOptions['match'] {
   const body = listOption(v['match-ignore-body']) ?? [];
-  for (const p of body) if (!p.startsWith('/')) throw new UsageError(`--match-ignore-body takes a JSON pointer starting with '/', e.g. /offer/transportTimestamp; got '${p}'`);
+  for (const p of body)
+    if (!p.startsWith('/'))
+      throw new UsageError(
+        `--match-ignore-body takes a JSON pointer starting with '/', e.g. /offer/transportTimestamp; got '${p}'`,
+      );
   return {
     ignoreQuery: listOption(v['match-ignore-query']) ?? [],
     ignoreBody: body,
     // Added to the default (the redacted Authorization), which keeps auth checks apart.
-    ...(v['match-header'] ? { headers: [...new Set([...defaultMatchOptions.headers, ...(listOption(v['match-header']) ?? []).map((h) => h.toLowerCase())])] } : {}),
+    ...(v['match-header']
+      ? {
+          headers: [
+            ...new Set([
+              ...defaultMatchOptions.headers,
+              ...(listOption(v['match-header']) ?? []).map((h) => h.toLowerCase()),
+            ]),
+          ],
+        }
+      : {}),
   };
 }
 
@@ -100,16 +117,23 @@ function labelsFrom(raw: string[] | undefined, secrets: Secret[]): Record<string
   const forms = secrets.flatMap(formsOf);
   for (const item of raw ?? []) {
     const m = /^([A-Za-z][\w.-]*)=(.*)$/s.exec(item);
-    if (!m) throw new UsageError(`--label takes KEY=VALUE (KEY: letters, digits, '.', '_', '-'); got '${item.split('=')[0]}=…'`);
+    if (!m)
+      throw new UsageError(
+        `--label takes KEY=VALUE (KEY: letters, digits, '.', '_', '-'); got '${item.split('=')[0]}=…'`,
+      );
     const hit = findSecret(m[2]!, forms);
-    if (hit) throw new UsageError(`--label ${m[1]}: the value holds the secret of ${hit.label}; labels are written to the cassette as given`);
+    if (hit)
+      throw new UsageError(
+        `--label ${m[1]}: the value holds the secret of ${hit.label}; labels are written to the cassette as given`,
+      );
     out[m[1]!] = m[2]!;
   }
   return out;
 }
 
 export function requireLoopback(host: string): string {
-  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host)) throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost); got '${host}'`);
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host))
+    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost); got '${host}'`);
   return host.replace(/^\[|\]$/g, '');
 }
 
@@ -135,10 +159,22 @@ async function openUpstream(nameOrUrl: string, io: CommandIo): Promise<Upstream>
       writeFileSync(file, token, { mode: 0o600 });
       note = `token: in ${file} (export FLIS_TOKEN=$(cat FILE))`;
     }
-    return { name: target.name, baseUrl: mock.baseUrl, secrets: [{ label: 'the embedded mock token', value: token }], note, close: () => mock.close() };
+    return {
+      name: target.name,
+      baseUrl: mock.baseUrl,
+      secrets: [{ label: 'the embedded mock token', value: token }],
+      note,
+      close: () => mock.close(),
+    };
   }
   const secrets = target.token ? [{ label: `the token of ${target.name}`, value: target.token }] : [];
-  return { name: target.name === 'ad-hoc' ? null : target.name, baseUrl: target.baseUrl!, secrets, note: '', close: async () => {} };
+  return {
+    name: target.name === 'ad-hoc' ? null : target.name,
+    baseUrl: target.baseUrl!,
+    secrets,
+    note: '',
+    close: async () => {},
+  };
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -149,14 +185,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const mode = parseMode(v.mode ?? 'record');
   if (!v.cassette) throw new UsageError(`flis record: --cassette FILE is required. See 'flis record --help'.`);
-  if (!v.upstream && modePolicies[mode].needsUpstream) throw new UsageError(`flis record: --upstream NAME|URL is required in mode '${mode}'. See 'flis record --help'.`);
+  if (!v.upstream && modePolicies[mode].needsUpstream)
+    throw new UsageError(`flis record: --upstream NAME|URL is required in mode '${mode}'. See 'flis record --help'.`);
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
   const host = requireLoopback(v.host ?? '127.0.0.1');
   const maxBodyBytes = intOption('max-body-bytes', v['max-body-bytes'], { min: 0 });
   const timeoutMs = intOption('upstream-timeout-ms', v['upstream-timeout-ms'], { min: 1, max: 3_600_000 });
   const match = matchFrom(v);
   const secretEnv = listOption(v['secret-env']) ?? [];
-  for (const name of secretEnv) if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
+  for (const name of secretEnv)
+    if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
   const labels = labelsFrom(v.label, secretsFromEnv(io.env, secretEnv));
   const upstream = v.upstream && modePolicies[mode].needsUpstream ? await openUpstream(v.upstream, io) : undefined;
   let recorder: Recorder;
@@ -189,12 +227,21 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   await recorder.close();
   await upstream?.close();
   const s = recorder.stats;
-  io.out(`flis record: ${s.exchanges} exchanges forwarded, ${s.written} written, ${s.replayed} replayed, ${s.misses} misses, ${s.failures} upstream failures, ${s.violations} contract violations`);
+  io.out(
+    `flis record: ${s.exchanges} exchanges forwarded, ${s.written} written, ${s.replayed} replayed, ${s.misses} misses, ${s.failures} upstream failures, ${s.violations} contract violations`,
+  );
   if (s.refusedWrites > 0) {
-    io.err(`flis record: ${s.refusedWrites} exchanges were not written because a secret survived redaction (see above)`);
+    io.err(
+      `flis record: ${s.refusedWrites} exchanges were not written because a secret survived redaction (see above)`,
+    );
     return EXIT.checkFailed;
   }
   return EXIT.ok;
 }
 
-export const recordCommand: Command = { name: 'record', summary: 'Record traffic to a deployment into a YAML cassette through a loopback proxy', help, run };
+export const recordCommand: Command = {
+  name: 'record',
+  summary: 'Record traffic to a deployment into a YAML cassette through a loopback proxy',
+  help,
+  run,
+};

@@ -22,7 +22,12 @@ Options:
   --host ADDR                  loopback address to bind (default 127.0.0.1)
 ${matchHelp}`;
 
-const options = { cassette: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, ...matchOptions } as const;
+const options = {
+  cassette: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  ...matchOptions,
+} as const;
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values: v } = parseCommandArgs('replay', argv, options);
@@ -35,11 +40,23 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const host = requireLoopback(v.host ?? '127.0.0.1');
   const match = matchFrom(v);
   const cassette = resolve(v.cassette);
-  const server = await startReplayServer({ cassette, port, host, env: io.env, ...(match ? { match } : {}), log: (line) => io.err(line) });
+  const server = await startReplayServer({
+    cassette,
+    port,
+    host,
+    env: io.env,
+    ...(match ? { match } : {}),
+    log: (line) => io.err(line),
+  });
   io.out(`flis replay: serving ${server.baseUrl} from ${cassette}`);
   await io.stopped;
   await server.close();
   return EXIT.ok;
 }
 
-export const replayCommand: Command = { name: 'replay', summary: 'Serve a recorded cassette offline on loopback', help, run };
+export const replayCommand: Command = {
+  name: 'replay',
+  summary: 'Serve a recorded cassette offline on loopback',
+  help,
+  run,
+};

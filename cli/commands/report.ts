@@ -30,9 +30,18 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
   const resultsDirs = positionals.length ? positionals : [join(reportDir, 'allure-results')];
-  const index = await buildAllureHtml({ resultsDirs, outputDir: v.output ?? join(reportDir, 'allure-report'), ...(v.name ? { reportName: v.name } : {}) });
+  const index = await buildAllureHtml({
+    resultsDirs,
+    outputDir: v.output ?? join(reportDir, 'allure-report'),
+    ...(v.name ? { reportName: v.name } : {}),
+  });
   io.out(`Allure report: ${index}`);
   return EXIT.ok;
 }
 
-export const reportCommand: Command = { name: 'report', summary: 'Build the self-contained Allure HTML report of a run, offline', help, run };
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'Build the self-contained Allure HTML report of a run, offline',
+  help,
+  run,
+};

@@ -84,14 +84,27 @@ const options = {
   'mock-drift': { type: 'boolean' },
 } as const;
 
-function embeddedOptions(v: { 'mock-fault'?: string[]; 'mock-variant'?: string; 'mock-write-delay'?: string; 'mock-webhook-fault'?: string[]; 'mock-drift'?: boolean }): EmbeddedOptions {
+function embeddedOptions(v: {
+  'mock-fault'?: string[];
+  'mock-variant'?: string;
+  'mock-write-delay'?: string;
+  'mock-webhook-fault'?: string[];
+  'mock-drift'?: boolean;
+}): EmbeddedOptions {
   const faults = (listOption(v['mock-fault']) ?? []).map((f) => oneOf<FaultName>('--mock-fault', f, faultNames));
-  const variantName = v['mock-variant'] ? oneOf('--mock-variant', v['mock-variant'], ['default', 'different'] as const) : undefined;
+  const variantName = v['mock-variant']
+    ? oneOf('--mock-variant', v['mock-variant'], ['default', 'different'] as const)
+    : undefined;
   const writeDelayMs = intOption('mock-write-delay', v['mock-write-delay'], { max: 600_000 });
-  const webhookFaults = (listOption(v['mock-webhook-fault']) ?? []).map((f) => oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames));
+  const webhookFaults = (listOption(v['mock-webhook-fault']) ?? []).map((f) =>
+    oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames),
+  );
   return {
-    ...(faults.length ? { faults } : {}), ...(variantName ? { variant: variantPresets[variantName] } : {}), ...(writeDelayMs !== undefined ? { writeDelayMs } : {}),
-    ...(webhookFaults.length ? { webhookFaults } : {}), ...(v['mock-drift'] ? { drift: true } : {}),
+    ...(faults.length ? { faults } : {}),
+    ...(variantName ? { variant: variantPresets[variantName] } : {}),
+    ...(writeDelayMs !== undefined ? { writeDelayMs } : {}),
+    ...(webhookFaults.length ? { webhookFaults } : {}),
+    ...(v['mock-drift'] ? { drift: true } : {}),
   };
 }
 
@@ -106,7 +119,8 @@ function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): voi
   io.out('');
   for (const f of r.failures) io.out(`FAILED [${f.check ?? '?'}] ${f.clause ?? ''} — ${f.title}`);
   const skippedReasons = new Map<string, number>();
-  for (const o of r.outcomes.filter((x) => x.status === 'skipped')) skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
+  for (const o of r.outcomes.filter((x) => x.status === 'skipped'))
+    skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
   for (const [reason, n] of skippedReasons) io.out(`skipped ${n}: ${reason}`);
   io.out(`flis run against ${deployment}: seed ${r.seed}, run id ${r.runId}`);
   io.out(`reports: ${r.reportDir}/html/index.html, ${r.reportDir}/junit.xml, ${r.reportDir}/run.json`);
@@ -124,16 +138,42 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const replayed = v.cassette ? recordedRun(resolve(v.cassette)) : undefined;
   const baseUrl = v['base-url'] ?? (env.FLIS_BASE_URL || undefined);
   const deployment = v.deployment ?? (env.FLIS_DEPLOYMENT || undefined);
-  if (replayed && (baseUrl || deployment)) throw new UsageError('--cassette replays offline: it takes no --deployment or --base-url');
+  if (replayed && (baseUrl || deployment))
+    throw new UsageError('--cassette replays offline: it takes no --deployment or --base-url');
   const resolved = replayed
-    ? { name: `cassette of ${replayed.deployment}`, embedded: false, liveData: false, allowWrites: true, writesSkippedReason: '' }
-    : resolveTarget({ ...(deployment ? { deployment } : {}), ...(baseUrl ? { baseUrl } : {}), allowWrites: flagOrEnv(v['allow-writes'], env.FLIS_ALLOW_WRITES) }, env);
+    ? {
+        name: `cassette of ${replayed.deployment}`,
+        embedded: false,
+        liveData: false,
+        allowWrites: true,
+        writesSkippedReason: '',
+      }
+    : resolveTarget(
+        {
+          ...(deployment ? { deployment } : {}),
+          ...(baseUrl ? { baseUrl } : {}),
+          allowWrites: flagOrEnv(v['allow-writes'], env.FLIS_ALLOW_WRITES),
+        },
+        env,
+      );
   const embedded = embeddedOptions(v);
-  if (!resolved.embedded && (embedded.faults || embedded.variant || embedded.writeDelayMs !== undefined || embedded.webhookFaults || embedded.drift)) {
-    throw new UsageError(`--mock-fault, --mock-variant, --mock-write-delay, --mock-webhook-fault and --mock-drift apply only to the embedded mock, not to '${resolved.name}'`);
+  if (
+    !resolved.embedded &&
+    (embedded.faults ||
+      embedded.variant ||
+      embedded.writeDelayMs !== undefined ||
+      embedded.webhookFaults ||
+      embedded.drift)
+  ) {
+    throw new UsageError(
+      `--mock-fault, --mock-variant, --mock-write-delay, --mock-webhook-fault and --mock-drift apply only to the embedded mock, not to '${resolved.name}'`,
+    );
   }
   const suites = selectSuites(v.suite ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined)) ?? replayed?.suites;
-  const seed = replayed?.seed ?? intOption('seed', v.seed ?? env.FLIS_SEED, { max: 2 ** 31 - 1 }) ?? (v.record ? newSeed() : undefined);
+  const seed =
+    replayed?.seed ??
+    intOption('seed', v.seed ?? env.FLIS_SEED, { max: 2 ** 31 - 1 }) ??
+    (v.record ? newSeed() : undefined);
   const runs = replayed?.runs ?? intOption('runs', v.runs ?? env.FLIS_RUNS, { min: 1, max: 100_000 });
   const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 });
   // A recorded or replayed run uses one worker, so repeated requests keep their recorded order.
@@ -147,9 +187,25 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const startedAt = replayed?.startedAt ?? Date.now();
 
   const target = replayed ? await startCassetteTarget(resolve(v.cassette!)) : await startTarget(resolved, embedded);
-  const live = v.record ? await recordThrough(target, resolve(v.record), resolved.name, { runId: runId!, seed: seed!, startedAt, ...(runs !== undefined ? { runs } : {}), ...(suites ? { suites } : {}) }, (line) => io.err(line)) : target;
+  const live = v.record
+    ? await recordThrough(
+        target,
+        resolve(v.record),
+        resolved.name,
+        {
+          runId: runId!,
+          seed: seed!,
+          startedAt,
+          ...(runs !== undefined ? { runs } : {}),
+          ...(suites ? { suites } : {}),
+        },
+        (line) => io.err(line),
+      )
+    : target;
   try {
-    io.out(`flis run: ${resolved.name} at ${live.baseUrl}${resolved.allowWrites ? '' : ` (read-only: ${resolved.writesSkippedReason})`}`);
+    io.out(
+      `flis run: ${resolved.name} at ${live.baseUrl}${resolved.allowWrites ? '' : ` (read-only: ${resolved.writesSkippedReason})`}`,
+    );
     const result = await runSuites({
       baseUrl: live.baseUrl,
       token: live.token,
@@ -168,9 +224,20 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       startedAt,
     });
     printSummary(io, result, resolved.name);
-    const facts = { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites, ...(shard ? { shard } : {}) } as const;
+    const facts = {
+      seed: result.seed,
+      runId: result.runId,
+      suites: suites ?? 'all',
+      allowWrites: resolved.allowWrites,
+      ...(shard ? { shard } : {}),
+    } as const;
     const subject = { deployment: resolved.name, baseUrl: live.baseUrl };
-    return finishRun(io, { reportDir, subject, facts, secrets: [live.token] }, result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed, gates).exitCode;
+    return finishRun(
+      io,
+      { reportDir, subject, facts, secrets: [live.token] },
+      result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed,
+      gates,
+    ).exitCode;
   } finally {
     await live.close();
   }
@@ -181,8 +248,14 @@ export function parseShard(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const m = raw.match(/^(\d+)\/(\d+)$/);
   const [i, n] = [Number(m?.[1]), Number(m?.[2])];
-  if (!m || i < 1 || n < 1 || i > n) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4); got '${raw}'`);
+  if (!m || i < 1 || n < 1 || i > n)
+    throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4); got '${raw}'`);
   return `${i}/${n}`;
 }
 
-export const runCommand: Command = { name: 'run', summary: 'Run the conformance suites against a deployment (default: the embedded mock)', help, run };
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'Run the conformance suites against a deployment (default: the embedded mock)',
+  help,
+  run,
+};

@@ -42,9 +42,13 @@ async function listen(argv: string[], io: CommandIo): Promise<number> {
   }
   const port = intOption('port', v.port, { max: 65_535 });
   const cassette = v.cassette ? new WebhookCassette(resolve(v.cassette), io.env) : undefined;
-  const receiver = await startReceiver({ ...(port !== undefined ? { port } : {}) }).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'EADDRINUSE' ? new UsageError(`port ${port} is in use; pick another with --port, or --port 0 for a free one`) : e;
-  });
+  const receiver = await startReceiver({ ...(port !== undefined ? { port } : {}) }).catch(
+    (e: NodeJS.ErrnoException) => {
+      throw e.code === 'EADDRINUSE'
+        ? new UsageError(`port ${port} is in use; pick another with --port, or --port 0 for a free one`)
+        : e;
+    },
+  );
   let broken = 0;
   receiver.onDelivery((d) => {
     if (d.violations.length) broken += 1;
@@ -52,7 +56,9 @@ async function listen(argv: string[], io: CommandIo): Promise<number> {
     if (d.type) io.out(`  payload: ${JSON.stringify(d.payload).slice(0, 500)}`);
     cassette?.append(d);
   });
-  io.out(`listening for webhooks at ${receiver.url}${cassette ? `, recording to ${resolve(v.cassette ?? '')}` : ''} (Ctrl-C to stop)`);
+  io.out(
+    `listening for webhooks at ${receiver.url}${cassette ? `, recording to ${resolve(v.cassette ?? '')}` : ''} (Ctrl-C to stop)`,
+  );
   await io.stopped;
   await receiver.close();
   cassette?.close();
@@ -67,7 +73,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help);
     return sub ? EXIT.ok : EXIT.usage;
   }
-  throw new UsageError(`flis webhooks: unknown subcommand '${sub}'; the one subcommand is 'listen'. See 'flis webhooks --help'.`);
+  throw new UsageError(
+    `flis webhooks: unknown subcommand '${sub}'; the one subcommand is 'listen'. See 'flis webhooks --help'.`,
+  );
 }
 
-export const webhooksCommand: Command = { name: 'webhooks', summary: 'Receive webhook deliveries, validate each against spec 6, print and record them', help, run };
+export const webhooksCommand: Command = {
+  name: 'webhooks',
+  summary: 'Receive webhook deliveries, validate each against spec 6, print and record them',
+  help,
+  run,
+};

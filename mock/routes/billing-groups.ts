@@ -25,8 +25,11 @@ interface GroupFilter {
 function readFilter(ctx: MockContext, request: FastifyRequest): GroupFilter {
   const filter: GroupFilter = {};
   const [start, end, state, customerId, inactive] = [
-    dateParam(request, 'start'), dateParam(request, 'end'), stringParam(request, 'state'),
-    stringParam(request, 'customerId'), booleanParam(request, 'inactive'),
+    dateParam(request, 'start'),
+    dateParam(request, 'end'),
+    stringParam(request, 'state'),
+    stringParam(request, 'customerId'),
+    booleanParam(request, 'inactive'),
   ];
   if (start !== undefined) filter.start = start;
   if (end !== undefined) filter.end = end;
@@ -38,9 +41,13 @@ function readFilter(ctx: MockContext, request: FastifyRequest): GroupFilter {
 
 /** Dates are ISO calendar dates, so string order is date order; both ends are inclusive. */
 function matches(g: BillingGroup, f: GroupFilter): boolean {
-  return (f.start === undefined || g.date >= f.start) && (f.end === undefined || g.date <= f.end)
-    && (f.state === undefined || g.status === f.state) && (f.customerId === undefined || g.customerId === f.customerId)
-    && (f.inactive === undefined || g.inactive === f.inactive);
+  return (
+    (f.start === undefined || g.date >= f.start) &&
+    (f.end === undefined || g.date <= f.end) &&
+    (f.state === undefined || g.status === f.state) &&
+    (f.customerId === undefined || g.customerId === f.customerId) &&
+    (f.inactive === undefined || g.inactive === f.inactive)
+  );
 }
 
 function existingId(ctx: MockContext, request: FastifyRequest): string {
@@ -65,9 +72,13 @@ interface StatusUpdate {
 
 function readUpdates(ctx: MockContext, body: unknown): StatusUpdate[] {
   requireValid('billing-group-status-update', body);
-  const updates = (body as unknown[]).map(asObject).map((i): StatusUpdate => ({
-    billingGroupId: String(i.billingGroupId), deleteStatus: i.deleteStatus === true, ...(typeof i.status === 'string' ? { status: i.status } : {}),
-  }));
+  const updates = (body as unknown[]).map(asObject).map(
+    (i): StatusUpdate => ({
+      billingGroupId: String(i.billingGroupId),
+      deleteStatus: i.deleteStatus === true,
+      ...(typeof i.status === 'string' ? { status: i.status } : {}),
+    }),
+  );
   const forcesNothing = updates.findIndex((u) => !u.deleteStatus && u.status === undefined);
   if (forcesNothing >= 0) throw invalidBody(`item ${forcesNothing} neither sets a status nor deletes one`);
   const unknown = updates.filter((u) => !ctx.billing.has(u.billingGroupId)).map((u) => u.billingGroupId);
@@ -93,7 +104,10 @@ export function billingGroupRoutes(ctx: MockContext) {
     const listOptions = ctx.faults.has('text-content-type') ? { onSend: labelAsText } : {};
     app.get('/billingGroups', listOptions, async (request) => {
       const filter = readFilter(ctx, request);
-      return ctx.billing.list().filter((g) => matches(g, filter)).map((g) => presentGroup(ctx, g));
+      return ctx.billing
+        .list()
+        .filter((g) => matches(g, filter))
+        .map((g) => presentGroup(ctx, g));
     });
     app.post('/billingGroups/bulkStatusUpdate', async (request) => {
       for (const u of readUpdates(ctx, request.body)) applyUpdate(ctx, u);

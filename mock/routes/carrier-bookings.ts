@@ -20,10 +20,13 @@ function withTransportOrders(ctx: MockContext, booking: JsonObject): JsonObject 
 }
 
 function eventsOf(ctx: MockContext, bookingId: string, transportOrderId: string): JsonObject[] {
-  return ctx.records.where('carrierBookingEvents', 'bookingId', bookingId).filter((e) => e.transportOrderId === transportOrderId);
+  return ctx.records
+    .where('carrierBookingEvents', 'bookingId', bookingId)
+    .filter((e) => e.transportOrderId === transportOrderId);
 }
 
-export const listCarrierBookings: HandlerFactory = (ctx) => async () => ctx.records.list('carrierBookings').map((b) => withTransportOrders(ctx, b));
+export const listCarrierBookings: HandlerFactory = (ctx) => async () =>
+  ctx.records.list('carrierBookings').map((b) => withTransportOrders(ctx, b));
 
 export const getCarrierBooking: HandlerFactory = (ctx, params) => async (request) =>
   withTransportOrders(ctx, existing(ctx, 'carrierBookings', pathParams(request, params), 'carrier booking'));
@@ -41,13 +44,23 @@ function updateBooking(ctx: MockContext, bookingId: string, change: (b: JsonObje
 export const putAcceptance: HandlerFactory = (ctx, params) => async (request) => {
   const body = requireObjectBody(request.body);
   const [bookingId = ''] = pathParams(request, params);
-  return updateBooking(ctx, bookingId, (b) => ({ ...b, acceptance: body, status: decisionOf(body), decidedAt: new Date().toISOString() }));
+  return updateBooking(ctx, bookingId, (b) => ({
+    ...b,
+    acceptance: body,
+    status: decisionOf(body),
+    decidedAt: new Date().toISOString(),
+  }));
 };
 
 export const putAcknowledge: HandlerFactory = (ctx, params) => async (request) => {
   const body = requireObjectBody(request.body);
   const [bookingId = ''] = pathParams(request, params);
-  return updateBooking(ctx, bookingId, (b) => ({ ...b, ...(Object.keys(body).length > 0 ? { acknowledgement: body } : {}), acknowledged: true, acknowledgedAt: new Date().toISOString() }));
+  return updateBooking(ctx, bookingId, (b) => ({
+    ...b,
+    ...(Object.keys(body).length > 0 ? { acknowledgement: body } : {}),
+    acknowledged: true,
+    acknowledgedAt: new Date().toISOString(),
+  }));
 };
 
 export const getTransportOrder: HandlerFactory = (ctx, params) => async (request) => {
@@ -59,22 +72,41 @@ export const getTransportOrder: HandlerFactory = (ctx, params) => async (request
 export const deleteTransportOrder: HandlerFactory = (ctx, params) => async (request) => {
   const [bookingId = '', transportOrderId = ''] = pathParams(request, params);
   const order = existing(ctx, 'transportOrders', [bookingId, transportOrderId], 'transport order');
-  ctx.records.put('transportOrders', keyOf([bookingId, transportOrderId]), { ...markCanceled(order), status: 'CANCELLED' });
+  ctx.records.put('transportOrders', keyOf([bookingId, transportOrderId]), {
+    ...markCanceled(order),
+    status: 'CANCELLED',
+  });
   const cancelledEvents = ctx.records.updateWhere(
-    'carrierBookingEvents', (e) => e.bookingId === bookingId && e.transportOrderId === transportOrderId, markCanceled,
+    'carrierBookingEvents',
+    (e) => e.bookingId === bookingId && e.transportOrderId === transportOrderId,
+    markCanceled,
   );
   return { success: true, id: transportOrderId, cancelledEvents };
 };
 
 const statusAfter: Record<string, string> = {
-  arrivedAtPickup: 'AT_PICKUP', pickup: 'PICKED_UP', gateIn: 'GATED_IN', arrivedAtDelivery: 'AT_DELIVERY',
-  delivery: 'DELIVERED', gateOut: 'GATED_OUT', exceptionFlag: 'EXCEPTION',
+  arrivedAtPickup: 'AT_PICKUP',
+  pickup: 'PICKED_UP',
+  gateIn: 'GATED_IN',
+  arrivedAtDelivery: 'AT_DELIVERY',
+  delivery: 'DELIVERED',
+  gateOut: 'GATED_OUT',
+  exceptionFlag: 'EXCEPTION',
 };
 
 function touchTransportOrder(ctx: MockContext, bookingId: string, transportOrderId: string, milestone: string): void {
   const key = keyOf([bookingId, transportOrderId]);
-  const order = ctx.records.get('transportOrders', key) ?? { id: transportOrderId, bookingId, status: 'ASSIGNED', canceled: false };
-  ctx.records.put('transportOrders', key, { ...order, status: statusAfter[milestone] ?? order.status, lastMilestone: milestone });
+  const order = ctx.records.get('transportOrders', key) ?? {
+    id: transportOrderId,
+    bookingId,
+    status: 'ASSIGNED',
+    canceled: false,
+  };
+  ctx.records.put('transportOrders', key, {
+    ...order,
+    status: statusAfter[milestone] ?? order.status,
+    lastMilestone: milestone,
+  });
 }
 
 /**
@@ -82,18 +114,27 @@ function touchTransportOrder(ctx: MockContext, bookingId: string, transportOrder
  * event per milestone and target; repeating the PUT replaces it (PUT is idempotent).
  * The transport order is created on first report, the carrier booking must exist.
  */
-export const milestone = (name: string): HandlerFactory => (ctx, params) => async (request) => {
-  const body = requireObjectBody(request.body);
-  const values = pathParams(request, params);
-  const [bookingId = '', transportOrderId = '', ...rest] = values;
-  existing(ctx, 'carrierBookings', [bookingId], 'carrier booking');
-  touchTransportOrder(ctx, bookingId, transportOrderId, name);
-  const key = keyOf([bookingId, transportOrderId, name, ...rest]);
-  const previous = ctx.records.get('carrierBookingEvents', key);
-  const targets = Object.fromEntries(params.slice(2).map((p, i) => [p, rest[i]]));
-  const event = {
-    id: previous?.id ?? ctx.ids.next('carrier-event'), bookingId, transportOrderId, type: name, ...targets,
-    payload: asObject(body), recordedAt: new Date().toISOString(), canceled: false,
+export const milestone =
+  (name: string): HandlerFactory =>
+  (ctx, params) =>
+  async (request) => {
+    const body = requireObjectBody(request.body);
+    const values = pathParams(request, params);
+    const [bookingId = '', transportOrderId = '', ...rest] = values;
+    existing(ctx, 'carrierBookings', [bookingId], 'carrier booking');
+    touchTransportOrder(ctx, bookingId, transportOrderId, name);
+    const key = keyOf([bookingId, transportOrderId, name, ...rest]);
+    const previous = ctx.records.get('carrierBookingEvents', key);
+    const targets = Object.fromEntries(params.slice(2).map((p, i) => [p, rest[i]]));
+    const event = {
+      id: previous?.id ?? ctx.ids.next('carrier-event'),
+      bookingId,
+      transportOrderId,
+      type: name,
+      ...targets,
+      payload: asObject(body),
+      recordedAt: new Date().toISOString(),
+      canceled: false,
+    };
+    return ctx.records.put('carrierBookingEvents', key, event);
   };
-  return ctx.records.put('carrierBookingEvents', key, event);
-};

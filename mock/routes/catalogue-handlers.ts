@@ -24,65 +24,95 @@ function recordOf(body: JsonObject, params: readonly string[], values: readonly 
   return { ...body, ...parentFields(params, values), id };
 }
 
-export function existing(ctx: MockContext, collection: Collection, values: readonly string[], what: string): JsonObject {
+export function existing(
+  ctx: MockContext,
+  collection: Collection,
+  values: readonly string[],
+  what: string,
+): JsonObject {
   const record = ctx.records.get(collection, keyOf(values));
   if (!record) throw notFound(what);
   return record;
 }
 
-export const listAll = (collection: Collection): HandlerFactory => (ctx) => async () => ctx.records.list(collection);
+export const listAll =
+  (collection: Collection): HandlerFactory =>
+  (ctx) =>
+  async () =>
+    ctx.records.list(collection);
 
 /** Records that belong to an existing parent, e.g. the events of one booking. */
-export const listChildren = (collection: Collection, parent: Collection, field: string): HandlerFactory => (ctx, params) => async (request) => {
-  const values = pathParams(request, params);
-  existing(ctx, parent, values, parent.replace(/s$/, ''));
-  return ctx.records.where(collection, field, values[0] ?? '');
-};
+export const listChildren =
+  (collection: Collection, parent: Collection, field: string): HandlerFactory =>
+  (ctx, params) =>
+  async (request) => {
+    const values = pathParams(request, params);
+    existing(ctx, parent, values, parent.replace(/s$/, ''));
+    return ctx.records.where(collection, field, values[0] ?? '');
+  };
 
 /** Records with one field equal to the path parameter, e.g. fuel activities of a vehicle; none is an empty list. */
-export const listWhere = (collection: Collection, field: string): HandlerFactory => (ctx, params) => async (request) =>
-  ctx.records.where(collection, field, pathParams(request, params)[0] ?? '');
+export const listWhere =
+  (collection: Collection, field: string): HandlerFactory =>
+  (ctx, params) =>
+  async (request) =>
+    ctx.records.where(collection, field, pathParams(request, params)[0] ?? '');
 
-export const getOne = (collection: Collection, what: string): HandlerFactory => (ctx, params) => async (request) =>
-  existing(ctx, collection, pathParams(request, params), what);
+export const getOne =
+  (collection: Collection, what: string): HandlerFactory =>
+  (ctx, params) =>
+  async (request) =>
+    existing(ctx, collection, pathParams(request, params), what);
 
 /** PUT creates or replaces (spec 1: most writes are upserts); the path, not the body, decides the id. */
-export const upsert = (collection: Collection): HandlerFactory => (ctx, params) => async (request) => {
-  const body = requireObjectBody(request.body);
-  const values = pathParams(request, params);
-  return ctx.records.put(collection, keyOf(values), recordOf(body, params, values, values.at(-1) ?? ''));
-};
+export const upsert =
+  (collection: Collection): HandlerFactory =>
+  (ctx, params) =>
+  async (request) => {
+    const body = requireObjectBody(request.body);
+    const values = pathParams(request, params);
+    return ctx.records.put(collection, keyOf(values), recordOf(body, params, values, values.at(-1) ?? ''));
+  };
 
-export const remove = (collection: Collection, what: string): HandlerFactory => (ctx, params) => async (request) => {
-  const values = pathParams(request, params);
-  existing(ctx, collection, values, what);
-  ctx.records.delete(collection, keyOf(values));
-  return { success: true, id: values.at(-1) };
-};
+export const remove =
+  (collection: Collection, what: string): HandlerFactory =>
+  (ctx, params) =>
+  async (request) => {
+    const values = pathParams(request, params);
+    existing(ctx, collection, values, what);
+    ctx.records.delete(collection, keyOf(values));
+    return { success: true, id: values.at(-1) };
+  };
 
 /** POST to a collection: the mock chooses the id (the body's own id, if any, is not trusted to be unique). */
-export const create = (collection: Collection, kind: string): HandlerFactory => (ctx, params) => async (request, reply) => {
-  const body = requireObjectBody(request.body);
-  const values = pathParams(request, params);
-  const id = ctx.ids.next(kind);
-  const record = { ...body, ...Object.fromEntries(params.map((p, i) => [p, values[i]])), id };
-  ctx.records.put(collection, keyOf([...values, id]), record);
-  return reply.code(ctx.variant.createdStatus).send(record);
-};
+export const create =
+  (collection: Collection, kind: string): HandlerFactory =>
+  (ctx, params) =>
+  async (request, reply) => {
+    const body = requireObjectBody(request.body);
+    const values = pathParams(request, params);
+    const id = ctx.ids.next(kind);
+    const record = { ...body, ...Object.fromEntries(params.map((p, i) => [p, values[i]])), id };
+    ctx.records.put(collection, keyOf([...values, id]), record);
+    return reply.code(ctx.variant.createdStatus).send(record);
+  };
 
 /** Bulk writes: an item with a string id is upserted under it, an item without one is created. */
-export const bulk = (collection: Collection, kind: string): HandlerFactory => (ctx) => async (request) => {
-  const items = requireArrayBody(request.body);
-  const bad = items.findIndex((item) => !isObject(item));
-  if (bad >= 0) throw invalidBody(`item ${bad} must be a JSON object`);
-  return (items as JsonObject[]).map((item) => {
-    const known = typeof item.id === 'string' && item.id !== '';
-    const id = known ? (item.id as string) : ctx.ids.next(kind);
-    const updated = ctx.records.has(collection, keyOf([id]));
-    ctx.records.put(collection, keyOf([id]), { ...item, id });
-    return { id, success: true, result: updated ? 'UPDATED' : 'CREATED' };
-  });
-};
+export const bulk =
+  (collection: Collection, kind: string): HandlerFactory =>
+  (ctx) =>
+  async (request) => {
+    const items = requireArrayBody(request.body);
+    const bad = items.findIndex((item) => !isObject(item));
+    if (bad >= 0) throw invalidBody(`item ${bad} must be a JSON object`);
+    return (items as JsonObject[]).map((item) => {
+      const known = typeof item.id === 'string' && item.id !== '';
+      const id = known ? (item.id as string) : ctx.ids.next(kind);
+      const updated = ctx.records.has(collection, keyOf([id]));
+      ctx.records.put(collection, keyOf([id]), { ...item, id });
+      return { id, success: true, result: updated ? 'UPDATED' : 'CREATED' };
+    });
+  };
 
 /**
  * Marks records canceled. The spec spells it "canceled" for booking events and
@@ -94,8 +124,11 @@ export function markCanceled(record: JsonObject): JsonObject {
 }
 
 /** DELETE on a booking event keeps it, canceled (spec 3 rule 5). */
-export const cancelOne = (collection: Collection, what: string): HandlerFactory => (ctx, params) => async (request) => {
-  const values = pathParams(request, params);
-  const record = markCanceled(existing(ctx, collection, values, what));
-  return ctx.records.put(collection, keyOf(values), record);
-};
+export const cancelOne =
+  (collection: Collection, what: string): HandlerFactory =>
+  (ctx, params) =>
+  async (request) => {
+    const values = pathParams(request, params);
+    const record = markCanceled(existing(ctx, collection, values, what));
+    return ctx.records.put(collection, keyOf(values), record);
+  };

@@ -7,10 +7,25 @@ import type { FastifyInstance } from 'fastify';
 import type { MockContext } from '../context.ts';
 import { HttpError, replyError } from '../errors.ts';
 import {
-  bulk, cancelOne, create, getOne, listAll, listChildren, listWhere, remove, upsert, type HandlerFactory,
+  bulk,
+  cancelOne,
+  create,
+  getOne,
+  listAll,
+  listChildren,
+  listWhere,
+  remove,
+  upsert,
+  type HandlerFactory,
 } from './catalogue-handlers.ts';
 import {
-  deleteTransportOrder, getCarrierBooking, getTransportOrder, listCarrierBookings, milestone, putAcceptance, putAcknowledge,
+  deleteTransportOrder,
+  getCarrierBooking,
+  getTransportOrder,
+  listCarrierBookings,
+  milestone,
+  putAcceptance,
+  putAcknowledge,
 } from './carrier-bookings.ts';
 import { dispatchGroup, storageMeasurement } from './fuel.ts';
 import { searchCustomers, slaAnalytics } from './search-and-analytics.ts';
@@ -36,25 +51,98 @@ export const catalogueRoutes: readonly CatalogueRoute[] = [
   { method: 'POST', path: '/analytics/sla', operationId: 'querySlaAnalytics', handler: slaAnalytics },
 
   { method: 'GET', path: '/bookings', operationId: 'listBookings', handler: listAll('bookings') },
-  { method: 'POST', path: '/bookings', operationId: 'createBooking', deprecated: true, handler: create('bookings', 'booking') },
+  {
+    method: 'POST',
+    path: '/bookings',
+    operationId: 'createBooking',
+    deprecated: true,
+    handler: create('bookings', 'booking'),
+  },
   { method: 'GET', path: '/bookings/{bookingId}', operationId: 'getBooking', handler: getOne('bookings', 'booking') },
   { method: 'PUT', path: '/bookings/{bookingId}', operationId: 'upsertBooking', handler: upsert('bookings') },
-  { method: 'DELETE', path: '/bookings/{bookingId}', operationId: 'deleteBooking', handler: remove('bookings', 'booking') },
-  { method: 'GET', path: '/bookings/{bookingId}/events', operationId: 'listBookingEvents', handler: listChildren('bookingEvents', 'bookings', 'bookingId') },
-  { method: 'POST', path: '/bookings/{bookingId}/events', operationId: 'createBookingEvent', deprecated: true, handler: create('bookingEvents', 'booking-event') },
-  { method: 'GET', path: '/bookings/{bookingId}/events/{eventId}', operationId: 'getBookingEvent', handler: getOne('bookingEvents', 'booking event') },
-  { method: 'PUT', path: '/bookings/{bookingId}/events/{eventId}', operationId: 'upsertBookingEvent', handler: upsert('bookingEvents') },
-  { method: 'DELETE', path: '/bookings/{bookingId}/events/{eventId}', operationId: 'deleteBookingEvent', handler: cancelOne('bookingEvents', 'booking event') },
-  { method: 'GET', path: '/bookings/{bookingId}/attachments', operationId: 'listBookingAttachments', handler: listChildren('bookingAttachments', 'bookings', 'bookingId') },
-  { method: 'PUT', path: '/bookings/{bookingId}/attachments/{attachmentId}', operationId: 'upsertBookingAttachment', handler: upsert('bookingAttachments') },
-  { method: 'DELETE', path: '/bookings/{bookingId}/attachments/{attachmentId}', operationId: 'deleteBookingAttachment', handler: remove('bookingAttachments', 'booking attachment') },
-  { method: 'POST', path: '/bookings/bulk', operationId: 'bulkCreateBookings', deprecated: true, handler: bulk('bookings', 'booking') },
+  {
+    method: 'DELETE',
+    path: '/bookings/{bookingId}',
+    operationId: 'deleteBooking',
+    handler: remove('bookings', 'booking'),
+  },
+  {
+    method: 'GET',
+    path: '/bookings/{bookingId}/events',
+    operationId: 'listBookingEvents',
+    handler: listChildren('bookingEvents', 'bookings', 'bookingId'),
+  },
+  {
+    method: 'POST',
+    path: '/bookings/{bookingId}/events',
+    operationId: 'createBookingEvent',
+    deprecated: true,
+    handler: create('bookingEvents', 'booking-event'),
+  },
+  {
+    method: 'GET',
+    path: '/bookings/{bookingId}/events/{eventId}',
+    operationId: 'getBookingEvent',
+    handler: getOne('bookingEvents', 'booking event'),
+  },
+  {
+    method: 'PUT',
+    path: '/bookings/{bookingId}/events/{eventId}',
+    operationId: 'upsertBookingEvent',
+    handler: upsert('bookingEvents'),
+  },
+  {
+    method: 'DELETE',
+    path: '/bookings/{bookingId}/events/{eventId}',
+    operationId: 'deleteBookingEvent',
+    handler: cancelOne('bookingEvents', 'booking event'),
+  },
+  {
+    method: 'GET',
+    path: '/bookings/{bookingId}/attachments',
+    operationId: 'listBookingAttachments',
+    handler: listChildren('bookingAttachments', 'bookings', 'bookingId'),
+  },
+  {
+    method: 'PUT',
+    path: '/bookings/{bookingId}/attachments/{attachmentId}',
+    operationId: 'upsertBookingAttachment',
+    handler: upsert('bookingAttachments'),
+  },
+  {
+    method: 'DELETE',
+    path: '/bookings/{bookingId}/attachments/{attachmentId}',
+    operationId: 'deleteBookingAttachment',
+    handler: remove('bookingAttachments', 'booking attachment'),
+  },
+  {
+    method: 'POST',
+    path: '/bookings/bulk',
+    operationId: 'bulkCreateBookings',
+    deprecated: true,
+    handler: bulk('bookings', 'booking'),
+  },
 
   { method: 'GET', path: '/carrierBookings', operationId: 'listCarrierBookings', handler: listCarrierBookings },
   { method: 'GET', path: '/carrierBookings/{bookingId}', operationId: 'getCarrierBooking', handler: getCarrierBooking },
-  { method: 'PUT', path: '/carrierBookings/{bookingId}/acceptance', operationId: 'putCarrierBookingAcceptance', handler: putAcceptance },
-  { method: 'PUT', path: '/carrierBookings/{bookingId}/acknowledge', operationId: 'acknowledgeCarrierBooking', handler: putAcknowledge },
-  { method: 'GET', path: '/carrierBookings/{bookingId}/events', operationId: 'listCarrierBookingEvents', handler: listChildren('carrierBookingEvents', 'carrierBookings', 'bookingId') },
+  {
+    method: 'PUT',
+    path: '/carrierBookings/{bookingId}/acceptance',
+    operationId: 'putCarrierBookingAcceptance',
+    handler: putAcceptance,
+  },
+  {
+    method: 'PUT',
+    path: '/carrierBookings/{bookingId}/acknowledge',
+    operationId: 'acknowledgeCarrierBooking',
+    handler: putAcknowledge,
+  },
+  {
+    method: 'GET',
+    path: '/carrierBookings/{bookingId}/events',
+    operationId: 'listCarrierBookingEvents',
+    handler: listChildren('carrierBookingEvents', 'carrierBookings', 'bookingId'),
+  },
   { method: 'GET', path: TO, operationId: 'getTransportOrder', handler: getTransportOrder },
   { method: 'DELETE', path: TO, operationId: 'deleteTransportOrder', handler: deleteTransportOrder },
   milestoneRoute('pickupEta', 'putTransportOrderPickupEta', 'pickupEta'),
@@ -69,53 +157,162 @@ export const catalogueRoutes: readonly CatalogueRoute[] = [
   milestoneRoute('gateOut', 'putTransportOrderGateOut', 'gateOut'),
   milestoneRoute('exceptionFlag', 'putTransportOrderExceptionFlag', 'exceptionFlag'),
   milestoneRoute('delivery/upload/signature', 'uploadTransportOrderDeliverySignature', 'deliverySignature'),
-  milestoneRoute('delivery/upload/attachment/{attachmentId}', 'uploadTransportOrderDeliveryAttachment', 'deliveryAttachment'),
+  milestoneRoute(
+    'delivery/upload/attachment/{attachmentId}',
+    'uploadTransportOrderDeliveryAttachment',
+    'deliveryAttachment',
+  ),
   milestoneRoute('leg/{legId}/vehicleAssignment', 'putTransportOrderLegVehicleAssignment', 'vehicleAssignment'),
   milestoneRoute('leg/{legId}/offload', 'putTransportOrderLegOffload', 'offload'),
   milestoneRoute('leg/{legId}/uplift', 'putTransportOrderLegUplift', 'uplift'),
 
-  { method: 'GET', path: '/largeContracts/{contractId}', operationId: 'getLargeContract', handler: getOne('largeContracts', 'large contract') },
-  { method: 'PUT', path: '/largeContracts/{contractId}', operationId: 'upsertLargeContract', handler: upsert('largeContracts') },
-  { method: 'DELETE', path: '/largeContracts/{contractId}', operationId: 'deleteLargeContract', handler: remove('largeContracts', 'large contract') },
+  {
+    method: 'GET',
+    path: '/largeContracts/{contractId}',
+    operationId: 'getLargeContract',
+    handler: getOne('largeContracts', 'large contract'),
+  },
+  {
+    method: 'PUT',
+    path: '/largeContracts/{contractId}',
+    operationId: 'upsertLargeContract',
+    handler: upsert('largeContracts'),
+  },
+  {
+    method: 'DELETE',
+    path: '/largeContracts/{contractId}',
+    operationId: 'deleteLargeContract',
+    handler: remove('largeContracts', 'large contract'),
+  },
 
   { method: 'GET', path: '/orders', operationId: 'listOrders', handler: listAll('orders') },
   { method: 'GET', path: '/orders/{orderId}', operationId: 'getOrder', handler: getOne('orders', 'order') },
   { method: 'PUT', path: '/orders/{orderId}', operationId: 'upsertOrder', handler: upsert('orders') },
   { method: 'DELETE', path: '/orders/{orderId}', operationId: 'deleteOrder', handler: remove('orders', 'order') },
-  { method: 'GET', path: '/orders/{orderId}/attachment/{attachmentId}', operationId: 'getOrderAttachment', handler: getOne('orderAttachments', 'order attachment') },
-  { method: 'PUT', path: '/orders/{orderId}/attachment/{attachmentId}', operationId: 'upsertOrderAttachment', handler: upsert('orderAttachments') },
-  { method: 'DELETE', path: '/orders/{orderId}/attachment/{attachmentId}', operationId: 'deleteOrderAttachment', handler: remove('orderAttachments', 'order attachment') },
+  {
+    method: 'GET',
+    path: '/orders/{orderId}/attachment/{attachmentId}',
+    operationId: 'getOrderAttachment',
+    handler: getOne('orderAttachments', 'order attachment'),
+  },
+  {
+    method: 'PUT',
+    path: '/orders/{orderId}/attachment/{attachmentId}',
+    operationId: 'upsertOrderAttachment',
+    handler: upsert('orderAttachments'),
+  },
+  {
+    method: 'DELETE',
+    path: '/orders/{orderId}/attachment/{attachmentId}',
+    operationId: 'deleteOrderAttachment',
+    handler: remove('orderAttachments', 'order attachment'),
+  },
 
-  { method: 'PUT', path: '/corporatePlanning/supplies/{supplyId}', operationId: 'upsertCorporatePlanningSupply', handler: upsert('corporateSupplies') },
-  { method: 'PUT', path: '/corporatePlanning/demands/{demandId}', operationId: 'upsertCorporatePlanningDemand', handler: upsert('corporateDemands') },
+  {
+    method: 'PUT',
+    path: '/corporatePlanning/supplies/{supplyId}',
+    operationId: 'upsertCorporatePlanningSupply',
+    handler: upsert('corporateSupplies'),
+  },
+  {
+    method: 'PUT',
+    path: '/corporatePlanning/demands/{demandId}',
+    operationId: 'upsertCorporatePlanningDemand',
+    handler: upsert('corporateDemands'),
+  },
 
-  { method: 'GET', path: '/customerBookings/{customerBookingId}', operationId: 'getCustomerBooking', handler: getOne('customerBookings', 'customer booking') },
-  { method: 'PUT', path: '/customerBookings/{customerBookingId}', operationId: 'upsertCustomerBooking', handler: upsert('customerBookings') },
-  { method: 'DELETE', path: '/customerBookings/{customerBookingId}', operationId: 'deleteCustomerBooking', handler: remove('customerBookings', 'customer booking') },
-  { method: 'PUT', path: '/customerBookings/carrier/{customerBookingId}', operationId: 'upsertCustomerBookingCarrier', handler: upsert('customerBookings') },
+  {
+    method: 'GET',
+    path: '/customerBookings/{customerBookingId}',
+    operationId: 'getCustomerBooking',
+    handler: getOne('customerBookings', 'customer booking'),
+  },
+  {
+    method: 'PUT',
+    path: '/customerBookings/{customerBookingId}',
+    operationId: 'upsertCustomerBooking',
+    handler: upsert('customerBookings'),
+  },
+  {
+    method: 'DELETE',
+    path: '/customerBookings/{customerBookingId}',
+    operationId: 'deleteCustomerBooking',
+    handler: remove('customerBookings', 'customer booking'),
+  },
+  {
+    method: 'PUT',
+    path: '/customerBookings/carrier/{customerBookingId}',
+    operationId: 'upsertCustomerBookingCarrier',
+    handler: upsert('customerBookings'),
+  },
 
   { method: 'GET', path: '/customers', operationId: 'listCustomers', handler: listAll('customers') },
   { method: 'POST', path: '/customers', operationId: 'createCustomer', handler: create('customers', 'customer') },
-  { method: 'GET', path: '/customers/{customerId}', operationId: 'getCustomer', handler: getOne('customers', 'customer') },
+  {
+    method: 'GET',
+    path: '/customers/{customerId}',
+    operationId: 'getCustomer',
+    handler: getOne('customers', 'customer'),
+  },
   { method: 'PUT', path: '/customers/{customerId}', operationId: 'upsertCustomer', handler: upsert('customers') },
-  { method: 'POST', path: '/customers/bulk', operationId: 'bulkWriteCustomers', handler: bulk('customers', 'customer') },
+  {
+    method: 'POST',
+    path: '/customers/bulk',
+    operationId: 'bulkWriteCustomers',
+    handler: bulk('customers', 'customer'),
+  },
   { method: 'POST', path: '/customers/search', operationId: 'searchCustomers', handler: searchCustomers },
 
   { method: 'GET', path: '/products', operationId: 'listProducts', handler: listAll('products') },
   { method: 'POST', path: '/products', operationId: 'createProduct', handler: create('products', 'product') },
-  { method: 'GET', path: '/products/{productCodeId}', operationId: 'getProduct', handler: getOne('products', 'product') },
+  {
+    method: 'GET',
+    path: '/products/{productCodeId}',
+    operationId: 'getProduct',
+    handler: getOne('products', 'product'),
+  },
   { method: 'PUT', path: '/products/{productCodeId}', operationId: 'upsertProduct', handler: upsert('products') },
   { method: 'POST', path: '/products/bulk', operationId: 'bulkWriteProducts', handler: bulk('products', 'product') },
 
   { method: 'GET', path: '/subcontractors', operationId: 'listSubcontractors', handler: listAll('subcontractors') },
-  { method: 'GET', path: '/subcontractors/{subcontractorId}', operationId: 'getSubcontractor', handler: getOne('subcontractors', 'subcontractor') },
-  { method: 'PUT', path: '/subcontractors/{subcontractorId}', operationId: 'upsertSubcontractor', handler: upsert('subcontractors') },
+  {
+    method: 'GET',
+    path: '/subcontractors/{subcontractorId}',
+    operationId: 'getSubcontractor',
+    handler: getOne('subcontractors', 'subcontractor'),
+  },
+  {
+    method: 'PUT',
+    path: '/subcontractors/{subcontractorId}',
+    operationId: 'upsertSubcontractor',
+    handler: upsert('subcontractors'),
+  },
   { method: 'GET', path: '/isoContainers', operationId: 'listIsoContainers', handler: listAll('isoContainers') },
-  { method: 'GET', path: '/isoContainers/{isoContainerId}', operationId: 'getIsoContainer', handler: getOne('isoContainers', 'ISO container') },
-  { method: 'PUT', path: '/isoContainers/{isoContainerId}', operationId: 'upsertIsoContainer', handler: upsert('isoContainers') },
+  {
+    method: 'GET',
+    path: '/isoContainers/{isoContainerId}',
+    operationId: 'getIsoContainer',
+    handler: getOne('isoContainers', 'ISO container'),
+  },
+  {
+    method: 'PUT',
+    path: '/isoContainers/{isoContainerId}',
+    operationId: 'upsertIsoContainer',
+    handler: upsert('isoContainers'),
+  },
   { method: 'GET', path: '/tractorUnits', operationId: 'listTractorUnits', handler: listAll('tractorUnits') },
-  { method: 'GET', path: '/tractorUnits/{tractorUnitId}', operationId: 'getTractorUnit', handler: getOne('tractorUnits', 'tractor unit') },
-  { method: 'PUT', path: '/tractorUnits/{tractorUnitId}', operationId: 'upsertTractorUnit', handler: upsert('tractorUnits') },
+  {
+    method: 'GET',
+    path: '/tractorUnits/{tractorUnitId}',
+    operationId: 'getTractorUnit',
+    handler: getOne('tractorUnits', 'tractor unit'),
+  },
+  {
+    method: 'PUT',
+    path: '/tractorUnits/{tractorUnitId}',
+    operationId: 'upsertTractorUnit',
+    handler: upsert('tractorUnits'),
+  },
   { method: 'GET', path: '/trailers', operationId: 'listTrailers', handler: listAll('trailers') },
   { method: 'GET', path: '/trailers/{trailerId}', operationId: 'getTrailer', handler: getOne('trailers', 'trailer') },
   { method: 'PUT', path: '/trailers/{trailerId}', operationId: 'upsertTrailer', handler: upsert('trailers') },
@@ -123,36 +320,166 @@ export const catalogueRoutes: readonly CatalogueRoute[] = [
   { method: 'GET', path: '/drivers/{driverId}', operationId: 'getDriver', handler: getOne('drivers', 'driver') },
   { method: 'PUT', path: '/drivers/{driverId}', operationId: 'upsertDriver', handler: upsert('drivers') },
 
-  { method: 'POST', path: '/fulfilmentRequests', operationId: 'createFulfilmentRequest', handler: create('fulfilmentRequests', 'fulfilment-request') },
+  {
+    method: 'POST',
+    path: '/fulfilmentRequests',
+    operationId: 'createFulfilmentRequest',
+    handler: create('fulfilmentRequests', 'fulfilment-request'),
+  },
 
   { method: 'GET', path: '/fuel/activities', operationId: 'listFuelActivities', handler: listAll('fuelActivities') },
-  { method: 'GET', path: '/fuel/activities/vehicle/{vehicleId}', operationId: 'listFuelActivitiesByVehicle', handler: listWhere('fuelActivities', 'vehicleId') },
-  { method: 'GET', path: '/fuel/activities/shift/{shiftId}', operationId: 'listFuelActivitiesByShift', handler: listWhere('fuelActivities', 'shiftId') },
+  {
+    method: 'GET',
+    path: '/fuel/activities/vehicle/{vehicleId}',
+    operationId: 'listFuelActivitiesByVehicle',
+    handler: listWhere('fuelActivities', 'vehicleId'),
+  },
+  {
+    method: 'GET',
+    path: '/fuel/activities/shift/{shiftId}',
+    operationId: 'listFuelActivitiesByShift',
+    handler: listWhere('fuelActivities', 'shiftId'),
+  },
   { method: 'GET', path: '/fuel/deliveries', operationId: 'listFuelDeliveries', handler: listAll('fuelDeliveries') },
-  { method: 'GET', path: '/fuel/deliveries/{deliveryId}', operationId: 'getFuelDelivery', handler: getOne('fuelDeliveries', 'fuel delivery') },
-  { method: 'PUT', path: '/fuel/deliveries/{deliveryId}', operationId: 'upsertFuelDelivery', deprecated: true, handler: upsert('fuelDeliveries') },
-  { method: 'DELETE', path: '/fuel/deliveries/{deliveryId}', operationId: 'deleteFuelDelivery', deprecated: true, handler: remove('fuelDeliveries', 'fuel delivery') },
+  {
+    method: 'GET',
+    path: '/fuel/deliveries/{deliveryId}',
+    operationId: 'getFuelDelivery',
+    handler: getOne('fuelDeliveries', 'fuel delivery'),
+  },
+  {
+    method: 'PUT',
+    path: '/fuel/deliveries/{deliveryId}',
+    operationId: 'upsertFuelDelivery',
+    deprecated: true,
+    handler: upsert('fuelDeliveries'),
+  },
+  {
+    method: 'DELETE',
+    path: '/fuel/deliveries/{deliveryId}',
+    operationId: 'deleteFuelDelivery',
+    deprecated: true,
+    handler: remove('fuelDeliveries', 'fuel delivery'),
+  },
   { method: 'GET', path: '/fuel/pickups', operationId: 'listFuelPickups', handler: listAll('fuelPickups') },
-  { method: 'GET', path: '/fuel/inventoryAdjustments', operationId: 'listFuelInventoryAdjustments', handler: listAll('fuelInventoryAdjustments') },
-  { method: 'GET', path: '/fuel/dispatchGroup/{dispatchGroupId}', operationId: 'getFuelDispatchGroup', handler: dispatchGroup },
-  { method: 'GET', path: '/fuel/deliveryRequests/{deliveryRequestId}/deliveries', operationId: 'listFuelDeliveryRequestDeliveries', handler: listWhere('fuelDeliveries', 'deliveryRequestId') },
-  { method: 'GET', path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}/deliveries', operationId: 'listFuelPackagedDeliveryRequestDeliveries', handler: listWhere('fuelDeliveries', 'deliveryRequestId') },
-  { method: 'GET', path: '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}', operationId: 'getFuelBulkTankDeliveryRequest', handler: getOne('fuelBulkTankDeliveryRequests', 'bulk tank delivery request') },
-  { method: 'PUT', path: '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}', operationId: 'upsertFuelBulkTankDeliveryRequest', handler: upsert('fuelBulkTankDeliveryRequests') },
-  { method: 'DELETE', path: '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}', operationId: 'deleteFuelBulkTankDeliveryRequest', handler: remove('fuelBulkTankDeliveryRequests', 'bulk tank delivery request') },
-  { method: 'GET', path: '/fuel/bulkTanklessDeliveryRequests/{deliveryRequestId}', operationId: 'getFuelBulkTanklessDeliveryRequest', handler: getOne('fuelBulkTanklessDeliveryRequests', 'bulk tankless delivery request') },
-  { method: 'PUT', path: '/fuel/bulkTanklessDeliveryRequests/{deliveryRequestId}', operationId: 'upsertFuelBulkTanklessDeliveryRequest', handler: upsert('fuelBulkTanklessDeliveryRequests') },
-  { method: 'DELETE', path: '/fuel/bulkTanklessDeliveryRequests/{deliveryRequestId}', operationId: 'deleteFuelBulkTanklessDeliveryRequest', handler: remove('fuelBulkTanklessDeliveryRequests', 'bulk tankless delivery request') },
-  { method: 'GET', path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}', operationId: 'getFuelPackagedDeliveryRequest', handler: getOne('fuelPackagedDeliveryRequests', 'packaged delivery request') },
-  { method: 'PUT', path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}', operationId: 'upsertFuelPackagedDeliveryRequest', handler: upsert('fuelPackagedDeliveryRequests') },
-  { method: 'DELETE', path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}', operationId: 'deleteFuelPackagedDeliveryRequest', handler: remove('fuelPackagedDeliveryRequests', 'packaged delivery request') },
-  { method: 'GET', path: '/fuel/locations/{locationId}/storages', operationId: 'listFuelLocationStorages', handler: listWhere('fuelStorages', 'locationId') },
-  { method: 'PUT', path: '/fuel/locations/{locationId}/storages/{storageId}', operationId: 'upsertFuelLocationStorage', handler: upsert('fuelStorages') },
-  { method: 'PUT', path: '/fuel/locations/{locationId}/storages/{storageId}/measurement/{measurementId}', operationId: 'upsertFuelStorageMeasurement', handler: storageMeasurement },
+  {
+    method: 'GET',
+    path: '/fuel/inventoryAdjustments',
+    operationId: 'listFuelInventoryAdjustments',
+    handler: listAll('fuelInventoryAdjustments'),
+  },
+  {
+    method: 'GET',
+    path: '/fuel/dispatchGroup/{dispatchGroupId}',
+    operationId: 'getFuelDispatchGroup',
+    handler: dispatchGroup,
+  },
+  {
+    method: 'GET',
+    path: '/fuel/deliveryRequests/{deliveryRequestId}/deliveries',
+    operationId: 'listFuelDeliveryRequestDeliveries',
+    handler: listWhere('fuelDeliveries', 'deliveryRequestId'),
+  },
+  {
+    method: 'GET',
+    path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}/deliveries',
+    operationId: 'listFuelPackagedDeliveryRequestDeliveries',
+    handler: listWhere('fuelDeliveries', 'deliveryRequestId'),
+  },
+  {
+    method: 'GET',
+    path: '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}',
+    operationId: 'getFuelBulkTankDeliveryRequest',
+    handler: getOne('fuelBulkTankDeliveryRequests', 'bulk tank delivery request'),
+  },
+  {
+    method: 'PUT',
+    path: '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}',
+    operationId: 'upsertFuelBulkTankDeliveryRequest',
+    handler: upsert('fuelBulkTankDeliveryRequests'),
+  },
+  {
+    method: 'DELETE',
+    path: '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}',
+    operationId: 'deleteFuelBulkTankDeliveryRequest',
+    handler: remove('fuelBulkTankDeliveryRequests', 'bulk tank delivery request'),
+  },
+  {
+    method: 'GET',
+    path: '/fuel/bulkTanklessDeliveryRequests/{deliveryRequestId}',
+    operationId: 'getFuelBulkTanklessDeliveryRequest',
+    handler: getOne('fuelBulkTanklessDeliveryRequests', 'bulk tankless delivery request'),
+  },
+  {
+    method: 'PUT',
+    path: '/fuel/bulkTanklessDeliveryRequests/{deliveryRequestId}',
+    operationId: 'upsertFuelBulkTanklessDeliveryRequest',
+    handler: upsert('fuelBulkTanklessDeliveryRequests'),
+  },
+  {
+    method: 'DELETE',
+    path: '/fuel/bulkTanklessDeliveryRequests/{deliveryRequestId}',
+    operationId: 'deleteFuelBulkTanklessDeliveryRequest',
+    handler: remove('fuelBulkTanklessDeliveryRequests', 'bulk tankless delivery request'),
+  },
+  {
+    method: 'GET',
+    path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}',
+    operationId: 'getFuelPackagedDeliveryRequest',
+    handler: getOne('fuelPackagedDeliveryRequests', 'packaged delivery request'),
+  },
+  {
+    method: 'PUT',
+    path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}',
+    operationId: 'upsertFuelPackagedDeliveryRequest',
+    handler: upsert('fuelPackagedDeliveryRequests'),
+  },
+  {
+    method: 'DELETE',
+    path: '/fuel/packagedDeliveryRequests/{deliveryRequestId}',
+    operationId: 'deleteFuelPackagedDeliveryRequest',
+    handler: remove('fuelPackagedDeliveryRequests', 'packaged delivery request'),
+  },
+  {
+    method: 'GET',
+    path: '/fuel/locations/{locationId}/storages',
+    operationId: 'listFuelLocationStorages',
+    handler: listWhere('fuelStorages', 'locationId'),
+  },
+  {
+    method: 'PUT',
+    path: '/fuel/locations/{locationId}/storages/{storageId}',
+    operationId: 'upsertFuelLocationStorage',
+    handler: upsert('fuelStorages'),
+  },
+  {
+    method: 'PUT',
+    path: '/fuel/locations/{locationId}/storages/{storageId}/measurement/{measurementId}',
+    operationId: 'upsertFuelStorageMeasurement',
+    handler: storageMeasurement,
+  },
   // Deprecated in favour of bulkTankDeliveryRequests (spec 9 rule 3), so both paths share one store.
-  { method: 'GET', path: '/fuel/deliveryRequests/{deliveryRequestId}', operationId: 'getFuelDeliveryRequest', deprecated: true, handler: getOne('fuelBulkTankDeliveryRequests', 'delivery request') },
-  { method: 'PUT', path: '/fuel/deliveryRequests/{deliveryRequestId}', operationId: 'upsertFuelDeliveryRequest', deprecated: true, handler: upsert('fuelBulkTankDeliveryRequests') },
-  { method: 'DELETE', path: '/fuel/deliveryRequests/{deliveryRequestId}', operationId: 'deleteFuelDeliveryRequest', deprecated: true, handler: remove('fuelBulkTankDeliveryRequests', 'delivery request') },
+  {
+    method: 'GET',
+    path: '/fuel/deliveryRequests/{deliveryRequestId}',
+    operationId: 'getFuelDeliveryRequest',
+    deprecated: true,
+    handler: getOne('fuelBulkTankDeliveryRequests', 'delivery request'),
+  },
+  {
+    method: 'PUT',
+    path: '/fuel/deliveryRequests/{deliveryRequestId}',
+    operationId: 'upsertFuelDeliveryRequest',
+    deprecated: true,
+    handler: upsert('fuelBulkTankDeliveryRequests'),
+  },
+  {
+    method: 'DELETE',
+    path: '/fuel/deliveryRequests/{deliveryRequestId}',
+    operationId: 'deleteFuelDeliveryRequest',
+    deprecated: true,
+    handler: remove('fuelBulkTankDeliveryRequests', 'delivery request'),
+  },
 ];
 
 export function paramNames(path: string): string[] {
@@ -165,8 +492,10 @@ export function toFastifyPath(path: string): string {
 
 /** The route-missing and deprecated-removed faults replace a handler by the answer a broken deployment gives. */
 function faultyAnswer(ctx: MockContext, route: CatalogueRoute): HttpError | undefined {
-  if (route.deprecated && ctx.faults.has('deprecated-removed')) return new HttpError(410, 'GONE', `${route.method} ${route.path} has been removed`);
-  if (route.operationId === 'listFuelPickups' && ctx.faults.has('route-missing')) return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
+  if (route.deprecated && ctx.faults.has('deprecated-removed'))
+    return new HttpError(410, 'GONE', `${route.method} ${route.path} has been removed`);
+  if (route.operationId === 'listFuelPickups' && ctx.faults.has('route-missing'))
+    return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
   return undefined;
 }
 
@@ -175,7 +504,11 @@ export function catalogueRoutesPlugin(ctx: MockContext) {
     for (const route of catalogueRoutes) {
       const fault = faultyAnswer(ctx, route);
       const handler = route.handler(ctx, paramNames(route.path));
-      app.route({ method: route.method, url: toFastifyPath(route.path), handler: fault ? async (_req, reply) => replyError(reply, fault) : handler });
+      app.route({
+        method: route.method,
+        url: toFastifyPath(route.path),
+        handler: fault ? async (_req, reply) => replyError(reply, fault) : handler,
+      });
     }
   };
 }

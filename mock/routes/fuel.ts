@@ -19,7 +19,12 @@ export const dispatchGroup: HandlerFactory = (ctx, params) => async (request) =>
 export const storageMeasurement: HandlerFactory = (ctx, params) => async (request) => {
   const body = requireObjectBody(request.body);
   const [locationId = '', storageId = '', measurementId = ''] = pathParams(request, params);
-  const measurement = ctx.records.put('fuelStorageMeasurements', keyOf([locationId, storageId, measurementId]), { ...body, locationId, storageId, id: measurementId });
+  const measurement = ctx.records.put('fuelStorageMeasurements', keyOf([locationId, storageId, measurementId]), {
+    ...body,
+    locationId,
+    storageId,
+    id: measurementId,
+  });
   const storageKey = keyOf([locationId, storageId]);
   const storage = ctx.records.get('fuelStorages', storageKey) ?? { id: storageId, locationId };
   ctx.records.put('fuelStorages', storageKey, { ...storage, latestMeasurement: measurement });

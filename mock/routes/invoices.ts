@@ -25,11 +25,17 @@ function listItem(ctx: MockContext, i: Invoice): JsonObject {
 }
 
 function withBillingGroups(ctx: MockContext, i: Invoice): JsonObject {
-  return { ...header(ctx, i), billingGroups: i.billingGroupIds.map((id) => ctx.billing.get(id)).filter((g) => g !== undefined) };
+  return {
+    ...header(ctx, i),
+    billingGroups: i.billingGroupIds.map((id) => ctx.billing.get(id)).filter((g) => g !== undefined),
+  };
 }
 
 function withDetails(ctx: MockContext, i: Invoice): JsonObject {
-  const out: JsonObject = { ...header(ctx, i), billingGroupDetails: i.billingGroupIds.map((id) => ctx.billing.details(id)).filter((d) => d !== undefined) };
+  const out: JsonObject = {
+    ...header(ctx, i),
+    billingGroupDetails: i.billingGroupIds.map((id) => ctx.billing.details(id)).filter((d) => d !== undefined),
+  };
   if (ctx.faults.has('snapshot-has-billing-groups')) out.billingGroups = withBillingGroups(ctx, i).billingGroups;
   return out;
 }
@@ -40,7 +46,8 @@ function readPageRequest(ctx: MockContext, request: FastifyRequest): InvoicePage
   const limit = positiveIntParam(request, 'limit');
   const page = positiveIntParam(request, 'page');
   const req: InvoicePageRequest = {};
-  if (createdSince !== undefined && !ctx.faults.has('created-since-ignored')) req.createdSinceMs = dateStartMs(createdSince) as number;
+  if (createdSince !== undefined && !ctx.faults.has('created-since-ignored'))
+    req.createdSinceMs = dateStartMs(createdSince) as number;
   if (updatedSince !== undefined) req.updatedSinceMs = dateStartMs(updatedSince) as number;
   if (limit !== undefined && !ctx.faults.has('limit-ignored')) req.limit = limit;
   // page-repeats: every page after the first answers the first page again.
@@ -56,8 +63,12 @@ function existingInvoice(ctx: MockContext, request: FastifyRequest): Invoice {
 
 export function invoiceRoutes(ctx: MockContext) {
   return async (app: FastifyInstance): Promise<void> => {
-    app.get('/invoices', async (request) => pageOfInvoices(ctx.invoices.list(), readPageRequest(ctx, request)).map((i) => listItem(ctx, i)));
+    app.get('/invoices', async (request) =>
+      pageOfInvoices(ctx.invoices.list(), readPageRequest(ctx, request)).map((i) => listItem(ctx, i)),
+    );
     app.get('/invoices/:invoiceId', async (request) => withBillingGroups(ctx, existingInvoice(ctx, request)));
-    app.get('/invoicesBillingGroupDetailsSnapshot/:invoiceId', async (request) => withDetails(ctx, existingInvoice(ctx, request)));
+    app.get('/invoicesBillingGroupDetailsSnapshot/:invoiceId', async (request) =>
+      withDetails(ctx, existingInvoice(ctx, request)),
+    );
   };
 }

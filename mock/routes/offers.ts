@@ -26,7 +26,13 @@ function presentOffer(ctx: MockContext, offer: Offer): JsonObject {
 function propertiesViolation(body: unknown, pointer: string): SchemaViolation[] {
   const offer = asObject(asObject(body).offer);
   if (!('properties' in offer) || offer.properties === null || isObject(offer.properties)) return [];
-  return [{ pointer: `${pointer}/offer/properties`, schemaPath: 'offer.schema.json#/properties/properties/type', message: 'must be object or null' }];
+  return [
+    {
+      pointer: `${pointer}/offer/properties`,
+      schemaPath: 'offer.schema.json#/properties/properties/type',
+      message: 'must be object or null',
+    },
+  ];
 }
 
 function extraViolations(schema: SchemaName, body: unknown): SchemaViolation[] {
@@ -50,7 +56,8 @@ function upsert(ctx: MockContext, offerId: string, body: unknown): OfferWrite {
 }
 
 function cancel(ctx: MockContext, offerId: string): OfferWrite {
-  const mutate: OfferMutation = (existing) => (existing && !ctx.faults.has('delete-not-cancel') ? { ...existing, canceled: true } : existing);
+  const mutate: OfferMutation = (existing) =>
+    existing && !ctx.faults.has('delete-not-cancel') ? { ...existing, canceled: true } : existing;
   return { offerId, operation: 'CANCEL', mutate };
 }
 
@@ -78,7 +85,10 @@ function listOffers(ctx: MockContext) {
       const t = Date.parse(o.transportTimestamp);
       return (start === undefined || t >= start) && (end === undefined || t <= end);
     };
-    return ctx.offers.list().filter(inWindow).map((o) => presentOffer(ctx, o));
+    return ctx.offers
+      .list()
+      .filter(inWindow)
+      .map((o) => presentOffer(ctx, o));
   };
 }
 

@@ -9,14 +9,17 @@ function bookingStatus(ctx: MockContext, bookingId: string): object | undefined 
   const fromOffers = ctx.offers.bookingStatus(bookingId);
   if (fromOffers) return fromOffers;
   // A booking created through the bookings endpoints has no offer batch, but its integration is complete.
-  if (ctx.records.has('bookings', keyOf([bookingId]))) return { bookingId, status: 'PROCESSED', offerIds: [], requests: [] };
+  if (ctx.records.has('bookings', keyOf([bookingId])))
+    return { bookingId, status: 'PROCESSED', offerIds: [], requests: [] };
   return undefined;
 }
 
 export function requestsStatusRoutes(ctx: MockContext) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get('/bookings/requestsStatus/batch/:batchId', async (request) => {
-      const status = ctx.faults.has('batch-status-missing') ? undefined : ctx.offers.batchStatus(pathParam(request, 'batchId'));
+      const status = ctx.faults.has('batch-status-missing')
+        ? undefined
+        : ctx.offers.batchStatus(pathParam(request, 'batchId'));
       if (!status) throw notFound('batch');
       return status;
     });

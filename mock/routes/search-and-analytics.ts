@@ -8,7 +8,9 @@ import type { HandlerFactory } from './catalogue-handlers.ts';
 
 function containsText(record: JsonObject, text: string): boolean {
   const needle = text.toLowerCase();
-  return Object.values(record).some((v) => (typeof v === 'string' || typeof v === 'number') && String(v).toLowerCase().includes(needle));
+  return Object.values(record).some(
+    (v) => (typeof v === 'string' || typeof v === 'number') && String(v).toLowerCase().includes(needle),
+  );
 }
 
 function fieldMatches(record: JsonObject, field: string, wanted: unknown): boolean {
@@ -24,8 +26,15 @@ const PAGING_KEYS = ['limit', 'page', 'offset', 'size'];
 /** Free text under query/q/text matches any field; every other key must equal the field of that name. */
 export const searchCustomers: HandlerFactory = (ctx) => async (request) => {
   const criteria = Object.entries(requireObjectBody(request.body)).filter(([key]) => !PAGING_KEYS.includes(key));
-  return ctx.records.list('customers').filter((c) => criteria.every(([key, wanted]) =>
-    FREE_TEXT_KEYS.includes(key) ? typeof wanted === 'string' && containsText(c, wanted) : fieldMatches(c, key, wanted)));
+  return ctx.records
+    .list('customers')
+    .filter((c) =>
+      criteria.every(([key, wanted]) =>
+        FREE_TEXT_KEYS.includes(key)
+          ? typeof wanted === 'string' && containsText(c, wanted)
+          : fieldMatches(c, key, wanted),
+      ),
+    );
 };
 
 function boundMs(body: JsonObject, name: string): number | undefined {
@@ -42,12 +51,22 @@ function slaOf(ctx: MockContext, fromMs: number | undefined, toMs: number | unde
     return (fromMs === undefined || t >= fromMs) && (toMs === undefined || t <= toMs);
   });
   const onTime = bookings.filter((b) => b.onTime !== false).length;
-  return { bookings: bookings.length, onTime, late: bookings.length - onTime, onTimeRate: bookings.length === 0 ? null : Math.round((onTime / bookings.length) * 1000) / 1000 };
+  return {
+    bookings: bookings.length,
+    onTime,
+    late: bookings.length - onTime,
+    onTimeRate: bookings.length === 0 ? null : Math.round((onTime / bookings.length) * 1000) / 1000,
+  };
 }
 
 /** On-time performance of the bookings created in an optional window ({from, to}). */
 export const slaAnalytics: HandlerFactory = (ctx) => async (request) => {
   const body = requireObjectBody(request.body);
   const [fromMs, toMs] = [boundMs(body, 'from'), boundMs(body, 'to')];
-  return { generatedAt: new Date().toISOString(), from: body.from ?? null, to: body.to ?? null, ...slaOf(ctx, fromMs, toMs) };
+  return {
+    generatedAt: new Date().toISOString(),
+    from: body.from ?? null,
+    to: body.to ?? null,
+    ...slaOf(ctx, fromMs, toMs),
+  };
 };

@@ -18,7 +18,10 @@ export const WEBHOOK_ADMIN_PATH = '/__flis/webhooks';
 
 function receiverOf(body: unknown): URL {
   const url = loopbackUrl(requireObjectBody(body).url);
-  if (!url) throw invalidBody('url must be an http(s) URL on a loopback address (127.0.0.0/8, ::1, localhost): the mock never posts off the machine');
+  if (!url)
+    throw invalidBody(
+      'url must be an http(s) URL on a loopback address (127.0.0.0/8, ::1, localhost): the mock never posts off the machine',
+    );
   return url;
 }
 

@@ -24,10 +24,12 @@ function caseArb(runId: string): fc.Arbitrary<{ operationId: WriteOp; bad: Inval
   // Two prebuilt arbitraries rather than a chain: building one per draw is what would cost the time.
   const single = invalidOfferBodyArb(runId, 'single');
   const bulk = invalidOfferBodyArb(runId, 'bulk');
-  return fc.oneof(
-    fc.tuple(fc.constantFrom<WriteOp>('createOffer', 'upsertOffer'), single),
-    fc.tuple(fc.constant<WriteOp>('bulkWriteOffers'), bulk),
-  ).map(([operationId, bad]) => ({ operationId, bad }));
+  return fc
+    .oneof(
+      fc.tuple(fc.constantFrom<WriteOp>('createOffer', 'upsertOffer'), single),
+      fc.tuple(fc.constant<WriteOp>('bulkWriteOffers'), bulk),
+    )
+    .map(([operationId, bad]) => ({ operationId, bad }));
 }
 
 async function send(flow: FlowContext, operationId: WriteOp, bad: InvalidBody): Promise<Exchange> {
@@ -44,7 +46,8 @@ async function send(flow: FlowContext, operationId: WriteOp, bad: InvalidBody): 
 function registerAccepted(flow: FlowContext, x: Exchange, bad: InvalidBody): void {
   const id = (x.response.body as { id?: unknown } | undefined)?.id;
   if (typeof id === 'string') flow.cleanup.offer(id);
-  const putId = x.operationId === 'upsertOffer' ? decodeURIComponent(new URL(x.request.url).pathname.split('/').pop() ?? '') : '';
+  const putId =
+    x.operationId === 'upsertOffer' ? decodeURIComponent(new URL(x.request.url).pathname.split('/').pop() ?? '') : '';
   if (putId) flow.cleanup.offer(putId);
   try {
     const parsed: unknown = JSON.parse(bad.raw ?? '');
@@ -61,18 +64,44 @@ function echoesToken(x: Exchange, token: string): boolean {
   return secretForms(token).some((form) => x.response.text.includes(form));
 }
 
-checkTest({ check: 'bad-input-rejected', clause: 'HTTP semantics; spec 2.3, spec 4, spec 5 rule 3', title: 'invalid offer writes are answered 4xx, never accepted, never 5xx, never echo the token', writes: true }, (ctx) =>
-  withCleanup(ctx, async (flow) => {
-    const token = target().token;
-    await checkProperty(flow, [caseArb(target().runId)], async ({ operationId, bad }) => {
-      const op = operationById(operationId);
-      const x = await send(flow, operationId, bad);
-      const where = { exchanges: [x], operationId: op.operationId, method: op.method, path: op.path };
-      const status = x.response.status;
-      if (status >= 200 && status < 300) registerAccepted(flow, x, bad);
-      if (status >= 500) flow.check.fail(`${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); bad input is the client's error, a 4xx`, where, 'HTTP semantics');
-      if (status < 400 || status >= 500) flow.check.fail(`${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); it must be refused with a 4xx, not accepted`, where);
-      if (token && echoesToken(x, token)) flow.check.fail(`the ${status} error body of ${op.method.toUpperCase()} ${op.path} echoes the bearer token`, where, 'spec 5');
-    }, { numRuns: Math.max(1, target().runs * 2) });
-  }),
+checkTest(
+  {
+    check: 'bad-input-rejected',
+    clause: 'HTTP semantics; spec 2.3, spec 4, spec 5 rule 3',
+    title: 'invalid offer writes are answered 4xx, never accepted, never 5xx, never echo the token',
+    writes: true,
+  },
+  (ctx) =>
+    withCleanup(ctx, async (flow) => {
+      const token = target().token;
+      await checkProperty(
+        flow,
+        [caseArb(target().runId)],
+        async ({ operationId, bad }) => {
+          const op = operationById(operationId);
+          const x = await send(flow, operationId, bad);
+          const where = { exchanges: [x], operationId: op.operationId, method: op.method, path: op.path };
+          const status = x.response.status;
+          if (status >= 200 && status < 300) registerAccepted(flow, x, bad);
+          if (status >= 500)
+            flow.check.fail(
+              `${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); bad input is the client's error, a 4xx`,
+              where,
+              'HTTP semantics',
+            );
+          if (status < 400 || status >= 500)
+            flow.check.fail(
+              `${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); it must be refused with a 4xx, not accepted`,
+              where,
+            );
+          if (token && echoesToken(x, token))
+            flow.check.fail(
+              `the ${status} error body of ${op.method.toUpperCase()} ${op.path} echoes the bearer token`,
+              where,
+              'spec 5',
+            );
+        },
+        { numRuns: Math.max(1, target().runs * 2) },
+      );
+    }),
 );

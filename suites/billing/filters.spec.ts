@@ -16,26 +16,44 @@ import { listGroups } from './groups.ts';
 /** Why one listed group does not match the filter, or undefined. */
 function mismatch(g: Record<string, unknown>, f: BillingFilter): string | undefined {
   const date = typeof g.date === 'string' ? g.date.slice(0, 10) : undefined;
-  if (f.start !== undefined && (date === undefined || date < f.start)) return `date ${String(g.date)} is before start ${f.start}`;
-  if (f.end !== undefined && (date === undefined || date > f.end)) return `date ${String(g.date)} is after end ${f.end}`;
+  if (f.start !== undefined && (date === undefined || date < f.start))
+    return `date ${String(g.date)} is before start ${f.start}`;
+  if (f.end !== undefined && (date === undefined || date > f.end))
+    return `date ${String(g.date)} is after end ${f.end}`;
   if (f.state !== undefined && g.status !== f.state) return `status '${String(g.status)}' is not state '${f.state}'`;
-  if (f.customerId !== undefined && g.customerId !== f.customerId) return `customerId '${String(g.customerId)}' is not '${f.customerId}'`;
-  if (f.inactive !== undefined && g.inactive !== f.inactive) return `inactive is ${String(g.inactive)}, not ${String(f.inactive)}`;
+  if (f.customerId !== undefined && g.customerId !== f.customerId)
+    return `customerId '${String(g.customerId)}' is not '${f.customerId}'`;
+  if (f.inactive !== undefined && g.inactive !== f.inactive)
+    return `inactive is ${String(g.inactive)}, not ${String(f.inactive)}`;
   return undefined;
 }
 
-checkTest({ check: 'billing-filters', clause: 'spec 4.2', operation: operationById('listBillingGroups'), title: 'start, end, state, customerId and inactive return only matching groups' }, async (ctx) => {
-  const { groups } = await listGroups(ctx);
-  const op = operationById('listBillingGroups');
-  await checkProperty(ctx, [billingFilterArb(groups)], async (filter) => {
-    const x = await ctx.api.op(op, { query: { ...filter } });
-    ctx.check.expectSuccess(x, `GET /billingGroups with ${JSON.stringify(filter)}`);
-    ctx.check.expectSchema(x, 'billing-group-list', 'spec 4.2');
-    const list = x.response.body as Record<string, unknown>[];
-    const bad = list.map((g, i) => ({ i, why: mismatch(g, filter) })).filter((b) => b.why !== undefined);
-    const first = bad[0];
-    if (first) {
-      ctx.check.fail(`GET /billingGroups with ${JSON.stringify(filter)} returned ${bad.length} of ${list.length} group(s) that do not match: ${bad.slice(0, 5).map((b) => `[${b.i}] ${String(list[b.i]?.id)}: ${b.why}`).join('; ')}`, { exchanges: [x], pointer: `/${first.i}` });
-    }
-  });
-});
+checkTest(
+  {
+    check: 'billing-filters',
+    clause: 'spec 4.2',
+    operation: operationById('listBillingGroups'),
+    title: 'start, end, state, customerId and inactive return only matching groups',
+  },
+  async (ctx) => {
+    const { groups } = await listGroups(ctx);
+    const op = operationById('listBillingGroups');
+    await checkProperty(ctx, [billingFilterArb(groups)], async (filter) => {
+      const x = await ctx.api.op(op, { query: { ...filter } });
+      ctx.check.expectSuccess(x, `GET /billingGroups with ${JSON.stringify(filter)}`);
+      ctx.check.expectSchema(x, 'billing-group-list', 'spec 4.2');
+      const list = x.response.body as Record<string, unknown>[];
+      const bad = list.map((g, i) => ({ i, why: mismatch(g, filter) })).filter((b) => b.why !== undefined);
+      const first = bad[0];
+      if (first) {
+        ctx.check.fail(
+          `GET /billingGroups with ${JSON.stringify(filter)} returned ${bad.length} of ${list.length} group(s) that do not match: ${bad
+            .slice(0, 5)
+            .map((b) => `[${b.i}] ${String(list[b.i]?.id)}: ${b.why}`)
+            .join('; ')}`,
+          { exchanges: [x], pointer: `/${first.i}` },
+        );
+      }
+    });
+  },
+);

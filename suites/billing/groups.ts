@@ -19,7 +19,13 @@ function asGroup(v: unknown): ListedGroup | undefined {
   const g = v as Record<string, unknown>;
   const status = statusOf(g);
   if (typeof g.id !== 'string' || status === undefined) return undefined;
-  return { id: g.id, status, date: String(g.date ?? ''), customerId: String(g.customerId ?? ''), inactive: g.inactive === true };
+  return {
+    id: g.id,
+    status,
+    date: String(g.date ?? ''),
+    customerId: String(g.customerId ?? ''),
+    inactive: g.inactive === true,
+  };
 }
 
 /** GET /billingGroups, unfiltered; skips the test (saying why) when there is nothing to work on. */
@@ -28,7 +34,11 @@ export async function listGroups(ctx: CheckContext): Promise<{ groups: ListedGro
   ctx.check.expectSuccess(x, 'GET /billingGroups');
   ctx.check.expectSchema(x, 'billing-group-list', 'spec 4.2');
   const groups = (x.response.body as unknown[]).map(asGroup).filter((g): g is ListedGroup => g !== undefined);
-  if (groups.length === 0) ctx.testInfo.skip(true, 'GET /billingGroups lists no billing group: nothing to check, and the spec offers no way to create one');
+  if (groups.length === 0)
+    ctx.testInfo.skip(
+      true,
+      'GET /billingGroups lists no billing group: nothing to check, and the spec offers no way to create one',
+    );
   return { groups, exchange: x };
 }
 
@@ -43,7 +53,11 @@ export function writableGroups(groups: readonly ListedGroup[]): ListedGroup[] {
  * 'Booked' (the one value spec 3 shows), other than the group's own. When there
  * is none, an invented value, which a server with a closed list may refuse.
  */
-export function statusCandidates(groups: readonly ListedGroup[], own: string, runId: string): { values: string[]; invented: boolean } {
+export function statusCandidates(
+  groups: readonly ListedGroup[],
+  own: string,
+  runId: string,
+): { values: string[]; invented: boolean } {
   const shown = [...new Set(['Booked', ...groups.map((g) => g.status)])].filter((s) => s !== own).sort();
   return shown.length > 0 ? { values: shown, invented: false } : { values: [`${runId}-forced`], invented: true };
 }

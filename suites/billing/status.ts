@@ -14,11 +14,19 @@ import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/p
 function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): void {
   flow.check.expectSuccess(x, what);
   flow.check.expectSchema(x, 'success-ack', 'spec 4.2');
-  if ((x.response.body as { success: unknown }).success !== true) flow.check.fail(`${what} answered success: ${JSON.stringify((x.response.body as { success: unknown }).success)}`, { exchanges: [x] }, 'spec 4.2');
+  if ((x.response.body as { success: unknown }).success !== true)
+    flow.check.fail(
+      `${what} answered success: ${JSON.stringify((x.response.body as { success: unknown }).success)}`,
+      { exchanges: [x] },
+      'spec 4.2',
+    );
 }
 
 export async function forceStatus(flow: FlowContext, billingGroupId: string, status: string): Promise<Exchange> {
-  const x = await flow.api.op(operationById('forceBillingGroupStatus'), { params: { billingGroupId }, json: { status } });
+  const x = await flow.api.op(operationById('forceBillingGroupStatus'), {
+    params: { billingGroupId },
+    json: { status },
+  });
   return x;
 }
 
@@ -37,15 +45,29 @@ export async function bulkStatus(flow: FlowContext, items: BillingGroupStatusUpd
 }
 
 /** Polls the group until `accept(status)`; fails the check with `what` and the last read otherwise. */
-export async function awaitStatus(flow: FlowContext, billingGroupId: string, accept: (status: string | undefined) => boolean, what: string, clause?: string): Promise<void> {
+export async function awaitStatus(
+  flow: FlowContext,
+  billingGroupId: string,
+  accept: (status: string | undefined) => boolean,
+  what: string,
+  clause?: string,
+): Promise<void> {
   const op = operationById('getBillingGroup');
-  const r = await pollUntil(() => flow.api.op(op, { params: { billingGroupId } }), (x) => accept(statusOf(x.response.body)), { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() });
+  const r = await pollUntil(
+    () => flow.api.op(op, { params: { billingGroupId } }),
+    (x) => accept(statusOf(x.response.body)),
+    { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() },
+  );
   if (r.ok) {
     noteVisibleAfter(r.elapsedMs);
     return;
   }
   const shown = statusOf(r.value.response.body);
-  flow.check.fail(`billing group ${billingGroupId} ${what}; after ${r.elapsedMs} ms its status is ${shown === undefined ? '(none)' : `'${shown}'`}`, { exchanges: [r.value], pointer: '/status', operationId: op.operationId, method: op.method, path: op.path }, clause);
+  flow.check.fail(
+    `billing group ${billingGroupId} ${what}; after ${r.elapsedMs} ms its status is ${shown === undefined ? '(none)' : `'${shown}'`}`,
+    { exchanges: [r.value], pointer: '/status', operationId: op.operationId, method: op.method, path: op.path },
+    clause,
+  );
 }
 
 /** The group's status now (GET /billingGroups/{id}). */

@@ -58,7 +58,12 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 }
 
 /** The probe's answer when the operation let it through, undefined when it was refused. */
-async function probe(ctx: ContractContext, op: Operation, auth: AuthMode, what: string): Promise<LetThrough | undefined> {
+async function probe(
+  ctx: ContractContext,
+  op: Operation,
+  auth: AuthMode,
+  what: string,
+): Promise<LetThrough | undefined> {
   const params = placeholderParams(op, ctx.runId);
   const json = validLookingBody(op, ctx.runId, params);
   const exchange = await ctx.api.op(op, { params, auth, ...(json !== undefined ? { json } : {}) });
@@ -74,16 +79,26 @@ function describe(l: LetThrough): string {
 const all = operations();
 
 for (const { auth, label, what } of PROBES) {
-  contractTest({ check: 'auth-required', clause: 'spec 5 rule 2', title: `${label} · all ${all.length} operations` }, async (ctx) => {
-    // Hundreds of sequential requests to a remote deployment can outlast the default test timeout.
-    ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
-    const letThrough = (await mapLimited(all, IN_FLIGHT, (op) => probe(ctx, op, auth, what))).filter((l): l is LetThrough => l !== undefined);
-    const first = letThrough[0];
-    if (!first) return;
-    for (const l of letThrough) ctx.testInfo.annotations.push({ type: 'operation', description: l.op.operationId });
-    ctx.check.fail(
-      `every request must send the bearer token, and one with ${what} must be refused with 401 or 403 (spec 5 rule 2); ${letThrough.length} of ${all.length} operation(s) answered otherwise:\n    ${letThrough.map(describe).join('\n    ')}`,
-      { operationId: first.op.operationId, method: first.op.method, path: first.op.path, exchanges: letThrough.slice(0, SHOWN_EXCHANGES).map((l) => l.exchange) },
-    );
-  });
+  contractTest(
+    { check: 'auth-required', clause: 'spec 5 rule 2', title: `${label} · all ${all.length} operations` },
+    async (ctx) => {
+      // Hundreds of sequential requests to a remote deployment can outlast the default test timeout.
+      ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
+      const letThrough = (await mapLimited(all, IN_FLIGHT, (op) => probe(ctx, op, auth, what))).filter(
+        (l): l is LetThrough => l !== undefined,
+      );
+      const first = letThrough[0];
+      if (!first) return;
+      for (const l of letThrough) ctx.testInfo.annotations.push({ type: 'operation', description: l.op.operationId });
+      ctx.check.fail(
+        `every request must send the bearer token, and one with ${what} must be refused with 401 or 403 (spec 5 rule 2); ${letThrough.length} of ${all.length} operation(s) answered otherwise:\n    ${letThrough.map(describe).join('\n    ')}`,
+        {
+          operationId: first.op.operationId,
+          method: first.op.method,
+          path: first.op.path,
+          exchanges: letThrough.slice(0, SHOWN_EXCHANGES).map((l) => l.exchange),
+        },
+      );
+    },
+  );
 }

@@ -51,7 +51,10 @@ export function expectNo5xxOnEvery(exchanges: readonly Exchange[]): void {
   const x = exchanges.find((e) => e.response.status >= 500);
   if (!x) return;
   const operation = operationOf(x);
-  new Check({ ...NO_5XX, ...(operation ? { operation } : {}) }, [target().token]).expectNo5xx(x, `${x.request.method} ${new URL(x.request.url).pathname}`);
+  new Check({ ...NO_5XX, ...(operation ? { operation } : {}) }, [target().token]).expectNo5xx(
+    x,
+    `${x.request.method} ${new URL(x.request.url).pathname}`,
+  );
 }
 
 /**
@@ -67,9 +70,11 @@ export function contractTest(meta: CheckTestMeta, body: (ctx: ContractContext) =
     } catch (error) {
       failure = error;
     }
-    for (const problem of await cleanup.run()) ctx.testInfo.annotations.push({ type: 'cleanup-failed', description: problem });
+    for (const problem of await cleanup.run())
+      ctx.testInfo.annotations.push({ type: 'cleanup-failed', description: problem });
     // A no-5xx failure of the body itself already says what provoked the 5xx; keep it.
-    if (!(failure instanceof CheckFailure && failure.record.check === NO_5XX.check)) expectNo5xxOnEvery(ctx.api.exchanges);
+    if (!(failure instanceof CheckFailure && failure.record.check === NO_5XX.check))
+      expectNo5xxOnEvery(ctx.api.exchanges);
     if (failure !== undefined) throw failure;
   });
 }

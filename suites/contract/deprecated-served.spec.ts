@@ -37,7 +37,11 @@ function deleteLater(ctx: ContractContext, template: string, params: Record<stri
 
 function idsIn(body: unknown): string[] {
   const items = Array.isArray(body) ? body : [body];
-  return items.flatMap((v) => (typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? [(v as { id: string }).id] : []));
+  return items.flatMap((v) =>
+    typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string'
+      ? [(v as { id: string }).id]
+      : [],
+  );
 }
 
 /**
@@ -47,50 +51,81 @@ function idsIn(body: unknown): string[] {
  */
 function deleteCreatedLater(ctx: ContractContext, op: Operation, sent: unknown, answer: Exchange): void {
   const collection = op.path.replace(/\/bulk$/, '');
-  const del = operations().find((o) => o.method === 'delete' && o.path.startsWith(`${collection}/{`) && o.path.split('/').length === collection.split('/').length + 1);
+  const del = operations().find(
+    (o) =>
+      o.method === 'delete' &&
+      o.path.startsWith(`${collection}/{`) &&
+      o.path.split('/').length === collection.split('/').length + 1,
+  );
   if (!del) return;
-  for (const id of new Set([...idsIn(sent), ...idsIn(answer.response.body)])) deleteLater(ctx, del.path, { [del.pathParams[0]!]: id });
+  for (const id of new Set([...idsIn(sent), ...idsIn(answer.response.body)]))
+    deleteLater(ctx, del.path, { [del.pathParams[0]!]: id });
 }
 
 function judge(ctx: ContractContext, x: Exchange, on404: { conclusive: boolean; why: string }): void {
   const status = x.response.status;
   if (NEVER_SERVED.has(status) || status >= 500) {
-    ctx.check.fail(`a deprecated operation is still listed, so it must still be served (spec 9 rule 3); it answered ${status}`, { exchanges: [x] });
+    ctx.check.fail(
+      `a deprecated operation is still listed, so it must still be served (spec 9 rule 3); it answered ${status}`,
+      { exchanges: [x] },
+    );
   }
   if (status !== 404) return;
-  if (on404.conclusive) ctx.check.fail(`answered 404, and ${on404.why}: the deprecated operation is not served (spec 9 rule 3)`, { exchanges: [x] });
+  if (on404.conclusive)
+    ctx.check.fail(`answered 404, and ${on404.why}: the deprecated operation is not served (spec 9 rule 3)`, {
+      exchanges: [x],
+    });
   skipTest(ctx, `inconclusive: answered 404, and ${on404.why}`);
 }
 
 /** Writes the record the operation needs, or says why it could not. */
-async function createRecord(ctx: ContractContext, template: string, params: Record<string, string>): Promise<{ ok: true; put: Exchange } | { ok: false; why: string }> {
-  if (!ctx.api.target.allowWrites) return { ok: false, why: 'writes are not allowed, so the suite could not create a record to address' };
+async function createRecord(
+  ctx: ContractContext,
+  template: string,
+  params: Record<string, string>,
+): Promise<{ ok: true; put: Exchange } | { ok: false; why: string }> {
+  if (!ctx.api.target.allowWrites)
+    return { ok: false, why: 'writes are not allowed, so the suite could not create a record to address' };
   const upsert = operationAt('put', template);
   if (!upsert) return { ok: false, why: `the contract has no PUT ${template} to create a record to address` };
   const put = await ctx.api.op(upsert, { params, json: opaqueRecord(ctx.runId) });
   deleteLater(ctx, template, params);
-  if (!is2xx(put)) return { ok: false, why: `PUT ${template} answered ${put.response.status}, so no record to address exists (a 404 may just mean "no such record")` };
+  if (!is2xx(put))
+    return {
+      ok: false,
+      why: `PUT ${template} answered ${put.response.status}, so no record to address exists (a 404 may just mean "no such record")`,
+    };
   return { ok: true, put };
 }
 
 for (const op of operations().filter((o) => o.deprecated)) {
-  contractTest({ check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' }, async (ctx) => {
-    const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
-    const json = bodyFor(op, ctx.runId);
-    const call = () => ctx.api.op(op, { params, ...(json !== undefined ? { json } : {}) });
-    const record = recordTemplate(op);
-    if (!record) {
-      const x = await call();
-      if (is2xx(x) && op.method === 'put') deleteLater(ctx, op.path, params);
-      if (is2xx(x) && op.method === 'post') deleteCreatedLater(ctx, op, json, x);
-      const why = op.method === 'put' ? 'a PUT to a path carrying the id creates the record (spec 1), so no record is missing' : 'the path names no record that could be missing';
-      return judge(ctx, x, { conclusive: true, why });
-    }
-    const created = await createRecord(ctx, record, params);
-    if (!created.ok) return judge(ctx, await call(), { conclusive: false, why: created.why });
-    // Writes may be asynchronous (spec 1): a 404 right after the PUT may only mean "not visible yet".
-    const seen = await untilVisible(call, (x) => x.response.status !== 404);
-    if (op.method === 'delete' && is2xx(seen.value)) ctx.testInfo.annotations.push({ type: 'note', description: `${record} deleted by the operation under test` });
-    judge(ctx, seen.value, { conclusive: true, why: `the record was written by PUT ${record} (answered ${created.put.response.status}) and was still not found after ${seen.elapsedMs} ms` });
-  });
+  contractTest(
+    { check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' },
+    async (ctx) => {
+      const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
+      const json = bodyFor(op, ctx.runId);
+      const call = () => ctx.api.op(op, { params, ...(json !== undefined ? { json } : {}) });
+      const record = recordTemplate(op);
+      if (!record) {
+        const x = await call();
+        if (is2xx(x) && op.method === 'put') deleteLater(ctx, op.path, params);
+        if (is2xx(x) && op.method === 'post') deleteCreatedLater(ctx, op, json, x);
+        const why =
+          op.method === 'put'
+            ? 'a PUT to a path carrying the id creates the record (spec 1), so no record is missing'
+            : 'the path names no record that could be missing';
+        return judge(ctx, x, { conclusive: true, why });
+      }
+      const created = await createRecord(ctx, record, params);
+      if (!created.ok) return judge(ctx, await call(), { conclusive: false, why: created.why });
+      // Writes may be asynchronous (spec 1): a 404 right after the PUT may only mean "not visible yet".
+      const seen = await untilVisible(call, (x) => x.response.status !== 404);
+      if (op.method === 'delete' && is2xx(seen.value))
+        ctx.testInfo.annotations.push({ type: 'note', description: `${record} deleted by the operation under test` });
+      judge(ctx, seen.value, {
+        conclusive: true,
+        why: `the record was written by PUT ${record} (answered ${created.put.response.status}) and was still not found after ${seen.elapsedMs} ms`,
+      });
+    },
+  );
 }

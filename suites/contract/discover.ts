@@ -16,17 +16,26 @@ export interface Listed {
 
 function firstWithId(body: unknown): Record<string, unknown> | undefined {
   if (!Array.isArray(body)) return undefined;
-  return body.find((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string');
+  return body.find(
+    (v): v is Record<string, unknown> =>
+      typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string',
+  );
 }
 
 /** The first record of a list operation, or a skip naming what the list answered. */
-export async function firstListed(ctx: ContractContext, listOperationId: 'listOffers' | 'listBillingGroups' | 'listInvoices'): Promise<Listed> {
+export async function firstListed(
+  ctx: ContractContext,
+  listOperationId: 'listOffers' | 'listBillingGroups' | 'listInvoices',
+): Promise<Listed> {
   const op = operationById(listOperationId);
   const list = await ctx.api.op(op);
   const item = is2xx(list) ? firstWithId(list.response.body) : undefined;
   if (!item) {
     const why = is2xx(list) ? 'it lists no record with an id' : `it answered ${list.response.status}`;
-    skipTest(ctx, `nothing to read: ${op.method.toUpperCase()} ${op.path} is how this suite finds a record, and ${why}`);
+    skipTest(
+      ctx,
+      `nothing to read: ${op.method.toUpperCase()} ${op.path} is how this suite finds a record, and ${why}`,
+    );
   }
   return { id: item.id as string, item, list };
 }

@@ -5,7 +5,12 @@
  * bad bodies for the no-5xx probes.
  */
 import { validate, type SchemaName } from '../../schemas/registry.ts';
-import type { BillingGroupStatusUpdateItem, Location, OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
+import type {
+  BillingGroupStatusUpdateItem,
+  Location,
+  OfferBulkItem,
+  OfferWrite,
+} from '../../schemas/types.generated.ts';
 import type { Operation } from '../../specs/contract.ts';
 import { runNow } from '../lib/clock.ts';
 import { freshId } from '../lib/fresh-id.ts';
@@ -60,7 +65,10 @@ export function offerBulkItem(runId: string): OfferBulkItem {
 /** Status "Booked" is the one value spec 3 shows, so it is the one a suite may write without guessing. */
 export const SHOWN_BILLING_GROUP_STATUS = 'Booked';
 
-export function statusUpdateItem(billingGroupId: string, status = SHOWN_BILLING_GROUP_STATUS): BillingGroupStatusUpdateItem {
+export function statusUpdateItem(
+  billingGroupId: string,
+  status = SHOWN_BILLING_GROUP_STATUS,
+): BillingGroupStatusUpdateItem {
   return { billingGroupId, status, deleteStatus: false };
 }
 
@@ -75,10 +83,15 @@ export function validLookingBody(op: Operation, runId: string, params: Record<st
     'offer-write': () => offerWriteBody(runId),
     'offer-bulk': () => [offerBulkItem(runId)],
     'billing-group-status': () => ({ status: SHOWN_BILLING_GROUP_STATUS }),
-    'billing-group-status-update': () => [statusUpdateItem(params.billingGroupId ?? `${runId}-billingGroupId-placeholder`)],
+    'billing-group-status-update': () => [
+      statusUpdateItem(params.billingGroupId ?? `${runId}-billingGroupId-placeholder`),
+    ],
   };
   const make = op.requestSchema ? byRequestSchema[op.requestSchema] : undefined;
-  if (op.requestSchema && !make) throw new Error(`no valid body for request schema ${op.requestSchema} of ${op.operationId}: add one to suites/contract/fixtures.ts`);
+  if (op.requestSchema && !make)
+    throw new Error(
+      `no valid body for request schema ${op.requestSchema} of ${op.operationId}: add one to suites/contract/fixtures.ts`,
+    );
   return make ? make() : opaqueRecord(runId);
 }
 
@@ -101,9 +114,11 @@ const schemaInvalidBodies: Partial<Record<SchemaName, unknown>> = {
 };
 
 export function schemaInvalidBody(schema: SchemaName): unknown {
-  if (!(schema in schemaInvalidBodies)) throw new Error(`no schema-invalid body for ${schema}: add one to suites/contract/fixtures.ts`);
+  if (!(schema in schemaInvalidBodies))
+    throw new Error(`no schema-invalid body for ${schema}: add one to suites/contract/fixtures.ts`);
   const body = schemaInvalidBodies[schema];
   // A probe that the schema accepts would prove nothing; refuse to send it.
-  if (validate(schema, body).valid) throw new Error(`the schema-invalid body for ${schema} is valid against it: fix suites/contract/fixtures.ts`);
+  if (validate(schema, body).valid)
+    throw new Error(`the schema-invalid body for ${schema} is valid against it: fix suites/contract/fixtures.ts`);
   return body;
 }

@@ -14,14 +14,19 @@ const meta = (op: Operation) => ({ check: 'json-content-type', clause: 'spec 4',
 function expectJsonTyped(ctx: ContractContext, answers: readonly Exchange[]): void {
   const judged = answers.filter(is2xx);
   if (judged.length === 0) {
-    skipTest(ctx, `no 2xx answer to judge (got ${answers.map((x) => x.response.status).join(', ')}); the status is judged by response-schema and operation-served`);
+    skipTest(
+      ctx,
+      `no 2xx answer to judge (got ${answers.map((x) => x.response.status).join(', ')}); the status is judged by response-schema and operation-served`,
+    );
   }
   for (const x of judged) ctx.check.expectJsonContentType(x);
 }
 
 for (const op of operations().filter((o) => o.documented)) {
   const scenario = scenarioFor(op);
-  contractTest({ ...meta(op), writes: scenario.writes }, async (ctx) => expectJsonTyped(ctx, await scenario.run(ctx, op)));
+  contractTest({ ...meta(op), writes: scenario.writes }, async (ctx) =>
+    expectJsonTyped(ctx, await scenario.run(ctx, op)),
+  );
 }
 
 for (const op of operations().filter((o) => !o.documented && o.method === 'get' && o.pathParams.length === 0)) {

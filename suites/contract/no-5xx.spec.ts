@@ -15,7 +15,12 @@ import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from './fixtures.ts';
 import { cancelLater } from './offers.ts';
 
-const WRONG_TYPED: Record<string, string> = { date: 'not-a-date', 'date-time': 'yesterday-ish', integer: 'many', boolean: 'maybe' };
+const WRONG_TYPED: Record<string, string> = {
+  date: 'not-a-date',
+  'date-time': 'yesterday-ish',
+  integer: 'many',
+  boolean: 'maybe',
+};
 
 function wrongTypedValue(q: QueryParam): string | undefined {
   return WRONG_TYPED[q.format ?? q.type];
@@ -32,34 +37,59 @@ async function paramsForBadBody(ctx: ContractContext, op: Operation): Promise<Re
 /** A wrongly accepted bad body may have written something: undo it as far as the answer tells what. */
 function undoAcceptedBadBody(ctx: ContractContext, op: Operation, params: Record<string, string>, x: Exchange): void {
   const ackId = (x.response.body as { id?: unknown } | undefined)?.id;
-  if (op.path.startsWith('/offers')) cancelLater(ctx, [params.offerId, typeof ackId === 'string' ? ackId : undefined].filter((v): v is string => !!v), 'offer written from a bad body');
-  if (params.billingGroupId) ctx.cleanup.add('remove a status forced from a bad body', () => ctx.api.op(operationById('removeBillingGroupStatus'), { params }));
+  if (op.path.startsWith('/offers'))
+    cancelLater(
+      ctx,
+      [params.offerId, typeof ackId === 'string' ? ackId : undefined].filter((v): v is string => !!v),
+      'offer written from a bad body',
+    );
+  if (params.billingGroupId)
+    ctx.cleanup.add('remove a status forced from a bad body', () =>
+      ctx.api.op(operationById('removeBillingGroupStatus'), { params }),
+    );
 }
 
 async function badBodies(ctx: ContractContext, op: Operation): Promise<void> {
   const params = await paramsForBadBody(ctx, op);
   const probes: { what: string; clause: string; call: CallOptions }[] = [
     { what: 'malformed JSON', clause: 'spec 4', call: { raw: MALFORMED_JSON } },
-    { what: `a body that breaks ${op.requestSchema}.schema.json`, clause: requestClause(op), call: { json: schemaInvalidBody(op.requestSchema!) } },
+    {
+      what: `a body that breaks ${op.requestSchema}.schema.json`,
+      clause: requestClause(op),
+      call: { json: schemaInvalidBody(op.requestSchema!) },
+    },
   ];
   for (const probe of probes) {
     const x = await ctx.api.op(op, { params, ...probe.call });
     ctx.check.expectNo5xx(x, probe.what);
     if (is2xx(x)) {
       undoAcceptedBadBody(ctx, op, params, x);
-      ctx.check.fail(`${probe.what} was accepted with ${x.response.status}; a request the server cannot carry out must get a 4xx`, { exchanges: [x] }, probe.clause);
+      ctx.check.fail(
+        `${probe.what} was accepted with ${x.response.status}; a request the server cannot carry out must get a 4xx`,
+        { exchanges: [x] },
+        probe.clause,
+      );
     }
-    if (x.response.status < 400) ctx.check.fail(`${probe.what} got ${x.response.status}; expected a 4xx`, { exchanges: [x] }, probe.clause);
+    if (x.response.status < 400)
+      ctx.check.fail(`${probe.what} got ${x.response.status}; expected a 4xx`, { exchanges: [x] }, probe.clause);
   }
 }
 
 async function badQuery(ctx: ContractContext, op: Operation): Promise<void> {
-  const query = Object.fromEntries(op.query.map((q) => [q.name, wrongTypedValue(q)]).filter(([, v]) => v !== undefined));
-  ctx.check.expectNo5xx(await ctx.api.op(op, { query }), `wrongly typed query parameters ${Object.keys(query).join(', ')}`);
+  const query = Object.fromEntries(
+    op.query.map((q) => [q.name, wrongTypedValue(q)]).filter(([, v]) => v !== undefined),
+  );
+  ctx.check.expectNo5xx(
+    await ctx.api.op(op, { query }),
+    `wrongly typed query parameters ${Object.keys(query).join(', ')}`,
+  );
 }
 
 async function unknownIds(ctx: ContractContext, op: Operation): Promise<void> {
-  ctx.check.expectNo5xx(await ctx.api.op(op, { params: placeholderParams(op, ctx.runId) }), 'ids of records that do not exist');
+  ctx.check.expectNo5xx(
+    await ctx.api.op(op, { params: placeholderParams(op, ctx.runId) }),
+    'ids of records that do not exist',
+  );
 }
 
 function probeOf(op: Operation): ((ctx: ContractContext, op: Operation) => Promise<void>) | undefined {

@@ -36,17 +36,27 @@ export interface WrittenOffer {
 /** Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1) and registers its cancellation. */
 export async function putOffer(ctx: ContractContext, what = 'set-up offer'): Promise<WrittenOffer> {
   const id = taggedId(ctx.runId, 'offer');
-  const exchange = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: offerWriteBody(ctx.runId) });
+  const exchange = await ctx.api.op(operationById('upsertOffer'), {
+    params: { offerId: id },
+    json: offerWriteBody(ctx.runId),
+  });
   let cancelled = false;
   ctx.cleanup.add(`cancel ${what} ${id}`, async () => (cancelled ? undefined : cancelOffer(ctx.api, id)));
   if (!is2xx(exchange)) {
-    ctx.check.fail(`could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`, { exchanges: [exchange] }, 'spec 4.1');
+    ctx.check.fail(
+      `could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`,
+      { exchanges: [exchange] },
+      'spec 4.1',
+    );
   }
   return { id, exchange, markCancelled: () => (cancelled = true) };
 }
 
 /** Writes an offer and waits until it can be read; a miss after the deadline fails (spec 1: the write must become visible). */
-export async function putVisibleOffer(ctx: ContractContext, what = 'set-up offer'): Promise<WrittenOffer & { read: Exchange }> {
+export async function putVisibleOffer(
+  ctx: ContractContext,
+  what = 'set-up offer',
+): Promise<WrittenOffer & { read: Exchange }> {
   const offer = await putOffer(ctx, what);
   const seen = await waitForOffer(ctx.api, offer.id);
   if (!seen.ok) {

@@ -24,4 +24,3 @@ export function recordTemplate(op: Operation): string | undefined {
   const ownRecord = op.method === 'put' && isParam(segments[last]!);
   return templateThroughLastParam(segments, ownRecord ? last - 1 : last);
 }
-

@@ -36,11 +36,18 @@ function isoDay(offsetDays: number): string {
 async function listOffers(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
   if (!ctx.api.target.allowWrites) return [await ctx.api.op(op)];
   const offer = await putOffer(ctx, 'offer to list');
-  const listed = (x: Exchange) => is2xx(x) && Array.isArray(x.response.body) && x.response.body.some((o) => stringField(o, 'id') === offer.id);
+  const listed = (x: Exchange) =>
+    is2xx(x) && Array.isArray(x.response.body) && x.response.body.some((o) => stringField(o, 'id') === offer.id);
   const seen = await untilVisible(() => ctx.api.op(op), listed);
   // Which timestamp start/end filter on, and whether an unfiltered list has a default window, is not shown (spec 4.1).
-  if (!seen.ok) ctx.testInfo.annotations.push({ type: 'note', description: `offer ${offer.id} was not in the unfiltered list within ${seen.elapsedMs} ms; the list was judged as it was` });
-  const windowed = await ctx.api.op(op, { query: { start: new Date(runNow() - DAY_MS).toISOString(), end: new Date(runNow() + DAY_MS).toISOString() } });
+  if (!seen.ok)
+    ctx.testInfo.annotations.push({
+      type: 'note',
+      description: `offer ${offer.id} was not in the unfiltered list within ${seen.elapsedMs} ms; the list was judged as it was`,
+    });
+  const windowed = await ctx.api.op(op, {
+    query: { start: new Date(runNow() - DAY_MS).toISOString(), end: new Date(runNow() + DAY_MS).toISOString() },
+  });
   return [seen.value, windowed];
 }
 
@@ -77,7 +84,11 @@ async function deleteOffer(ctx: ContractContext, op: Operation): Promise<Exchang
 async function bulkWriteOffers(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
   const items = [offerBulkItem(ctx.runId), offerBulkItem(ctx.runId)];
   const x = await ctx.api.op(op, { json: items });
-  cancelLater(ctx, items.map((i) => i.id), 'offer written by POST /offers/bulk');
+  cancelLater(
+    ctx,
+    items.map((i) => i.id),
+    'offer written by POST /offers/bulk',
+  );
   return [x];
 }
 
@@ -103,7 +114,9 @@ async function groupToForce(ctx: ContractContext): Promise<{ billingGroupId: str
 }
 
 function removeForcedStatusLater(ctx: ContractContext, billingGroupId: string): void {
-  ctx.cleanup.add(`remove forced status of billing group ${billingGroupId}`, () => ctx.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } }));
+  ctx.cleanup.add(`remove forced status of billing group ${billingGroupId}`, () =>
+    ctx.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } }),
+  );
 }
 
 async function forceBillingGroupStatus(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
@@ -115,7 +128,10 @@ async function forceBillingGroupStatus(ctx: ContractContext, op: Operation): Pro
 async function removeBillingGroupStatus(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
   const { billingGroupId, status } = await groupToForce(ctx);
   // Force first, so there is a forced status to remove.
-  const forced = await ctx.api.op(operationById('forceBillingGroupStatus'), { params: { billingGroupId }, json: { status } });
+  const forced = await ctx.api.op(operationById('forceBillingGroupStatus'), {
+    params: { billingGroupId },
+    json: { status },
+  });
   const removed = await ctx.api.op(op, { params: { billingGroupId } });
   if (!is2xx(removed) && is2xx(forced)) removeForcedStatusLater(ctx, billingGroupId);
   return [removed];
@@ -166,7 +182,11 @@ export function scenarioFor(op: Operation): Scenario {
   if (s) return s;
   return {
     writes: false,
-    run: () => Promise.reject(new Error(`suite bug: no scenario for documented operation ${op.operationId}; add one to suites/contract/scenarios.ts`)),
+    run: () =>
+      Promise.reject(
+        new Error(
+          `suite bug: no scenario for documented operation ${op.operationId}; add one to suites/contract/scenarios.ts`,
+        ),
+      ),
   };
 }
-

@@ -13,7 +13,9 @@ export interface StatusUpdateChoices {
   statuses: readonly string[];
 }
 
-export function billingGroupStatusUpdateItemArb(choices: StatusUpdateChoices): fc.Arbitrary<BillingGroupStatusUpdateItem> {
+export function billingGroupStatusUpdateItemArb(
+  choices: StatusUpdateChoices,
+): fc.Arbitrary<BillingGroupStatusUpdateItem> {
   const id = fc.constantFrom(...choices.billingGroupIds);
   const force = fc.record(
     { billingGroupId: id, status: fc.constantFrom(...choices.statuses), deleteStatus: fc.constant(false) },

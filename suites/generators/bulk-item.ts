@@ -5,5 +5,7 @@ import { offerWriteBodyArb, type OfferWriteBodyOptions } from './offer-write-bod
 import { runTaggedIdArb } from './run-tagged-id.ts';
 
 export function bulkItemArb(runId: string, options: OfferWriteBodyOptions = {}): fc.Arbitrary<OfferBulkItem> {
-  return fc.tuple(runTaggedIdArb(runId, 'bulk'), offerWriteBodyArb(runId, options)).map(([id, body]) => ({ id, ...body }));
+  return fc
+    .tuple(runTaggedIdArb(runId, 'bulk'), offerWriteBodyArb(runId, options))
+    .map(([id, body]) => ({ id, ...body }));
 }

@@ -23,7 +23,12 @@ function offsetText(minutes: number): string {
 }
 
 /** The instant `ms` as wall time at `offsetMinutes`, e.g. 2030-01-01T05:30:00+05:30. */
-export function formatAtOffset(ms: number, offsetMinutes: number, withMillis: boolean, utcSuffix: 'Z' | '+00:00' = 'Z'): string {
+export function formatAtOffset(
+  ms: number,
+  offsetMinutes: number,
+  withMillis: boolean,
+  utcSuffix: 'Z' | '+00:00' = 'Z',
+): string {
   const wall = new Date(ms + offsetMinutes * 60_000).toISOString();
   const body = withMillis ? wall.slice(0, 23) : wall.slice(0, 19);
   return body + (offsetMinutes === 0 ? utcSuffix : offsetText(offsetMinutes));
@@ -38,8 +43,12 @@ export interface DateTimeOptions {
 
 export function dateTimeArb(options: DateTimeOptions = {}): fc.Arbitrary<string> {
   const instant = fc.integer({ min: options.min ?? MIN, max: options.max ?? MAX });
-  const utc = fc.tuple(instant, fc.boolean(), fc.constantFrom(...UTC_SUFFIXES)).map(([ms, millis, suffix]) => formatAtOffset(ms, 0, millis, suffix));
+  const utc = fc
+    .tuple(instant, fc.boolean(), fc.constantFrom(...UTC_SUFFIXES))
+    .map(([ms, millis, suffix]) => formatAtOffset(ms, 0, millis, suffix));
   if (!options.offsets) return utc;
-  const shifted = fc.tuple(instant, fc.boolean(), fc.constantFrom(...OFFSET_MINUTES)).map(([ms, millis, off]) => formatAtOffset(ms, off, millis));
+  const shifted = fc
+    .tuple(instant, fc.boolean(), fc.constantFrom(...OFFSET_MINUTES))
+    .map(([ms, millis, off]) => formatAtOffset(ms, off, millis));
   return fc.oneof(utc, shifted);
 }

@@ -57,10 +57,27 @@ const WRONG: Record<JsonType, readonly unknown[]> = {
   array: [{}, { 0: 'x' }, 42],
   object: ['x', 42, [1], true],
   'nullable-object': ['x', 42, [1], true],
-  'date-time': ['2021-02-30T10:00:00Z', '2021-02-29T12:00:00Z', '2021-13-01T00:00:00Z', '2021-01-01T24:61:00Z', 'not-a-date', '', '31/12/2021 10:00', 'tomorrow'],
+  'date-time': [
+    '2021-02-30T10:00:00Z',
+    '2021-02-29T12:00:00Z',
+    '2021-13-01T00:00:00Z',
+    '2021-01-01T24:61:00Z',
+    'not-a-date',
+    '',
+    '31/12/2021 10:00',
+    'tomorrow',
+  ],
 };
 
-const MALFORMED_TEXT = ['{', '{"offer": {,}}', "{'offer': {}}", '{"offer": NaN}', '{"offer": {}} trailing', '{"offer": undefined}', '[{"id": "x",}]'] as const;
+const MALFORMED_TEXT = [
+  '{',
+  '{"offer": {,}}',
+  "{'offer': {}}",
+  '{"offer": NaN}',
+  '{"offer": {}} trailing',
+  '{"offer": undefined}',
+  '[{"id": "x",}]',
+] as const;
 
 /** Sets `value` at a JSON pointer, creating the objects and arrays on the way. */
 function setAt(root: Record<string, unknown>, pointer: string, value: unknown): void {
@@ -83,7 +100,9 @@ function json(flaw: string, value: unknown): InvalidBody {
 }
 
 function wrongTypeArb(runId: string, shape: OfferWriteShape): fc.Arbitrary<InvalidBody> {
-  const field = fc.constantFrom(...TYPED_FIELDS.flatMap(([pointer, type]) => WRONG[type].map((wrong) => [pointer, type, wrong] as const)));
+  const field = fc.constantFrom(
+    ...TYPED_FIELDS.flatMap(([pointer, type]) => WRONG[type].map((wrong) => [pointer, type, wrong] as const)),
+  );
   return fc.tuple(offerWriteBodyArb(runId, { cancel: false }), field).map(([valid, [pointer, type, wrong]]) => {
     const body = structuredClone(valid) as Record<string, unknown>;
     setAt(body, pointer, wrong);
@@ -93,33 +112,61 @@ function wrongTypeArb(runId: string, shape: OfferWriteShape): fc.Arbitrary<Inval
 }
 
 function malformedArb(runId: string): fc.Arbitrary<InvalidBody> {
-  const truncated = fc.tuple(offerWriteBodyArb(runId), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true })).map(([body, cut]) => {
-    const text = JSON.stringify(body);
-    return { flaw: 'the JSON text is cut short', raw: text.slice(0, Math.floor(cut * (text.length - 1))), contentType: 'application/json' };
-  });
-  const fixed = fc.constantFrom(...MALFORMED_TEXT).map((raw) => ({ flaw: 'the body is not valid JSON', raw, contentType: 'application/json' }));
+  const truncated = fc
+    .tuple(offerWriteBodyArb(runId), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }))
+    .map(([body, cut]) => {
+      const text = JSON.stringify(body);
+      return {
+        flaw: 'the JSON text is cut short',
+        raw: text.slice(0, Math.floor(cut * (text.length - 1))),
+        contentType: 'application/json',
+      };
+    });
+  const fixed = fc
+    .constantFrom(...MALFORMED_TEXT)
+    .map((raw) => ({ flaw: 'the body is not valid JSON', raw, contentType: 'application/json' }));
   return fc.oneof(fixed, truncated);
 }
 
 function wrongShapeArb(runId: string, shape: OfferWriteShape): fc.Arbitrary<InvalidBody> {
   if (shape === 'single') {
-    return fc.constantFrom<unknown>([], ['offer'], 'offer', 42, null, true).map((v) => json(`the body is ${JSON.stringify(v)}, not an object (spec 2.3)`, v));
+    return fc
+      .constantFrom<unknown>([], ['offer'], 'offer', 42, null, true)
+      .map((v) => json(`the body is ${JSON.stringify(v)}, not an object (spec 2.3)`, v));
   }
-  const notArray = offerWriteBodyArb(runId).map((body) => json('the body is one object, not an array of bulk items (spec 4.1)', { ...body, id: `${runId}-bad` }));
-  const missingId = offerWriteBodyArb(runId).map((body) => json('a bulk item has no id (spec 2.3: bulk items add id)', [body]));
-  const badId = fc.constantFrom<unknown>({}, ['x'], null).map((id) => json(`a bulk item's id is ${JSON.stringify(id)}, not a string (spec 2.3)`, [{ id, offer: {} }]));
-  const scalars = fc.constantFrom<unknown>('offers', 42, null, [42], [null], [[]]).map((v) => json(`the body is ${JSON.stringify(v)}, not an array of bulk items (spec 4.1)`, v));
+  const notArray = offerWriteBodyArb(runId).map((body) =>
+    json('the body is one object, not an array of bulk items (spec 4.1)', { ...body, id: `${runId}-bad` }),
+  );
+  const missingId = offerWriteBodyArb(runId).map((body) =>
+    json('a bulk item has no id (spec 2.3: bulk items add id)', [body]),
+  );
+  const badId = fc
+    .constantFrom<unknown>({}, ['x'], null)
+    .map((id) => json(`a bulk item's id is ${JSON.stringify(id)}, not a string (spec 2.3)`, [{ id, offer: {} }]));
+  const scalars = fc
+    .constantFrom<unknown>('offers', 42, null, [42], [null], [[]])
+    .map((v) => json(`the body is ${JSON.stringify(v)}, not an array of bulk items (spec 4.1)`, v));
   return fc.oneof(notArray, missingId, badId, scalars);
 }
 
 function notJsonArb(runId: string): fc.Arbitrary<InvalidBody> {
   const missing = fc.constantFrom<InvalidBody>(
     { flaw: 'no body and no content type (spec 4.1: the write has a body)' },
-    { flaw: 'no body, though sent as application/json (spec 4.1: the write has a body)', contentType: 'application/json' },
+    {
+      flaw: 'no body, though sent as application/json (spec 4.1: the write has a body)',
+      contentType: 'application/json',
+    },
   );
-  const wrongType = fc.tuple(offerWriteBodyArb(runId), fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/octet-stream')).map(
-    ([body, contentType]) => ({ flaw: `a JSON body sent as ${contentType} (spec 4: bodies are JSON; spec 5 rule 3)`, raw: JSON.stringify(body), contentType }),
-  );
+  const wrongType = fc
+    .tuple(
+      offerWriteBodyArb(runId),
+      fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/octet-stream'),
+    )
+    .map(([body, contentType]) => ({
+      flaw: `a JSON body sent as ${contentType} (spec 4: bodies are JSON; spec 5 rule 3)`,
+      raw: JSON.stringify(body),
+      contentType,
+    }));
   return fc.oneof(missing, wrongType);
 }
 

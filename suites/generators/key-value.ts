@@ -10,7 +10,14 @@ import { unicodeTextArb } from './unicode-text.ts';
 
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
 
-const keyArb = fc.oneof(fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9_]{0,15}$/), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 })).filter((k) => !RESERVED.has(k));
+const keyArb = fc
+  .oneof(
+    fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9_]{0,15}$/),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+  )
+  .filter((k) => !RESERVED.has(k));
 
-export const keyValueArb: fc.Arbitrary<Record<string, string>> = fc
-  .dictionary(keyArb, unicodeTextArb(32), { maxKeys: 12, noNullPrototype: true });
+export const keyValueArb: fc.Arbitrary<Record<string, string>> = fc.dictionary(keyArb, unicodeTextArb(32), {
+  maxKeys: 12,
+  noNullPrototype: true,
+});

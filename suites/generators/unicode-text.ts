@@ -6,7 +6,21 @@
  */
 import fc from 'fast-check';
 
-const tricky = fc.constantFrom('', ' ', 'Zürich', 'Łódź', 'São Paulo', '東京都', 'القاهرة', 'תל אביב', '👩‍👩‍👧 🚚', 'e\u0301', 'O\'Brien "quoted" \\ back/slash', '<tag>&amp;</tag>', 'line\nbreak\ttab');
+const tricky = fc.constantFrom(
+  '',
+  ' ',
+  'Zürich',
+  'Łódź',
+  'São Paulo',
+  '東京都',
+  'القاهرة',
+  'תל אביב',
+  '👩‍👩‍👧 🚚',
+  'e\u0301',
+  'O\'Brien "quoted" \\ back/slash',
+  '<tag>&amp;</tag>',
+  'line\nbreak\ttab',
+);
 
 export function unicodeTextArb(maxLength = 64): fc.Arbitrary<string> {
   return fc.oneof(

@@ -70,7 +70,9 @@ function describeExchange(x: Exchange): string {
   const reqHeaders = Object.entries(x.request.headers).map(([k, v]) => `            ${k}: ${v}`);
   const lines = [`  sent:     ${x.request.method.toUpperCase()} ${x.request.url}`, ...reqHeaders];
   if (x.request.body !== undefined) lines.push(`            ${clip(x.request.body)}`);
-  lines.push(`  received: ${x.response.status} ${x.response.headers['content-type'] ?? '(no content-type)'} in ${x.response.durationMs} ms`);
+  lines.push(
+    `  received: ${x.response.status} ${x.response.headers['content-type'] ?? '(no content-type)'} in ${x.response.durationMs} ms`,
+  );
   if (x.response.text) lines.push(`            ${clip(x.response.text)}`);
   return lines.join('\n');
 }
@@ -78,9 +80,14 @@ function describeExchange(x: Exchange): string {
 export function formatFailure(r: FailureRecord): string {
   const op = r.operationId ? ` — ${r.operationId} (${r.method?.toUpperCase()} ${r.path})` : '';
   const lines = [`[${r.check}] ${r.clause}${op}`, `  ${r.message}`];
-  if (r.pointer !== undefined) lines.push(`  at JSON pointer: ${r.pointer === '' ? '(root)' : r.pointer}${r.schemaPath ? `  (schema ${r.schemaPath})` : ''}`);
+  if (r.pointer !== undefined)
+    lines.push(
+      `  at JSON pointer: ${r.pointer === '' ? '(root)' : r.pointer}${r.schemaPath ? `  (schema ${r.schemaPath})` : ''}`,
+    );
   if (r.property) {
-    lines.push(`  property failed after ${r.property.numRuns} run(s); seed ${r.property.seed}, path "${r.property.path}"`);
+    lines.push(
+      `  property failed after ${r.property.numRuns} run(s); seed ${r.property.seed}, path "${r.property.path}"`,
+    );
     lines.push(`  shrunk counterexample: ${clip(r.property.counterexample)}`);
     lines.push(`  rerun: npx flis run --seed ${r.property.seed}`);
   }
@@ -104,7 +111,9 @@ export class CheckFailure extends Error {
       ...(details.path ? { path: details.path } : {}),
       ...(details.pointer !== undefined ? { pointer: details.pointer } : {}),
       ...(details.schemaPath ? { schemaPath: details.schemaPath } : {}),
-      ...(details.property ? { property: { ...details.property, counterexample: redactText(details.property.counterexample, secrets) } } : {}),
+      ...(details.property
+        ? { property: { ...details.property, counterexample: redactText(details.property.counterexample, secrets) } }
+        : {}),
     };
     super(formatFailure(record));
     this.name = 'CheckFailure';

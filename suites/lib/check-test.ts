@@ -29,6 +29,7 @@ export const test = base.extend<object, { workerRequest: APIRequestContext; obse
   ],
   // The worker's traffic summary for the drift report, written once when the worker ends.
   observer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter's pattern.
     async ({}, use) => {
       const observer = new Observer(target());
       await use(observer);
@@ -52,12 +53,19 @@ export interface CheckContext {
 }
 
 export function checkTitle(meta: CheckTestMeta): string {
-  const subject = meta.title ?? (meta.operation ? `${meta.operation.operationId} (${meta.operation.method.toUpperCase()} ${meta.operation.path})` : '');
+  const subject =
+    meta.title ??
+    (meta.operation
+      ? `${meta.operation.operationId} (${meta.operation.method.toUpperCase()} ${meta.operation.path})`
+      : '');
   return `${meta.check} · ${subject} · ${meta.clause}`;
 }
 
 export function annotationsOf(meta: CheckMeta): { type: string; description: string }[] {
-  const out = [{ type: 'check', description: meta.check }, { type: 'clause', description: meta.clause }];
+  const out = [
+    { type: 'check', description: meta.check },
+    { type: 'clause', description: meta.clause },
+  ];
   const op: Operation | undefined = meta.operation;
   if (op) out.push({ type: 'operation', description: op.operationId }, { type: 'resource', description: op.tag });
   return [...out, ...allureLabels(meta)];
@@ -72,7 +80,10 @@ function allureLabels(meta: CheckMeta): { type: string; description: string }[] 
   const op = meta.operation;
   return [
     { type: '@allure.label.epic', description: op?.tag ?? 'Whole contract' },
-    { type: '@allure.label.feature', description: op ? `${op.operationId} (${op.method.toUpperCase()} ${op.path})` : 'all operations' },
+    {
+      type: '@allure.label.feature',
+      description: op ? `${op.operationId} (${op.method.toUpperCase()} ${op.path})` : 'all operations',
+    },
     { type: '@allure.label.story', description: meta.check },
     { type: '@allure.label.clause', description: meta.clause },
   ];
@@ -89,34 +100,44 @@ async function attachCoverage(api: FlisClient, testInfo: TestInfo): Promise<void
     const id = operationIdOf(x, api.target.baseUrl);
     if (id) ids.add(id);
   }
-  await testInfo.attach('flis-coverage', { body: JSON.stringify({ operations: [...ids].sort() }), contentType: 'application/json' });
+  await testInfo.attach('flis-coverage', {
+    body: JSON.stringify({ operations: [...ids].sort() }),
+    contentType: 'application/json',
+  });
 }
 
 export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): void {
-  test(checkTitle(meta), { tag: [`@${meta.check}`], annotation: annotationsOf(meta) }, async ({ workerRequest, observer }, testInfo) => {
-    const t = target();
-    if (meta.writes && !t.allowWrites) {
-      testInfo.annotations.push({ type: 'skipped-because', description: t.writesSkippedReason });
-      test.skip(true, t.writesSkippedReason);
-    }
-    const api = new FlisClient(workerRequest, t);
-    try {
-      await body({ api, check: new Check(meta, [t.token]), testInfo });
-    } catch (error) {
-      // testInfo.skip() inside a body throws to stop the test; rewrapping it would turn a skip into a failure.
-      if (testInfo.expectedStatus === 'skipped') throw error;
-      if (error instanceof CheckFailure) {
-        await testInfo.attach('flis-failure', { body: JSON.stringify(error.record, null, 2), contentType: 'application/json' });
-        // The same record as a person reads it (request, response, curl; token redacted), for the Allure report.
-        await testInfo.attach('request-response', { body: formatFailure(error.record), contentType: 'text/plain' });
-        throw error;
+  test(
+    checkTitle(meta),
+    { tag: [`@${meta.check}`], annotation: annotationsOf(meta) },
+    async ({ workerRequest, observer }, testInfo) => {
+      const t = target();
+      if (meta.writes && !t.allowWrites) {
+        testInfo.annotations.push({ type: 'skipped-because', description: t.writesSkippedReason });
+        test.skip(true, t.writesSkippedReason);
       }
-      // Anything else (a network error, a bug) still must not leak the token.
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      throw new Error(redactText(message, [t.token]));
-    } finally {
-      observer.add(api.exchanges);
-      await attachCoverage(api, testInfo);
-    }
-  });
+      const api = new FlisClient(workerRequest, t);
+      try {
+        await body({ api, check: new Check(meta, [t.token]), testInfo });
+      } catch (error) {
+        // testInfo.skip() inside a body throws to stop the test; rewrapping it would turn a skip into a failure.
+        if (testInfo.expectedStatus === 'skipped') throw error;
+        if (error instanceof CheckFailure) {
+          await testInfo.attach('flis-failure', {
+            body: JSON.stringify(error.record, null, 2),
+            contentType: 'application/json',
+          });
+          // The same record as a person reads it (request, response, curl; token redacted), for the Allure report.
+          await testInfo.attach('request-response', { body: formatFailure(error.record), contentType: 'text/plain' });
+          throw error;
+        }
+        // Anything else (a network error, a bug) still must not leak the token.
+        const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        throw new Error(redactText(message, [t.token]));
+      } finally {
+        observer.add(api.exchanges);
+        await attachCoverage(api, testInfo);
+      }
+    },
+  );
 }

@@ -44,27 +44,44 @@ export class Check {
 
   expectNo5xx(x: Exchange, what = 'the request'): void {
     if (x.response.status >= 500) {
-      this.fail(`answered ${x.response.status} to ${what}: a server must not answer 5xx to a request it can judge (HTTP semantics)`, this.opDetails(x), 'HTTP semantics');
+      this.fail(
+        `answered ${x.response.status} to ${what}: a server must not answer 5xx to a request it can judge (HTTP semantics)`,
+        this.opDetails(x),
+        'HTTP semantics',
+      );
     }
   }
 
   expectJsonContentType(x: Exchange): void {
     const ct = x.response.headers['content-type'];
     if (x.response.text !== '' && !isJsonContentType(ct)) {
-      this.fail(`a JSON body must carry a JSON content type (bodies are JSON, spec 4); got ${ct ? `'${ct}'` : 'no content-type'}`, this.opDetails(x));
+      this.fail(
+        `a JSON body must carry a JSON content type (bodies are JSON, spec 4); got ${ct ? `'${ct}'` : 'no content-type'}`,
+        this.opDetails(x),
+      );
     }
   }
 
   /** The body parses as JSON and validates against the schema; each violation is reported with its pointer. */
   expectSchema(x: Exchange, schema: SchemaName, clause = this.meta.clause): void {
     if (typeof x.response.body === 'string' || x.response.body === undefined) {
-      this.fail(`expected a JSON body matching ${schema}.schema.json, got ${x.response.body === undefined ? 'an empty body' : 'text that is not JSON'}`, { ...this.opDetails(x), pointer: '' }, clause);
+      this.fail(
+        `expected a JSON body matching ${schema}.schema.json, got ${x.response.body === undefined ? 'an empty body' : 'text that is not JSON'}`,
+        { ...this.opDetails(x), pointer: '' },
+        clause,
+      );
     }
     const result = validate(schema, x.response.body);
     const first = result.violations[0];
     if (first) {
-      const all = result.violations.slice(0, 10).map((v) => `${v.pointer || '(root)'}: ${v.message} (schema ${v.schemaPath})`);
-      this.fail(`response does not match ${schema}.schema.json (${result.violations.length} violation(s)):\n    ${all.join('\n    ')}`, { ...this.opDetails(x), pointer: first.pointer, schemaPath: first.schemaPath }, clause);
+      const all = result.violations
+        .slice(0, 10)
+        .map((v) => `${v.pointer || '(root)'}: ${v.message} (schema ${v.schemaPath})`);
+      this.fail(
+        `response does not match ${schema}.schema.json (${result.violations.length} violation(s)):\n    ${all.join('\n    ')}`,
+        { ...this.opDetails(x), pointer: first.pointer, schemaPath: first.schemaPath },
+        clause,
+      );
     }
   }
 }

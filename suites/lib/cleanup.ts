@@ -14,7 +14,6 @@ import { freshId } from './fresh-id.ts';
 import { pollUntil } from './poll.ts';
 import { target } from './target.ts';
 
-
 function is2xx(status: number): boolean {
   return status >= 200 && status < 300;
 }
@@ -70,7 +69,8 @@ export class Cleanup {
     try {
       const x = await this.api.op(operationById('deleteOffer'), { params: { offerId: id } });
       // 404: nothing stored under the id (a write that was refused), so nothing is left.
-      if (!is2xx(x.response.status) && x.response.status !== 404) this.leftBehind.push(`offer ${id}: DELETE answered ${x.response.status}`);
+      if (!is2xx(x.response.status) && x.response.status !== 404)
+        this.leftBehind.push(`offer ${id}: DELETE answered ${x.response.status}`);
     } catch (error) {
       this.leftBehind.push(`offer ${id}: DELETE failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -82,7 +82,11 @@ export class Cleanup {
   }
 
   private async waitForStatus(id: string, wanted: string): Promise<boolean> {
-    const r = await pollUntil(() => this.readStatus(id), (s) => s === wanted, { timeoutMs: target().visibilityTimeoutMs, intervalMs: 100 });
+    const r = await pollUntil(
+      () => this.readStatus(id),
+      (s) => s === wanted,
+      { timeoutMs: target().visibilityTimeoutMs, intervalMs: 100 },
+    );
     return r.ok;
   }
 
@@ -94,11 +98,18 @@ export class Cleanup {
     try {
       await this.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId: id } });
       if (await this.waitForStatus(id, before)) return;
-      await this.api.op(operationById('forceBillingGroupStatus'), { params: { billingGroupId: id }, json: { status: before } });
+      await this.api.op(operationById('forceBillingGroupStatus'), {
+        params: { billingGroupId: id },
+        json: { status: before },
+      });
       if (await this.waitForStatus(id, before)) return;
-      this.leftBehind.push(`billing group ${id}: status is '${(await this.readStatus(id)) ?? '(none)'}', was '${before}' before the test`);
+      this.leftBehind.push(
+        `billing group ${id}: status is '${(await this.readStatus(id)) ?? '(none)'}', was '${before}' before the test`,
+      );
     } catch (error) {
-      this.leftBehind.push(`billing group ${id}: restoring status '${before}' failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.leftBehind.push(
+        `billing group ${id}: restoring status '${before}' failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -110,7 +121,10 @@ export class Cleanup {
     const text = `cleanup could not undo ${this.leftBehind.length} write(s) on ${target().deployment} (run ${target().runId}):\n  ${this.leftBehind.join('\n  ')}`;
     console.warn(text);
     this.testInfo.annotations.push({ type: 'left-behind', description: this.leftBehind.join('; ') });
-    await this.testInfo.attach('flis-left-behind', { body: JSON.stringify({ runId: target().runId, leftBehind: this.leftBehind }, null, 2), contentType: 'application/json' });
+    await this.testInfo.attach('flis-left-behind', {
+      body: JSON.stringify({ runId: target().runId, leftBehind: this.leftBehind }, null, 2),
+      contentType: 'application/json',
+    });
   }
 }
 

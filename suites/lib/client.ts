@@ -67,7 +67,13 @@ export class FlisClient {
     const text = await res.text();
     const exchange: Exchange = {
       request: { method: method.toUpperCase(), url, headers, ...(body !== undefined ? { body } : {}) },
-      response: { status: res.status(), headers: headersOf(res.headers()), body: parseJson(text), text, durationMs: Date.now() - started },
+      response: {
+        status: res.status(),
+        headers: headersOf(res.headers()),
+        body: parseJson(text),
+        text,
+        durationMs: Date.now() - started,
+      },
     };
     this.exchanges.push(exchange);
     return exchange;

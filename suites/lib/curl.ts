@@ -13,7 +13,10 @@ export function toCurl(req: SentRequest): string {
   for (const [name, value] of Object.entries(req.headers)) {
     if (name.toLowerCase() === 'authorization') {
       // Double quotes so the shell expands the variable; a wrong-token probe keeps its literal value.
-      parts.push('-H', /\[REDACTED\]/.test(value) ? '"Authorization: Bearer $FLIS_TOKEN"' : shellQuote(`${name}: ${value}`));
+      parts.push(
+        '-H',
+        /\[REDACTED\]/.test(value) ? '"Authorization: Bearer $FLIS_TOKEN"' : shellQuote(`${name}: ${value}`),
+      );
     } else {
       parts.push('-H', shellQuote(`${name}: ${value}`));
     }

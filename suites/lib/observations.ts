@@ -109,7 +109,8 @@ function walk(paths: Record<string, PathStats>, path: string, v: unknown, depth:
     for (const item of v.slice(0, MAX_ITEMS)) walk(paths, `${path}/*`, item, depth + 1);
     return;
   }
-  for (const [k, child] of Object.entries(v)) walk(paths, `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, child, depth + 1);
+  for (const [k, child] of Object.entries(v))
+    walk(paths, `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, child, depth + 1);
 }
 
 export interface ObservedExchange {

@@ -44,7 +44,12 @@ export class Observer {
       const operationId = operationIdOf(x, this.target.baseUrl);
       if (!operationId) continue;
       const responseBody = typeof x.response.body === 'string' ? undefined : x.response.body;
-      observe(this.obs, { operationId, status: x.response.status, requestBody: parsed(x.request.body), ...(responseBody !== undefined ? { responseBody } : {}) });
+      observe(this.obs, {
+        operationId,
+        status: x.response.status,
+        requestBody: parsed(x.request.body),
+        ...(responseBody !== undefined ? { responseBody } : {}),
+      });
     }
   }
 
@@ -56,7 +61,9 @@ export class Observer {
       const text = redactText(JSON.stringify(this.obs), [this.target.token]);
       writeFileSync(join(dir, `worker-${process.pid}-${randomBytes(4).toString('hex')}.json`), text);
     } catch (error) {
-      console.warn(`flis: could not write traffic observations to ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(
+        `flis: could not write traffic observations to ${dir}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

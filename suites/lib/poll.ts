@@ -20,7 +20,11 @@ export interface PollResult<T> {
   elapsedMs: number;
 }
 
-export async function pollUntil<T>(fn: () => Promise<T>, accept: (v: T) => boolean, { timeoutMs, intervalMs }: PollOptions): Promise<PollResult<T>> {
+export async function pollUntil<T>(
+  fn: () => Promise<T>,
+  accept: (v: T) => boolean,
+  { timeoutMs, intervalMs }: PollOptions,
+): Promise<PollResult<T>> {
   const started = Date.now();
   const deadline = started + Math.max(0, timeoutMs);
   for (let attempts = 1; ; attempts++) {

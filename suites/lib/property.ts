@@ -106,7 +106,9 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   const t = target();
   const numRuns = Math.max(1, options.numRuns ?? t.runs);
   const shrinkBudgetMs = options.shrinkBudgetMs ?? 8 * t.visibilityTimeoutMs;
-  ctx.testInfo.setTimeout(ctx.testInfo.timeout + (numRuns * (options.waitsPerRun ?? 1) + 1) * t.visibilityTimeoutMs + shrinkBudgetMs);
+  ctx.testInfo.setTimeout(
+    ctx.testInfo.timeout + (numRuns * (options.waitsPerRun ?? 1) + 1) * t.visibilityTimeoutMs + shrinkBudgetMs,
+  );
 
   /** Runs the predicate once, returning how it failed (with the exchanges of this run only), if it did. */
   const attempt = async (args: Ts): Promise<Failure<Ts> | undefined> => {
@@ -147,8 +149,12 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   const shrunk = run.counterexample ? await attempt(run.counterexample) : undefined;
   // No failure of ours recorded means fast-check itself failed (a generator threw): report its error.
   const reported = shrunk ?? first ?? { args: run.counterexample, error: run.errorInstance, exchanges: [] };
-  const note = shrunk || !first ? '' : '; the shrunk case passed with the full deadline, so the first failing case is reported';
-  const budgetNote = first && Date.now() - firstFailureAt > shrinkBudgetMs ? `; shrinking stopped after its ${shrinkBudgetMs} ms budget` : '';
+  const note =
+    shrunk || !first ? '' : '; the shrunk case passed with the full deadline, so the first failing case is reported';
+  const budgetNote =
+    first && Date.now() - firstFailureAt > shrinkBudgetMs
+      ? `; shrinking stopped after its ${shrinkBudgetMs} ms budget`
+      : '';
   const { message, details, clause } = detailsOf(reported.error);
   throw new CheckFailure(
     ctx.check.meta.check,

@@ -7,7 +7,12 @@ export const REDACTED = '[REDACTED]';
 /** The forms a secret can take on the wire: raw, URL-encoded, base64 (as in Basic auth or a cookie). */
 export function secretForms(secret: string): string[] {
   if (!secret) return [];
-  const forms = new Set([secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url')]);
+  const forms = new Set([
+    secret,
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+  ]);
   return [...forms].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
 }
 

@@ -26,14 +26,17 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
   const baseUrl = env.FLIS_BASE_URL;
   if (!baseUrl) {
-    throw new Error('FLIS_BASE_URL is not set: run the suites with `npx flis run`, which starts the target and sets it');
+    throw new Error(
+      'FLIS_BASE_URL is not set: run the suites with `npx flis run`, which starts the target and sets it',
+    );
   }
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     token: env.FLIS_TOKEN ?? '',
     deployment: env.FLIS_DEPLOYMENT ?? 'ad-hoc',
     allowWrites: env.FLIS_ALLOW_WRITES === '1',
-    writesSkippedReason: env.FLIS_WRITES_SKIPPED_REASON || 'writes are not allowed against this target (pass --allow-writes)',
+    writesSkippedReason:
+      env.FLIS_WRITES_SKIPPED_REASON || 'writes are not allowed against this target (pass --allow-writes)',
     runId: env.FLIS_RUN_ID ?? 'flis-local',
     seed: intFrom(env, 'FLIS_SEED', 42),
     runs: intFrom(env, 'FLIS_RUNS', 20),

@@ -47,7 +47,10 @@ export function upsertModel(m: OfferModel, offer: ModelOffer): void {
 
 /** What the offer must read: its written fields, and `canceled` as the model has it (not as the last body said). */
 export function expectedOf(o: ModelOffer): Expectation[] {
-  return [...o.expectations.filter((e) => e.pointer !== '/canceled'), { pointer: '/canceled', value: o.canceled, compare: 'exact' }];
+  return [
+    ...o.expectations.filter((e) => e.pointer !== '/canceled'),
+    { pointer: '/canceled', value: o.canceled, compare: 'exact' },
+  ];
 }
 
 /** Every offer of the model reads back as the model says, after `step`. */

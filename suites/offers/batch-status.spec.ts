@@ -24,31 +24,66 @@ function answersJson(status: number, contentType: string | undefined, text: stri
   return status >= 200 && status < 300 && text !== '' && isJsonContentType(contentType);
 }
 
-async function expectStatusAnswers(flow: FlowContext, operationId: 'getBatchRequestsStatus' | 'getBookingRequestsStatus', params: Record<string, string>, what: string): Promise<void> {
+async function expectStatusAnswers(
+  flow: FlowContext,
+  operationId: 'getBatchRequestsStatus' | 'getBookingRequestsStatus',
+  params: Record<string, string>,
+  what: string,
+): Promise<void> {
   const op = operationById(operationId);
-  const r = await pollUntil(() => flow.api.op(op, { params }), (x) => answersJson(x.response.status, x.response.headers['content-type'], x.response.text), {
-    timeoutMs: target().visibilityTimeoutMs,
-    intervalMs: pollIntervalMs(target().visibilityTimeoutMs),
-  });
+  const r = await pollUntil(
+    () => flow.api.op(op, { params }),
+    (x) => answersJson(x.response.status, x.response.headers['content-type'], x.response.text),
+    {
+      timeoutMs: target().visibilityTimeoutMs,
+      intervalMs: pollIntervalMs(target().visibilityTimeoutMs),
+    },
+  );
   if (r.ok) return;
   const x = r.value;
-  flow.check.fail(`${what}: ${op.method.toUpperCase()} ${op.path} answered ${x.response.status} ${x.response.headers['content-type'] ?? '(no content-type)'} for ${r.elapsedMs} ms; spec 1 says its status is read there`, { exchanges: [x], operationId: op.operationId, method: op.method, path: op.path });
+  flow.check.fail(
+    `${what}: ${op.method.toUpperCase()} ${op.path} answered ${x.response.status} ${x.response.headers['content-type'] ?? '(no content-type)'} for ${r.elapsedMs} ms; spec 1 says its status is read there`,
+    { exchanges: [x], operationId: op.operationId, method: op.method, path: op.path },
+  );
 }
 
-checkTest({ check: 'batch-status', clause: CLAUSE, operation: operationById('getBatchRequestsStatus'), title: 'every batchId and booking id of an offer write has a readable status', writes: true }, (ctx) =>
-  withCleanup(ctx, async (flow) => {
-    const t = target();
-    const [a, b, c] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
-    if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
-    const id = flow.cleanup.newOfferId();
-    const bookingId = `${id}-booking`;
-    const created = await createOffer(flow, { ...a, offer: { ...a.offer, bookingId } });
-    const put = await upsertOffer(flow, id, b);
-    const bulk = await bulkWriteOffers(flow, [{ ...c, id: flow.cleanup.newOfferId('bulk') }]);
-    const deleted = await deleteOffer(flow, id);
-    for (const [what, ack] of [['POST /offers', created], ['PUT /offers/{offerId}', put], ['POST /offers/bulk', bulk], ['DELETE /offers/{offerId}', deleted]] as const) {
-      await expectStatusAnswers(flow, 'getBatchRequestsStatus', { batchId: ack.batchId }, `the batchId '${ack.batchId}' of ${what}`);
-    }
-    await expectStatusAnswers(flow, 'getBookingRequestsStatus', { bookingId }, `booking '${bookingId}', named by the offer POST /offers wrote`);
-  }),
+checkTest(
+  {
+    check: 'batch-status',
+    clause: CLAUSE,
+    operation: operationById('getBatchRequestsStatus'),
+    title: 'every batchId and booking id of an offer write has a readable status',
+    writes: true,
+  },
+  (ctx) =>
+    withCleanup(ctx, async (flow) => {
+      const t = target();
+      const [a, b, c] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
+      if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
+      const id = flow.cleanup.newOfferId();
+      const bookingId = `${id}-booking`;
+      const created = await createOffer(flow, { ...a, offer: { ...a.offer, bookingId } });
+      const put = await upsertOffer(flow, id, b);
+      const bulk = await bulkWriteOffers(flow, [{ ...c, id: flow.cleanup.newOfferId('bulk') }]);
+      const deleted = await deleteOffer(flow, id);
+      for (const [what, ack] of [
+        ['POST /offers', created],
+        ['PUT /offers/{offerId}', put],
+        ['POST /offers/bulk', bulk],
+        ['DELETE /offers/{offerId}', deleted],
+      ] as const) {
+        await expectStatusAnswers(
+          flow,
+          'getBatchRequestsStatus',
+          { batchId: ack.batchId },
+          `the batchId '${ack.batchId}' of ${what}`,
+        );
+      }
+      await expectStatusAnswers(
+        flow,
+        'getBookingRequestsStatus',
+        { bookingId },
+        `booking '${bookingId}', named by the offer POST /offers wrote`,
+      );
+    }),
 );

@@ -12,7 +12,6 @@ import { pollUntil } from '../lib/poll.ts';
 import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
 import { mismatches, type Expectation } from './readback.ts';
 
-
 export interface Ack {
   batchId: string;
   exchange: Exchange;
@@ -56,7 +55,11 @@ export async function bulkWriteOffers(ctx: FlowContext, items: OfferBulkItem[]):
   ctx.check.expectSuccess(x, 'POST /offers/bulk');
   ctx.check.expectSchema(x, 'bulk-ack', 'spec 2.7');
   if ((x.response.body as { success: boolean }).success !== true) {
-    ctx.check.fail(`POST /offers/bulk answered success: ${JSON.stringify((x.response.body as { success: unknown }).success)} for ${items.length} valid item(s)`, { exchanges: [x] }, 'spec 2.7');
+    ctx.check.fail(
+      `POST /offers/bulk answered success: ${JSON.stringify((x.response.body as { success: unknown }).success)} for ${items.length} valid item(s)`,
+      { exchanges: [x] },
+      'spec 2.7',
+    );
   }
   return { batchId: field(x, 'batchId'), exchange: x };
 }
@@ -86,7 +89,13 @@ export async function readOffer(ctx: FlowContext, id: string): Promise<OfferRead
  * check with the last read and what still differs. A 404 or an empty array
  * before the deadline is "not visible yet", not a failure (spec 1: asynchronous).
  */
-export async function awaitOffer(ctx: FlowContext, id: string, expectations: readonly Expectation[], what: string, clause?: string): Promise<Record<string, unknown>> {
+export async function awaitOffer(
+  ctx: FlowContext,
+  id: string,
+  expectations: readonly Expectation[],
+  what: string,
+  clause?: string,
+): Promise<Record<string, unknown>> {
   const r = await pollUntil(
     () => readOffer(ctx, id),
     (read) => read.offer !== undefined && mismatches(read.offer, expectations).length === 0,

@@ -35,7 +35,11 @@ function escapeKey(key: string): string {
 function keyValue(pointer: string, value: unknown): Expectation[] {
   if (value === null) return [{ pointer, value: null, compare: 'null-or-empty' }];
   if (typeof value !== 'object' || Array.isArray(value)) return [];
-  return Object.entries(value as Record<string, unknown>).map(([k, v]) => ({ pointer: `${pointer}/${escapeKey(k)}`, value: v, compare: 'exact' as const }));
+  return Object.entries(value as Record<string, unknown>).map(([k, v]) => ({
+    pointer: `${pointer}/${escapeKey(k)}`,
+    value: v,
+    compare: 'exact' as const,
+  }));
 }
 
 function location(pointer: string, loc: Location): Expectation[] {
@@ -53,7 +57,8 @@ export function expectationsOf(body: OfferWrite, opts: ExpectOptions): Expectati
   const mapping = body.mappingRequests ?? {};
   const out: Expectation[] = [];
   const exact = (pointer: string, value: unknown): void => void out.push({ pointer, value, compare: 'exact' });
-  if (offer.references !== undefined) out.push({ pointer: '/references', value: offer.references, compare: 'multiset' });
+  if (offer.references !== undefined)
+    out.push({ pointer: '/references', value: offer.references, compare: 'multiset' });
   if (offer.offerVersion !== undefined) exact('/offerVersion', offer.offerVersion);
   if (offer.bookingId !== undefined) exact('/bookingId', offer.bookingId);
   if (offer.carrierId !== undefined && mapping.carrier === undefined) exact('/carrierId', offer.carrierId);
@@ -66,7 +71,8 @@ export function expectationsOf(body: OfferWrite, opts: ExpectOptions): Expectati
     const loc = offer[side];
     if (loc && !mapped) out.push(...location(`/${side}`, loc));
   }
-  if (offer.transportTimestamp !== undefined) out.push({ pointer: '/transportTimestamp', value: offer.transportTimestamp, compare: 'instant' });
+  if (offer.transportTimestamp !== undefined)
+    out.push({ pointer: '/transportTimestamp', value: offer.transportTimestamp, compare: 'instant' });
   if (body.cancel !== undefined) exact('/canceled', body.cancel);
   else if (opts.created) exact('/canceled', false);
   if (body.settled !== undefined) exact('/settled', body.settled);
@@ -121,5 +127,8 @@ export function matches(actual: unknown, e: Expectation): boolean {
 export function mismatches(offer: unknown, expectations: readonly Expectation[]): string[] {
   return expectations
     .filter((e) => !matches(at(offer, e.pointer), e))
-    .map((e) => `${e.pointer}: wrote ${JSON.stringify(e.value)}, read ${JSON.stringify(at(offer, e.pointer)) ?? '(absent)'}`);
+    .map(
+      (e) =>
+        `${e.pointer}: wrote ${JSON.stringify(e.value)}, read ${JSON.stringify(at(offer, e.pointer)) ?? '(absent)'}`,
+    );
 }

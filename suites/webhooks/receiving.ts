@@ -17,7 +17,8 @@ import { freshId } from '../lib/fresh-id.ts';
 import { target } from '../lib/target.ts';
 
 export const ADMIN_PATH = '/__flis/webhooks';
-export const NO_SUBSCRIPTION = 'this deployment offers no way to subscribe a webhook receiver (spec 6 does not show the subscription method); the webhook checks run against the embedded mock';
+export const NO_SUBSCRIPTION =
+  'this deployment offers no way to subscribe a webhook receiver (spec 6 does not show the subscription method); the webhook checks run against the embedded mock';
 
 export interface WebhookContext extends CheckContext {
   receiver: Receiver;
@@ -30,11 +31,17 @@ export interface WebhookContext extends CheckContext {
 async function admin(method: 'PUT' | 'DELETE', url: string): Promise<number> {
   const t = target();
   try {
-    const res = await fetch(new URL(ADMIN_PATH, t.baseUrl), { method, headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+    const res = await fetch(new URL(ADMIN_PATH, t.baseUrl), {
+      method,
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
     await res.arrayBuffer();
     return res.status;
   } catch (error) {
-    throw new Error(redactText(`could not reach ${ADMIN_PATH}: ${error instanceof Error ? error.message : String(error)}`, [t.token]));
+    throw new Error(
+      redactText(`could not reach ${ADMIN_PATH}: ${error instanceof Error ? error.message : String(error)}`, [t.token]),
+    );
   }
 }
 
@@ -48,7 +55,8 @@ export async function withReceiver(ctx: CheckContext, body: (w: WebhookContext) 
     await body(w);
   } finally {
     await admin('DELETE', receiver.url).catch(() => undefined);
-    for (const id of w.bookings) await ctx.api.op(operationById('deleteBooking'), { params: { bookingId: id } }).catch(() => undefined);
+    for (const id of w.bookings)
+      await ctx.api.op(operationById('deleteBooking'), { params: { bookingId: id } }).catch(() => undefined);
     await receiver.close();
   }
 }
@@ -69,7 +77,12 @@ export async function putBooking(w: WebhookContext, id: string, body: Record<str
   return x;
 }
 
-export async function putBookingEvent(w: WebhookContext, bookingId: string, eventId: string, body: Record<string, unknown>): Promise<Exchange> {
+export async function putBookingEvent(
+  w: WebhookContext,
+  bookingId: string,
+  eventId: string,
+  body: Record<string, unknown>,
+): Promise<Exchange> {
   const x = await w.api.op(operationById('upsertBookingEvent'), { params: { bookingId, eventId }, json: body });
   w.check.expectSuccess(x, `PUT /bookings/${bookingId}/events/${eventId}`);
   return x;
@@ -77,7 +90,13 @@ export async function putBookingEvent(w: WebhookContext, bookingId: string, even
 
 /** A booking allocated to a carrier: the carrier named by `carrierId` (the field name the mock and the Offer use; spec 2.7 shows no booking fields). */
 export function allocatedBooking(w: WebhookContext, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { carrierId: w.newId('carrier'), reference: w.newId('ref'), status: 'ALLOCATED', pickup: { locationName: 'Trafford Park', plannedAt: '2026-01-05T08:00:00Z' }, ...extra };
+  return {
+    carrierId: w.newId('carrier'),
+    reference: w.newId('ref'),
+    status: 'ALLOCATED',
+    pickup: { locationName: 'Trafford Park', plannedAt: '2026-01-05T08:00:00Z' },
+    ...extra,
+  };
 }
 
 /** The deliveries about `id` so far, by arrival. */

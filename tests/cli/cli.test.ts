@@ -62,7 +62,10 @@ test('configuration errors exit 2, say what to set, and never print the token', 
   const badUrl = flis(['run', '--base-url', `http://127.0.0.1:9/${SECRET}`], { FLIS_TOKEN: SECRET });
   assert.equal(badUrl.code, 2);
   assert.match(badUrl.err, /\/apis\/v0/);
-  assert.ok(!badUrl.err.includes(SECRET) && !badUrl.out.includes(SECRET), 'the token is redacted from every line flis prints');
+  assert.ok(
+    !badUrl.err.includes(SECRET) && !badUrl.out.includes(SECRET),
+    'the token is redacted from every line flis prints',
+  );
   const unknown = flis(['run', '--deployment', 'nowhere']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.err, /unknown deployment 'nowhere'; known: embedded, mock, sandbox/);
@@ -72,7 +75,9 @@ test('configuration errors exit 2, say what to set, and never print the token', 
 });
 
 test('mock-only flags against another deployment are a usage error', () => {
-  const r = flis(['run', '--base-url', 'http://127.0.0.1:9/apis/v0', '--mock-fault', 'route-missing'], { FLIS_TOKEN: 't' });
+  const r = flis(['run', '--base-url', 'http://127.0.0.1:9/apis/v0', '--mock-fault', 'route-missing'], {
+    FLIS_TOKEN: 't',
+  });
   assert.equal(r.code, 2);
   assert.match(r.err, /only to the embedded mock/);
 });

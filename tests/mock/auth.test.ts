@@ -21,7 +21,10 @@ describe('auth on every operation', () => {
 
   it('answers 401 JSON without an Authorization header, on all of them', async () => {
     for (const op of ops) {
-      const a = await call(mock, op.method, fill(op.path), { token: null, ...(op.method === 'PUT' || op.method === 'POST' ? { json: {} } : {}) });
+      const a = await call(mock, op.method, fill(op.path), {
+        token: null,
+        ...(op.method === 'PUT' || op.method === 'POST' ? { json: {} } : {}),
+      });
       assert.equal(a.status, 401, `${op.method} ${op.path}`);
       assert.match(a.contentType, /^application\/json/, `${op.method} ${op.path}`);
       assert.equal(a.body?.statusCode, 401);
@@ -47,8 +50,18 @@ describe('auth on every operation', () => {
 
   it('accepts the right token on every operation (no 401/403 and no 5xx)', async () => {
     for (const op of ops) {
-      const a = await call(mock, op.method, fill(op.path), op.method === 'PUT' || op.method === 'POST' ? { json: op.path.endsWith('bulk') || op.path.endsWith('bulkStatusUpdate') ? [] : {} } : {});
-      assert.ok(a.status !== 401 && a.status !== 403 && a.status < 500, `${op.method} ${op.path}: ${a.status} ${a.text}`);
+      const a = await call(
+        mock,
+        op.method,
+        fill(op.path),
+        op.method === 'PUT' || op.method === 'POST'
+          ? { json: op.path.endsWith('bulk') || op.path.endsWith('bulkStatusUpdate') ? [] : {} }
+          : {},
+      );
+      assert.ok(
+        a.status !== 401 && a.status !== 403 && a.status < 500,
+        `${op.method} ${op.path}: ${a.status} ${a.text}`,
+      );
     }
   });
 

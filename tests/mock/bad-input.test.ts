@@ -26,38 +26,65 @@ describe('bad input', () => {
 
   it('malformed JSON on every write answers 400', async () => {
     for (const op of writes) {
-      for (const raw of ['{', '{"a":}', 'nul', '[1,]', "{'single':'quotes'}"]) assertClientError(await call(mock, op.method, pathOf(op.path), { raw }), `${op.method} ${op.path} ${raw}`, 400);
+      for (const raw of ['{', '{"a":}', 'nul', '[1,]', "{'single':'quotes'}"])
+        assertClientError(await call(mock, op.method, pathOf(op.path), { raw }), `${op.method} ${op.path} ${raw}`, 400);
     }
   });
 
   it('an empty body with Content-Type: application/json on every write answers 400', async () => {
-    for (const op of writes) assertClientError(await call(mock, op.method, pathOf(op.path), { raw: '' }), `${op.method} ${op.path}`, 400);
+    for (const op of writes)
+      assertClientError(await call(mock, op.method, pathOf(op.path), { raw: '' }), `${op.method} ${op.path}`, 400);
   });
 
   it('a non-JSON content type on every write answers 415', async () => {
     for (const op of writes) {
-      assertClientError(await call(mock, op.method, pathOf(op.path), { raw: 'a=1', contentType: 'application/x-www-form-urlencoded' }), `${op.method} ${op.path}`, 415);
-      assertClientError(await call(mock, op.method, pathOf(op.path), { raw: '{}', contentType: 'text/plain' }), `${op.method} ${op.path}`, 415);
+      assertClientError(
+        await call(mock, op.method, pathOf(op.path), { raw: 'a=1', contentType: 'application/x-www-form-urlencoded' }),
+        `${op.method} ${op.path}`,
+        415,
+      );
+      assertClientError(
+        await call(mock, op.method, pathOf(op.path), { raw: '{}', contentType: 'text/plain' }),
+        `${op.method} ${op.path}`,
+        415,
+      );
     }
   });
 
   it('a body without a content type answers 415', async () => {
-    assertClientError(await call(mock, 'PUT', '/drivers/d-1', { raw: '{"a":1}', contentType: null }), 'PUT /drivers', 415);
+    assertClientError(
+      await call(mock, 'PUT', '/drivers/d-1', { raw: '{"a":1}', contentType: null }),
+      'PUT /drivers',
+      415,
+    );
   });
 
   it('JSON scalars where a record is expected answer 400 on every write', async () => {
     for (const op of writes) {
-      for (const json of [42, 'text', null, true]) assertClientError(await call(mock, op.method, pathOf(op.path), { json }), `${op.method} ${op.path} ${JSON.stringify(json)}`, 400);
+      for (const json of [42, 'text', null, true])
+        assertClientError(
+          await call(mock, op.method, pathOf(op.path), { json }),
+          `${op.method} ${op.path} ${JSON.stringify(json)}`,
+          400,
+        );
     }
   });
 
   it('schema-invalid offer writes answer 400 listing the violations', async () => {
     const bad = [
-      { offer: { quantity: 'ten' } }, { offer: { references: 'r' } }, { offer: { transportTimestamp: 'tomorrow' } },
-      { offer: { fromLocation: { latitude: 'north' } } }, { cancel: 'yes' }, { offer: { properties: 'not-a-map' } }, [],
+      { offer: { quantity: 'ten' } },
+      { offer: { references: 'r' } },
+      { offer: { transportTimestamp: 'tomorrow' } },
+      { offer: { fromLocation: { latitude: 'north' } } },
+      { cancel: 'yes' },
+      { offer: { properties: 'not-a-map' } },
+      [],
     ];
     for (const json of bad) {
-      for (const [method, path] of [['POST', '/offers'], ['PUT', '/offers/bad-1']] as const) {
+      for (const [method, path] of [
+        ['POST', '/offers'],
+        ['PUT', '/offers/bad-1'],
+      ] as const) {
         const a = await call(mock, method, path, { json });
         assertClientError(a, `${method} ${path} ${JSON.stringify(json)}`, 400);
         assert.ok(Array.isArray(a.body.violations) && a.body.violations.length > 0);
@@ -84,8 +111,12 @@ describe('bad input', () => {
 
   it('repeated or wrongly typed query parameters answer 400, never 5xx', async () => {
     const cases: [string, string][] = [
-      ['/invoices', 'limit=1&limit=2'], ['/billingGroups', 'customerId=a&customerId=b'], ['/offers', 'start=x'],
-      ['/invoices', 'page=%00'], ['/billingGroups', 'inactive=1'], ['/invoices', `limit=${'9'.repeat(400)}`],
+      ['/invoices', 'limit=1&limit=2'],
+      ['/billingGroups', 'customerId=a&customerId=b'],
+      ['/offers', 'start=x'],
+      ['/invoices', 'page=%00'],
+      ['/billingGroups', 'inactive=1'],
+      ['/invoices', `limit=${'9'.repeat(400)}`],
     ];
     for (const [path, qs] of cases) {
       const a = await call(mock, 'GET', `${path}?${qs}`);

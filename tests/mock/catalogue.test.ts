@@ -19,7 +19,10 @@ describe('catalogue (spec 4.3)', () => {
     assert.deepEqual(put.body, { ...body, id: 'tu-test-1' });
     assert.deepEqual((await call(mock, 'GET', '/tractorUnits/tu-test-1')).body, { ...body, id: 'tu-test-1' });
     await call(mock, 'PUT', '/tractorUnits/tu-test-1', { json: { registration: 'ZZ99 ZZZ' } });
-    assert.deepEqual((await call(mock, 'GET', '/tractorUnits/tu-test-1')).body, { registration: 'ZZ99 ZZZ', id: 'tu-test-1' });
+    assert.deepEqual((await call(mock, 'GET', '/tractorUnits/tu-test-1')).body, {
+      registration: 'ZZ99 ZZZ',
+      id: 'tu-test-1',
+    });
     assert.ok((await call(mock, 'GET', '/tractorUnits')).body.some((t: { id: string }) => t.id === 'tu-test-1'));
   });
 
@@ -30,7 +33,14 @@ describe('catalogue (spec 4.3)', () => {
   });
 
   it('GET of an unknown record is a JSON 404', async () => {
-    for (const path of ['/customers/nope', '/bookings/nope', '/largeContracts/nope', '/orders/nope/attachment/nope', '/fuel/dispatchGroup/nope', '/carrierBookings/nope']) {
+    for (const path of [
+      '/customers/nope',
+      '/bookings/nope',
+      '/largeContracts/nope',
+      '/orders/nope/attachment/nope',
+      '/fuel/dispatchGroup/nope',
+      '/carrierBookings/nope',
+    ]) {
       const a = await call(mock, 'GET', path);
       assert.equal(a.status, 404, path);
       assert.equal(a.body.code, 'NOT_FOUND', path);
@@ -48,19 +58,30 @@ describe('catalogue (spec 4.3)', () => {
   });
 
   it('bulk writes answer one result per item and store them', async () => {
-    const a = await call(mock, 'POST', '/products/bulk', { json: [{ id: 'p-bulk-1', name: 'Grit' }, { name: 'Salt' }] });
+    const a = await call(mock, 'POST', '/products/bulk', {
+      json: [{ id: 'p-bulk-1', name: 'Grit' }, { name: 'Salt' }],
+    });
     assert.equal(a.status, 200);
     assert.equal(a.body.length, 2);
-    assert.deepEqual(a.body.map((r: { success: boolean }) => r.success), [true, true]);
+    assert.deepEqual(
+      a.body.map((r: { success: boolean }) => r.success),
+      [true, true],
+    );
     assert.equal(a.body[0].id, 'p-bulk-1');
     assert.equal((await call(mock, 'GET', `/products/${a.body[1].id}`)).body.name, 'Salt');
   });
 
   it('POST /customers/search matches free text and fields', async () => {
     const byText = (await call(mock, 'POST', '/customers/search', { json: { query: 'harbour' } })).body;
-    assert.deepEqual(byText.map((c: { name: string }) => c.name), ['Harbour Foods Ltd']);
+    assert.deepEqual(
+      byText.map((c: { name: string }) => c.name),
+      ['Harbour Foods Ltd'],
+    );
     const byField = (await call(mock, 'POST', '/customers/search', { json: { externalId: 'pbs-1187' } })).body;
-    assert.deepEqual(byField.map((c: { name: string }) => c.name), ['Pennine Building Supplies']);
+    assert.deepEqual(
+      byField.map((c: { name: string }) => c.name),
+      ['Pennine Building Supplies'],
+    );
     assert.deepEqual((await call(mock, 'POST', '/customers/search', { json: { query: 'no such customer' } })).body, []);
     assert.ok((await call(mock, 'POST', '/customers/search')).body.length >= 4, 'no criteria lists everyone');
   });
@@ -84,7 +105,9 @@ describe('catalogue (spec 4.3)', () => {
     const after = await call(mock, 'GET', `/bookings/${bookingId}/events/${eventId}`);
     assert.equal(after.status, 200);
     assert.equal(after.body.canceled, true);
-    const other = (await call(mock, 'GET', `/bookings/${bookingId}/events`)).body.find((e: { id: string }) => e.id !== eventId);
+    const other = (await call(mock, 'GET', `/bookings/${bookingId}/events`)).body.find(
+      (e: { id: string }) => e.id !== eventId,
+    );
     assert.equal(other.canceled, false, 'only that event');
   });
 
@@ -93,7 +116,11 @@ describe('catalogue (spec 4.3)', () => {
     const toId = booking.transportOrderIds[0] as string;
     const base = `/carrierBookings/${booking.id}/transportOrder/${toId}`;
     for (const suffix of ['pickupEta', 'pickup', 'leg/leg-9/uplift', 'delivery/upload/attachment/att-1']) {
-      assert.equal((await call(mock, 'PUT', `${base}/${suffix}`, { json: { at: '2025-10-01T10:00:00Z' } })).status, 200, suffix);
+      assert.equal(
+        (await call(mock, 'PUT', `${base}/${suffix}`, { json: { at: '2025-10-01T10:00:00Z' } })).status,
+        200,
+        suffix,
+      );
     }
     const before = (await call(mock, 'GET', base)).body;
     assert.ok(before.events.length >= 4 && before.events.every((e: { canceled: boolean }) => !e.canceled));
@@ -101,7 +128,9 @@ describe('catalogue (spec 4.3)', () => {
     const afterDelete = (await call(mock, 'GET', base)).body;
     assert.equal(afterDelete.events.length, before.events.length);
     assert.ok(afterDelete.events.every((e: { canceled: boolean; cancelled: boolean }) => e.canceled && e.cancelled));
-    const listed = (await call(mock, 'GET', `/carrierBookings/${booking.id}/events`)).body.filter((e: { transportOrderId: string }) => e.transportOrderId === toId);
+    const listed = (await call(mock, 'GET', `/carrierBookings/${booking.id}/events`)).body.filter(
+      (e: { transportOrderId: string }) => e.transportOrderId === toId,
+    );
     assert.ok(listed.length >= 4 && listed.every((e: { canceled: boolean }) => e.canceled));
   });
 
@@ -111,14 +140,27 @@ describe('catalogue (spec 4.3)', () => {
     const first = await call(mock, 'PUT', path, { json: { gate: 'B' } });
     const second = await call(mock, 'PUT', path, { json: { gate: 'B' } });
     assert.equal(first.body.id, second.body.id);
-    assert.equal((await call(mock, 'GET', `/carrierBookings/${booking.id}/transportOrder/to-new`)).body.status, 'GATED_IN');
+    assert.equal(
+      (await call(mock, 'GET', `/carrierBookings/${booking.id}/transportOrder/to-new`)).body.status,
+      'GATED_IN',
+    );
     assert.equal((await call(mock, 'PUT', '/carrierBookings/nope/transportOrder/x/pickup', { json: {} })).status, 404);
   });
 
   it('acceptance and acknowledge update the carrier booking', async () => {
     const id = await firstId(mock, '/carrierBookings');
-    assert.equal((await call(mock, 'PUT', `/carrierBookings/${id}/acceptance`, { json: { accepted: false, reason: 'No capacity' } })).body.status, 'REJECTED');
-    assert.equal((await call(mock, 'PUT', `/carrierBookings/${id}/acceptance`, { json: { status: 'ACCEPTED' } })).body.status, 'ACCEPTED');
+    assert.equal(
+      (
+        await call(mock, 'PUT', `/carrierBookings/${id}/acceptance`, {
+          json: { accepted: false, reason: 'No capacity' },
+        })
+      ).body.status,
+      'REJECTED',
+    );
+    assert.equal(
+      (await call(mock, 'PUT', `/carrierBookings/${id}/acceptance`, { json: { status: 'ACCEPTED' } })).body.status,
+      'ACCEPTED',
+    );
     assert.equal((await call(mock, 'PUT', `/carrierBookings/${id}/acknowledge`)).body.acknowledged, true);
     assert.equal((await call(mock, 'GET', `/carrierBookings/${id}`)).body.acknowledged, true);
   });
@@ -134,15 +176,23 @@ describe('catalogue (spec 4.3)', () => {
   it('fuel reads: by vehicle, by shift, a dispatch group trip, storages with their latest measurement', async () => {
     const activity = (await call(mock, 'GET', '/fuel/activities')).body[0];
     const byVehicle = (await call(mock, 'GET', `/fuel/activities/vehicle/${activity.vehicleId}`)).body;
-    assert.ok(byVehicle.length >= 2 && byVehicle.every((a: { vehicleId: string }) => a.vehicleId === activity.vehicleId));
+    assert.ok(
+      byVehicle.length >= 2 && byVehicle.every((a: { vehicleId: string }) => a.vehicleId === activity.vehicleId),
+    );
     assert.deepEqual((await call(mock, 'GET', '/fuel/activities/shift/unknown-shift')).body, []);
     const trip = (await call(mock, 'GET', `/fuel/dispatchGroup/${activity.dispatchGroupId}`)).body;
     assert.ok(trip.pickups.length >= 1 && trip.deliveries.length >= 1 && trip.inventoryAdjustments.length >= 1);
     const delivery = (await call(mock, 'GET', '/fuel/deliveries')).body[0];
-    assert.ok((await call(mock, 'GET', `/fuel/deliveryRequests/${delivery.deliveryRequestId}/deliveries`)).body.length >= 1);
+    assert.ok(
+      (await call(mock, 'GET', `/fuel/deliveryRequests/${delivery.deliveryRequestId}/deliveries`)).body.length >= 1,
+    );
     const storage = (await call(mock, 'GET', `/fuel/locations/${delivery.locationId}/storages`)).body[0];
-    await call(mock, 'PUT', `/fuel/locations/${delivery.locationId}/storages/${storage.id}/measurement/m-new`, { json: { levelLitres: 123 } });
-    const updated = (await call(mock, 'GET', `/fuel/locations/${delivery.locationId}/storages`)).body.find((s: { id: string }) => s.id === storage.id);
+    await call(mock, 'PUT', `/fuel/locations/${delivery.locationId}/storages/${storage.id}/measurement/m-new`, {
+      json: { levelLitres: 123 },
+    });
+    const updated = (await call(mock, 'GET', `/fuel/locations/${delivery.locationId}/storages`)).body.find(
+      (s: { id: string }) => s.id === storage.id,
+    );
     assert.equal(updated.latestMeasurement.levelLitres, 123);
   });
 

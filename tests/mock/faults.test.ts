@@ -15,13 +15,15 @@ import { call, fill, offerBody, specOperations, TOKEN, withMock } from './helper
 
 type Probe = (mock: RunningMock, faulty: boolean) => Promise<void>;
 
-const firstGroup = async (mock: RunningMock) => (await call(mock, 'GET', '/billingGroups')).body[0] as { id: string; status: string; customerId: string };
+const firstGroup = async (mock: RunningMock) =>
+  (await call(mock, 'GET', '/billingGroups')).body[0] as { id: string; status: string; customerId: string };
 const firstInvoiceId = async (mock: RunningMock) => (await call(mock, 'GET', '/invoices')).body[0].id as string;
 const offer = async (mock: RunningMock, id: string) => {
   const a = await call(mock, 'GET', `/offers/${id}`);
   return a.status === 200 ? (a.body[0] as Record<string, any>) : undefined;
 };
-const statusOf = async (mock: RunningMock, id: string) => (await call(mock, 'GET', `/billingGroups/${id}`)).body.status as string;
+const statusOf = async (mock: RunningMock, id: string) =>
+  (await call(mock, 'GET', `/billingGroups/${id}`)).body.status as string;
 
 const probes: Record<FaultName, Probe> = {
   'offer-quantity-as-string': async (mock, faulty) => {
@@ -31,12 +33,18 @@ const probes: Record<FaultName, Probe> = {
   },
   'offer-unknown-price-strategy': async (mock, faulty) => {
     const offers = (await call(mock, 'GET', '/offers')).body as { priceStrategy: unknown }[];
-    assert.equal(offers.every((o) => o.priceStrategy === 'Dynamic'), faulty);
+    assert.equal(
+      offers.every((o) => o.priceStrategy === 'Dynamic'),
+      faulty,
+    );
     assert.equal(validate('offer-list', offers).valid, !faulty);
   },
   'billing-group-missing-status': async (mock, faulty) => {
     const list = (await call(mock, 'GET', '/billingGroups')).body as Record<string, unknown>[];
-    assert.equal(list.every((g) => !('status' in g)), faulty);
+    assert.equal(
+      list.every((g) => !('status' in g)),
+      faulty,
+    );
     const single = (await call(mock, 'GET', `/billingGroups/${String(list[0]!.id)}`)).body;
     assert.equal('status' in single, !faulty);
   },
@@ -58,11 +66,18 @@ const probes: Record<FaultName, Probe> = {
       const a = await call(mock, 'GET', fill(op.path), { token: null });
       assert.equal(a.status === 401, !faulty, `GET ${op.path}: ${a.status}`);
     }
-    assert.equal((await call(mock, 'PUT', '/offers/fault-auth', { token: null, json: offerBody('auth') })).status === 401, !faulty);
+    assert.equal(
+      (await call(mock, 'PUT', '/offers/fault-auth', { token: null, json: offerBody('auth') })).status === 401,
+      !faulty,
+    );
   },
   'auth-wrong-token-accepted': async (mock, faulty) => {
     assert.equal((await call(mock, 'GET', '/billingGroups', { token: 'not-the-token' })).status, faulty ? 200 : 401);
-    assert.equal((await call(mock, 'GET', '/billingGroups', { token: null })).status, 401, 'a missing token is still refused');
+    assert.equal(
+      (await call(mock, 'GET', '/billingGroups', { token: null })).status,
+      401,
+      'a missing token is still refused',
+    );
   },
   'route-missing': async (mock, faulty) => {
     assert.equal((await call(mock, 'GET', '/fuel/pickups')).status, faulty ? 404 : 200);
@@ -72,7 +87,12 @@ const probes: Record<FaultName, Probe> = {
     const deprecated = specOperations().filter((o) => o.deprecated);
     assert.equal(deprecated.length, 8);
     for (const op of deprecated) {
-      const a = await call(mock, op.method, fill(op.path), op.method === 'POST' || op.method === 'PUT' ? { json: op.path.endsWith('bulk') ? [] : {} } : {});
+      const a = await call(
+        mock,
+        op.method,
+        fill(op.path),
+        op.method === 'POST' || op.method === 'PUT' ? { json: op.path.endsWith('bulk') ? [] : {} } : {},
+      );
       assert.equal(a.status === 410, faulty, `${op.method} ${op.path}: ${a.status}`);
     }
     assert.equal((await call(mock, 'GET', '/fuel/bulkTankDeliveryRequests/x')).status, 404, 'the replacement stays');
@@ -80,9 +100,16 @@ const probes: Record<FaultName, Probe> = {
   'bad-input-500': async (mock, faulty) => {
     const expected = faulty ? 500 : 400;
     assert.equal((await call(mock, 'POST', '/offers', { raw: '{oops' })).status, expected);
-    assert.equal((await call(mock, 'PUT', '/offers/fault-500', { json: { offer: { quantity: 'x' } } })).status, expected);
+    assert.equal(
+      (await call(mock, 'PUT', '/offers/fault-500', { json: { offer: { quantity: 'x' } } })).status,
+      expected,
+    );
     assert.equal((await call(mock, 'POST', '/offers/bulk', { json: [{ offer: {} }] })).status, expected);
-    assert.equal((await call(mock, 'PUT', '/drivers/d', { raw: '{oops' })).status, 400, 'other operations keep answering 400');
+    assert.equal(
+      (await call(mock, 'PUT', '/drivers/d', { raw: '{oops' })).status,
+      400,
+      'other operations keep answering 400',
+    );
     assert.equal((await call(mock, 'GET', '/offers', { token: null })).status, 401, 'auth errors stay 401');
   },
   'text-content-type': async (mock, faulty) => {
@@ -114,7 +141,10 @@ const probes: Record<FaultName, Probe> = {
     assert.equal((await offer(mock, 'bd-3')) === undefined, faulty);
   },
   'bulk-items-mixed': async (mock, faulty) => {
-    const items = [{ id: 'bm-1', ...offerBody('bm1', { quantity: 1 }) }, { id: 'bm-2', ...offerBody('bm2', { quantity: 2 }) }];
+    const items = [
+      { id: 'bm-1', ...offerBody('bm1', { quantity: 1 }) },
+      { id: 'bm-2', ...offerBody('bm2', { quantity: 2 }) },
+    ];
     await call(mock, 'POST', '/offers/bulk', { json: items });
     assert.equal((await offer(mock, 'bm-1'))?.quantity, faulty ? 2 : 1);
     assert.equal((await offer(mock, 'bm-2'))?.quantity, faulty ? 1 : 2);
@@ -128,22 +158,34 @@ const probes: Record<FaultName, Probe> = {
   'delete-status-ignored': async (mock, faulty) => {
     const g = await firstGroup(mock);
     await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-y' } });
-    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', { json: [{ billingGroupId: g.id, status: 'Forced-z', deleteStatus: true }] });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: g.id, status: 'Forced-z', deleteStatus: true }],
+    });
     assert.equal(await statusOf(mock, g.id), faulty ? 'Forced-z' : g.status);
   },
   'forced-status-ignored': async (mock, faulty) => {
     const g = await firstGroup(mock);
-    assert.deepEqual((await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-w' } })).body, { success: true });
+    assert.deepEqual(
+      (await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-w' } })).body,
+      { success: true },
+    );
     assert.equal(await statusOf(mock, g.id), faulty ? g.status : 'Forced-w');
   },
   'billing-filter-ignored': async (mock, faulty) => {
     const all = (await call(mock, 'GET', '/billingGroups')).body as { customerId: string }[];
-    const filtered = (await call(mock, 'GET', '/billingGroups', { query: { customerId: all[0]!.customerId } })).body as unknown[];
+    const filtered = (await call(mock, 'GET', '/billingGroups', { query: { customerId: all[0]!.customerId } }))
+      .body as unknown[];
     assert.equal(filtered.length === all.length, faulty);
-    assert.ok((await call(mock, 'GET', '/billingGroups', { query: { inactive: 'true' } })).body.length < all.length, 'other filters still work');
+    assert.ok(
+      (await call(mock, 'GET', '/billingGroups', { query: { inactive: 'true' } })).body.length < all.length,
+      'other filters still work',
+    );
   },
   'page-repeats': async (mock, faulty) => {
-    const ids = async (page: string) => ((await call(mock, 'GET', '/invoices', { query: { limit: '5', page } })).body as { id: string }[]).map((i) => i.id);
+    const ids = async (page: string) =>
+      ((await call(mock, 'GET', '/invoices', { query: { limit: '5', page } })).body as { id: string }[]).map(
+        (i) => i.id,
+      );
     const [p1, p2] = [await ids('1'), await ids('2')];
     assert.equal(p1.length, 5);
     assert.equal(JSON.stringify(p1) === JSON.stringify(p2), faulty);
@@ -157,7 +199,8 @@ const probes: Record<FaultName, Probe> = {
   },
   'created-since-ignored': async (mock, faulty) => {
     const all = (await call(mock, 'GET', '/invoices')).body as { created: string }[];
-    const since = (await call(mock, 'GET', '/invoices', { query: { createdSince: all[12]!.created.slice(0, 10) } })).body as unknown[];
+    const since = (await call(mock, 'GET', '/invoices', { query: { createdSince: all[12]!.created.slice(0, 10) } }))
+      .body as unknown[];
     assert.equal(since.length === all.length, faulty);
   },
   'invalid-body-accepted': async (mock, faulty) => {
@@ -174,7 +217,10 @@ const probes: Record<FaultName, Probe> = {
   },
   'batch-status-missing': async (mock, faulty) => {
     const ack = await call(mock, 'PUT', '/offers/fault-batch', { json: offerBody('batch') });
-    assert.equal((await call(mock, 'GET', `/bookings/requestsStatus/batch/${ack.body.batchId}`)).status, faulty ? 404 : 200);
+    assert.equal(
+      (await call(mock, 'GET', `/bookings/requestsStatus/batch/${ack.body.batchId}`)).status,
+      faulty ? 404 : 200,
+    );
   },
 };
 

@@ -37,7 +37,8 @@ export async function call(mock: RunningMock, method: string, path: string, opts
   let body: string | undefined;
   if (opts.json !== undefined) body = JSON.stringify(opts.json);
   if (opts.raw !== undefined) body = opts.raw;
-  const contentType = opts.contentType === undefined ? (body !== undefined ? 'application/json' : null) : opts.contentType;
+  const contentType =
+    opts.contentType === undefined ? (body !== undefined ? 'application/json' : null) : opts.contentType;
   if (contentType !== null) headers['content-type'] = contentType;
   const qs = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : '';
   const res = await fetch(`${mock.baseUrl}${path}${qs}`, { method, headers, ...(body !== undefined ? { body } : {}) });
@@ -79,8 +80,12 @@ export function specOperations(): SpecOperation[] {
       const op = item[method];
       if (!op) continue;
       ops.push({
-        operationId: op.operationId, method: method.toUpperCase() as SpecOperation['method'], path, clause: op['x-flis-clause'],
-        deprecated: op.deprecated === true, pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''),
+        operationId: op.operationId,
+        method: method.toUpperCase() as SpecOperation['method'],
+        path,
+        clause: op['x-flis-clause'],
+        deprecated: op.deprecated === true,
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''),
       });
     }
   }
@@ -95,12 +100,38 @@ export function fill(path: string, values: Record<string, string> = {}): string 
 export function offerBody(tag: string, overrides: Record<string, unknown> = {}): Record<string, any> {
   return {
     offer: {
-      references: [`${tag}-ref-1`, `${tag}-ref-2`], offerVersion: '3', bookingId: `${tag}-booking`, carrierId: `${tag}-carrier`,
-      quantity: 12.5, properties: { lane: 'north', 'ключ': 'значение' }, noPayment: true,
-      productSpatialRequirement: { pallets: 26 }, productMassKg: 18000, metadata: { source: 'test' },
-      priceTransport: 640.5, priceFaf: null,
-      fromLocation: { addressText: 'Trafford Park, Manchester', latitude: 53.46, longitude: -2.32, locationName: 'TP', locationId: `${tag}-loc-a`, externalId: 'A', timezone: 'Europe/London', properties: null },
-      toLocation: { addressText: 'Tilbury', latitude: 51.46, longitude: 0.36, locationName: 'Tilbury', locationId: `${tag}-loc-b`, externalId: 'B', timezone: 'Europe/London', properties: { dock: '4' } },
+      references: [`${tag}-ref-1`, `${tag}-ref-2`],
+      offerVersion: '3',
+      bookingId: `${tag}-booking`,
+      carrierId: `${tag}-carrier`,
+      quantity: 12.5,
+      properties: { lane: 'north', ключ: 'значение' },
+      noPayment: true,
+      productSpatialRequirement: { pallets: 26 },
+      productMassKg: 18000,
+      metadata: { source: 'test' },
+      priceTransport: 640.5,
+      priceFaf: null,
+      fromLocation: {
+        addressText: 'Trafford Park, Manchester',
+        latitude: 53.46,
+        longitude: -2.32,
+        locationName: 'TP',
+        locationId: `${tag}-loc-a`,
+        externalId: 'A',
+        timezone: 'Europe/London',
+        properties: null,
+      },
+      toLocation: {
+        addressText: 'Tilbury',
+        latitude: 51.46,
+        longitude: 0.36,
+        locationName: 'Tilbury',
+        locationId: `${tag}-loc-b`,
+        externalId: 'B',
+        timezone: 'Europe/London',
+        properties: { dock: '4' },
+      },
       transportTimestamp: '2030-05-06T07:08:09+02:00',
       ...overrides,
     },
@@ -109,8 +140,20 @@ export function offerBody(tag: string, overrides: Record<string, unknown> = {}):
 
 /** The written fields of an offer write that must read back exactly (metadata excepted). */
 export const WRITTEN_FIELDS = [
-  'references', 'offerVersion', 'bookingId', 'carrierId', 'quantity', 'properties', 'noPayment', 'productSpatialRequirement',
-  'productMassKg', 'priceTransport', 'priceFaf', 'fromLocation', 'toLocation', 'transportTimestamp',
+  'references',
+  'offerVersion',
+  'bookingId',
+  'carrierId',
+  'quantity',
+  'properties',
+  'noPayment',
+  'productSpatialRequirement',
+  'productMassKg',
+  'priceTransport',
+  'priceFaf',
+  'fromLocation',
+  'toLocation',
+  'transportTimestamp',
 ] as const;
 
 export async function firstId(mock: RunningMock, path: string): Promise<string> {

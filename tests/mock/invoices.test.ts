@@ -29,11 +29,15 @@ describe('invoices', () => {
     assert.ok(new Set(all.map((i) => i.created.slice(0, 7))).size >= 3);
     const order = [...all].sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || (a.id < b.id ? -1 : 1));
     assert.deepEqual(ids(all), ids(order));
-    assert.ok(all.some((i, n) => n > 0 && i.created === all[n - 1]!.created), 'two invoices share a created time, so the id tie-break is exercised');
+    assert.ok(
+      all.some((i, n) => n > 0 && i.created === all[n - 1]!.created),
+      'two invoices share a created time, so the id tie-break is exercised',
+    );
   });
 
   it('references billing groups that exist', async () => {
-    for (const id of new Set(all.flatMap((i) => i.billingGroupIds))) assert.equal((await call(mock, 'GET', `/billingGroups/${id}`)).status, 200);
+    for (const id of new Set(all.flatMap((i) => i.billingGroupIds)))
+      assert.equal((await call(mock, 'GET', `/billingGroups/${id}`)).status, 200);
   });
 
   it('pages with limit and page without overlap or gaps', async () => {
@@ -62,11 +66,22 @@ describe('invoices', () => {
     assert.ok(since.length < all.length);
     const uDay = all[15]!.updated.slice(0, 10);
     assert.deepEqual(ids(await page({ updatedSince: uDay })), ids(all.filter((i) => i.updated.slice(0, 10) >= uDay)));
-    assert.deepEqual(ids(await page({ createdSince: day, limit: '2', page: '2' })), ids(all.filter((i) => i.created.slice(0, 10) >= day).slice(2, 4)));
+    assert.deepEqual(
+      ids(await page({ createdSince: day, limit: '2', page: '2' })),
+      ids(all.filter((i) => i.created.slice(0, 10) >= day).slice(2, 4)),
+    );
   });
 
   it('refuses invalid filter and paging values with 400', async () => {
-    for (const query of <Record<string, string>[]>[{ limit: '0' }, { limit: '-1' }, { limit: 'many' }, { page: '0' }, { page: '1.5' }, { createdSince: '2025-1-1' }, { updatedSince: 'yesterday' }]) {
+    for (const query of <Record<string, string>[]>[
+      { limit: '0' },
+      { limit: '-1' },
+      { limit: 'many' },
+      { page: '0' },
+      { page: '1.5' },
+      { createdSince: '2025-1-1' },
+      { updatedSince: 'yesterday' },
+    ]) {
       const a = await call(mock, 'GET', '/invoices', { query });
       assert.equal(a.status, 400, JSON.stringify(query));
     }
@@ -75,10 +90,16 @@ describe('invoices', () => {
   it('the single invoice carries billingGroups objects; the snapshot carries billingGroupDetails and no billingGroups', async () => {
     const inv = all.find((i) => i.billingGroupIds.length > 1)!;
     const single = (await call(mock, 'GET', `/invoices/${inv.id}`)).body;
-    assert.deepEqual(single.billingGroups.map((g: { id: string }) => g.id), inv.billingGroupIds);
+    assert.deepEqual(
+      single.billingGroups.map((g: { id: string }) => g.id),
+      inv.billingGroupIds,
+    );
     assert.equal('billingGroupIds' in single, false);
     const snap = (await call(mock, 'GET', `/invoicesBillingGroupDetailsSnapshot/${inv.id}`)).body;
-    assert.deepEqual(snap.billingGroupDetails.map((d: { id: string }) => d.id), inv.billingGroupIds);
+    assert.deepEqual(
+      snap.billingGroupDetails.map((d: { id: string }) => d.id),
+      inv.billingGroupIds,
+    );
     assert.equal('billingGroups' in snap, false);
     assert.equal((await call(mock, 'GET', '/invoices/nope')).status, 404);
     assert.equal((await call(mock, 'GET', '/invoicesBillingGroupDetailsSnapshot/nope')).status, 404);

@@ -11,8 +11,16 @@ async function readOffer(mock: RunningMock, id: string): Promise<Record<string, 
   return a.status === 200 ? a.body[0] : undefined;
 }
 
-async function visibleOffer(mock: RunningMock, id: string, ready: (o: Record<string, any>) => boolean = () => true): Promise<Record<string, any>> {
-  const r = await pollUntil(() => readOffer(mock, id), (o) => o !== undefined && ready(o), { timeoutMs: 3000, intervalMs: 10 });
+async function visibleOffer(
+  mock: RunningMock,
+  id: string,
+  ready: (o: Record<string, any>) => boolean = () => true,
+): Promise<Record<string, any>> {
+  const r = await pollUntil(
+    () => readOffer(mock, id),
+    (o) => o !== undefined && ready(o),
+    { timeoutMs: 3000, intervalMs: 10 },
+  );
   assert.ok(r.ok && r.value, `offer ${id} did not reach the expected state within ${r.elapsedMs} ms`);
   return r.value;
 }
@@ -36,7 +44,10 @@ describe('offers', () => {
       assert.ok(Date.now() - start >= 990, `visible after ${Date.now() - start} ms`);
       const done = await call(mock, 'GET', `/bookings/requestsStatus/batch/${ack.body.batchId}`);
       assert.equal(done.body.status, 'PROCESSED');
-      assert.deepEqual(done.body.items.map((i: { offerId: string }) => i.offerId), ['delay-1']);
+      assert.deepEqual(
+        done.body.items.map((i: { offerId: string }) => i.offerId),
+        ['delay-1'],
+      );
     }));
 
   it('without a delay, a write is visible at once', () =>
@@ -78,7 +89,10 @@ describe('offers', () => {
       const first = await visibleOffer(mock, 'upsert-1');
       await call(mock, 'PUT', '/offers/upsert-1', { json: body });
       assert.deepEqual(await readOffer(mock, 'upsert-1'), first);
-      assert.equal((await call(mock, 'GET', '/offers')).body.filter((o: { id: string }) => o.id === 'upsert-1').length, 1);
+      assert.equal(
+        (await call(mock, 'GET', '/offers')).body.filter((o: { id: string }) => o.id === 'upsert-1').length,
+        1,
+      );
       await call(mock, 'PUT', '/offers/upsert-1', { json: { offer: { quantity: 99, references: ['changed'] } } });
       const merged = await visibleOffer(mock, 'upsert-1', (o) => o.quantity === 99);
       assert.deepEqual(merged.references, ['changed']);
@@ -114,28 +128,47 @@ describe('offers', () => {
 
   it('bulk writes every item under its id, in one batch', () =>
     withMock({}, async (mock) => {
-      const items: Record<string, any>[] = [1, 2, 3].map((n) => ({ ...offerBody(`bulk${n}`, { quantity: n }), id: `bulk-${n}` }));
+      const items: Record<string, any>[] = [1, 2, 3].map((n) => ({
+        ...offerBody(`bulk${n}`, { quantity: n }),
+        id: `bulk-${n}`,
+      }));
       const ack = await call(mock, 'POST', '/offers/bulk', { json: items });
       assert.equal(ack.body.success, true);
       for (const item of items) assertWrittenFields(await visibleOffer(mock, item.id), item.offer);
       const batch = await call(mock, 'GET', `/bookings/requestsStatus/batch/${ack.body.batchId}`);
-      assert.deepEqual(batch.body.items.map((i: { offerId: string }) => i.offerId), ['bulk-1', 'bulk-2', 'bulk-3']);
+      assert.deepEqual(
+        batch.body.items.map((i: { offerId: string }) => i.offerId),
+        ['bulk-1', 'bulk-2', 'bulk-3'],
+      );
     }));
 
   it('GET /offers filters on transportTimestamp within [start, end], both ends inclusive', () =>
     withMock({}, async (mock) => {
-      await call(mock, 'PUT', '/offers/win-1', { json: offerBody('w1', { transportTimestamp: '2040-01-01T10:00:00Z' }) });
-      await call(mock, 'PUT', '/offers/win-2', { json: offerBody('w2', { transportTimestamp: '2040-01-02T10:00:00Z' }) });
-      const ids = async (query: Record<string, string>) => (await call(mock, 'GET', '/offers', { query })).body.map((o: { id: string }) => o.id);
+      await call(mock, 'PUT', '/offers/win-1', {
+        json: offerBody('w1', { transportTimestamp: '2040-01-01T10:00:00Z' }),
+      });
+      await call(mock, 'PUT', '/offers/win-2', {
+        json: offerBody('w2', { transportTimestamp: '2040-01-02T10:00:00Z' }),
+      });
+      const ids = async (query: Record<string, string>) =>
+        (await call(mock, 'GET', '/offers', { query })).body.map((o: { id: string }) => o.id);
       assert.deepEqual(await ids({ start: '2040-01-01T10:00:00Z', end: '2040-01-01T10:00:00Z' }), ['win-1']);
-      assert.deepEqual(await ids({ start: '2040-01-01T11:00:00+01:00', end: '2040-01-03T00:00:00Z' }), ['win-1', 'win-2']);
+      assert.deepEqual(await ids({ start: '2040-01-01T11:00:00+01:00', end: '2040-01-03T00:00:00Z' }), [
+        'win-1',
+        'win-2',
+      ]);
       assert.deepEqual(await ids({ start: '2040-01-02T00:00:00Z' }), ['win-2']);
       assert.deepEqual(await ids({ start: '2040-01-03T00:00:00Z', end: '2040-01-01T00:00:00Z' }), []);
     }));
 
   it('GET /offers refuses a start or end that is not a date-time with 400', () =>
     withMock({}, async (mock) => {
-      for (const query of <Record<string, string>[]>[{ start: 'yesterday' }, { end: '2040-01-01' }, { start: '2040-13-01T00:00:00Z' }, { end: '2040-01-01T10:00:00' }]) {
+      for (const query of <Record<string, string>[]>[
+        { start: 'yesterday' },
+        { end: '2040-01-01' },
+        { start: '2040-13-01T00:00:00Z' },
+        { end: '2040-01-01T10:00:00' },
+      ]) {
         const a = await call(mock, 'GET', '/offers', { query });
         assert.equal(a.status, 400, JSON.stringify(query));
         assert.equal(a.body.code, 'INVALID_QUERY');

@@ -22,8 +22,12 @@ describe('routes', () => {
 
   it('has a route for every operation: none answers ROUTE_NOT_FOUND', async () => {
     for (const op of ops) {
-      const json = op.method === 'PUT' || op.method === 'POST' ? (/bulk|bulkStatusUpdate$/.test(op.path) ? [] : {}) : undefined;
-      const a = await call(mock, op.method, fill(op.path), { token: 'tok-routes', ...(json !== undefined ? { json } : {}) });
+      const json =
+        op.method === 'PUT' || op.method === 'POST' ? (/bulk|bulkStatusUpdate$/.test(op.path) ? [] : {}) : undefined;
+      const a = await call(mock, op.method, fill(op.path), {
+        token: 'tok-routes',
+        ...(json !== undefined ? { json } : {}),
+      });
       assert.notEqual(a.body?.code, 'ROUTE_NOT_FOUND', `${op.method} ${op.path}`);
       assert.match(a.contentType, /^application\/json/, `${op.method} ${op.path}`);
       assert.ok(a.body !== undefined, `${op.method} ${op.path} answered no JSON body`);
@@ -34,8 +38,17 @@ describe('routes', () => {
     const spec43 = ops.filter((o) => o.clause === 'spec 4.3' && !o.path.startsWith('/bookings/requestsStatus/'));
     const key = (o: { method: string; path: string; operationId: string }) => `${o.method} ${o.path} ${o.operationId}`;
     assert.deepEqual(catalogueRoutes.map(key).sort(), spec43.map(key).sort());
-    const deprecated = catalogueRoutes.filter((r) => r.deprecated).map((r) => r.operationId).sort();
-    assert.deepEqual(deprecated, spec43.filter((o) => o.deprecated).map((o) => o.operationId).sort());
+    const deprecated = catalogueRoutes
+      .filter((r) => r.deprecated)
+      .map((r) => r.operationId)
+      .sort();
+    assert.deepEqual(
+      deprecated,
+      spec43
+        .filter((o) => o.deprecated)
+        .map((o) => o.operationId)
+        .sort(),
+    );
   });
 
   it('answers every parameterless 4.3 GET with 200 and a JSON array', async () => {
@@ -67,7 +80,10 @@ describe('routes', () => {
     assert.ok(a.status >= 200 && a.status < 300);
     const id = a.body.id as string;
     assert.equal((await get(`/bookings/${encodeURIComponent(id)}`)).body.reference, 'old-style');
-    const put = await call(mock, 'PUT', '/fuel/deliveryRequests/dr-legacy', { token: 'tok-routes', json: { litres: 500 } });
+    const put = await call(mock, 'PUT', '/fuel/deliveryRequests/dr-legacy', {
+      token: 'tok-routes',
+      json: { litres: 500 },
+    });
     assert.equal(put.status, 200);
     // The deprecated path and its replacement share one store.
     assert.equal((await get('/fuel/bulkTankDeliveryRequests/dr-legacy')).body.litres, 500);

@@ -12,8 +12,14 @@ describe('startMock', () => {
   });
 
   it('refuses variant values outside their type', async () => {
-    await assert.rejects(startMock({ token: TOKEN, variant: { createdStatus: 204 as MockVariant['createdStatus'] } }), /createdStatus/);
-    await assert.rejects(startMock({ token: TOKEN, variant: { idFormat: 'hex' as MockVariant['idFormat'] } }), /idFormat/);
+    await assert.rejects(
+      startMock({ token: TOKEN, variant: { createdStatus: 204 as MockVariant['createdStatus'] } }),
+      /createdStatus/,
+    );
+    await assert.rejects(
+      startMock({ token: TOKEN, variant: { idFormat: 'hex' as MockVariant['idFormat'] } }),
+      /idFormat/,
+    );
   });
 
   it("presets: 'default' is plain, 'different' changes every open choice", () => {
@@ -37,9 +43,14 @@ describe('startMock', () => {
         assert.notEqual(a.baseUrl, b.baseUrl);
         await call(a, 'PUT', '/drivers/only-in-a', { json: {} });
         assert.equal((await call(b, 'GET', '/drivers/only-in-a')).status, 404);
-      })));
+      }),
+    ));
 
-  for (const [format, pattern] of [['prefixed', /^[a-z-]+-\d+$/], ['uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/], ['numeric', /^\d+$/]] as const) {
+  for (const [format, pattern] of [
+    ['prefixed', /^[a-z-]+-\d+$/],
+    ['uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/],
+    ['numeric', /^\d+$/],
+  ] as const) {
     it(`idFormat '${format}' shapes seeded and new ids`, () =>
       withMock({ variant: { idFormat: format } }, async (mock) => {
         const groups = (await call(mock, 'GET', '/billingGroups')).body as { id: string; customerId: string }[];
@@ -57,14 +68,21 @@ describe('startMock', () => {
     withMock({ variant: { createdStatus: 202 } }, async (mock) => {
       assert.equal((await call(mock, 'POST', '/offers', { json: {} })).status, 202);
       assert.equal((await call(mock, 'POST', '/products', { json: { name: 'p' } })).status, 202);
-      assert.equal((await call(mock, 'PUT', '/products/p-1', { json: { name: 'p' } })).status, 200, 'a 4.3 upsert is not a create');
+      assert.equal(
+        (await call(mock, 'PUT', '/products/p-1', { json: { name: 'p' } })).status,
+        200,
+        'a 4.3 upsert is not a create',
+      );
     }));
 
   it('extraFields adds undocumented fields to every top-level object and list item, and nowhere inside', () =>
     withMock({ variant: { extraFields: true } }, async (mock) => {
       for (const path of ['/offers', '/billingGroups', '/invoices', '/drivers']) {
         const list = (await call(mock, 'GET', path)).body as Record<string, unknown>[];
-        assert.ok(list.every((item) => 'tenantId' in item && 'revision' in item), path);
+        assert.ok(
+          list.every((item) => 'tenantId' in item && 'revision' in item),
+          path,
+        );
       }
       const offer = (await call(mock, 'GET', '/offers')).body[0];
       assert.equal('tenantId' in offer.fromLocation, false, 'written nested values are untouched');

@@ -16,14 +16,17 @@ function expectParseError(lines: string[], line: number, expected: RegExp): void
   try {
     const file = tmp.file('bad.yaml');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    assert.throws(() => readCassette(file), (e: any) => {
-      assert.equal(e.code, 'FLIS_ERR_CASSETTE_PARSE');
-      assert.equal(e.file, file);
-      assert.equal(e.line, line, e.message);
-      assert.ok(e.message.startsWith(`${file}:${line}: expected `), e.message);
-      assert.match(e.message, expected);
-      return true;
-    });
+    assert.throws(
+      () => readCassette(file),
+      (e: any) => {
+        assert.equal(e.code, 'FLIS_ERR_CASSETTE_PARSE');
+        assert.equal(e.file, file);
+        assert.equal(e.line, line, e.message);
+        assert.ok(e.message.startsWith(`${file}:${line}: expected `), e.message);
+        assert.match(e.message, expected);
+        return true;
+      },
+    );
   } finally {
     tmp.cleanup();
   }
@@ -41,7 +44,11 @@ describe('malformed cassettes', () => {
   });
 
   it('YAML syntax error: the line of the error', () => {
-    expectParseError([...HEADER, ...GOOD, '---', 'seq: 2', 'request: method: GET', 'response: {status: 200}', '...'], 15, /valid YAML/);
+    expectParseError(
+      [...HEADER, ...GOOD, '---', 'seq: 2', 'request: method: GET', 'response: {status: 200}', '...'],
+      15,
+      /valid YAML/,
+    );
   });
 
   it('wrong format version: the line of `format`', () => {
@@ -49,15 +56,27 @@ describe('malformed cassettes', () => {
   });
 
   it('missing method: the first line of the request mapping', () => {
-    expectParseError([...HEADER, '---', 'seq: 1', 'request:', '  path: /offers', 'response:', '  status: 200', '...'], 8, /request\.method: an HTTP method/);
+    expectParseError(
+      [...HEADER, '---', 'seq: 1', 'request:', '  path: /offers', 'response:', '  status: 200', '...'],
+      8,
+      /request\.method: an HTTP method/,
+    );
   });
 
   it('bad status: the line of the status', () => {
-    expectParseError([...HEADER, ...GOOD.slice(0, 6), '  status: ok', '...'], 11, /response\.status: an HTTP status code/);
+    expectParseError(
+      [...HEADER, ...GOOD.slice(0, 6), '  status: ok', '...'],
+      11,
+      /response\.status: an HTTP status code/,
+    );
   });
 
   it('body without a known encoding: the line of bodyEncoding', () => {
-    expectParseError([...HEADER, ...GOOD.slice(0, 7), '  body: hello', '  bodyEncoding: gzip', '...'], 13, /bodyEncoding: 'json', 'text' or 'base64'/);
+    expectParseError(
+      [...HEADER, ...GOOD.slice(0, 7), '  body: hello', '  bodyEncoding: gzip', '...'],
+      13,
+      /bodyEncoding: 'json', 'text' or 'base64'/,
+    );
   });
 
   it('a torn last exchange: the line where it starts', () => {
@@ -66,6 +85,9 @@ describe('malformed cassettes', () => {
 
   it('an empty or missing file', () => {
     expectParseError([''], 1, /header document/);
-    assert.throws(() => readCassette('/nonexistent/dir/c.yaml'), (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.line === 1 && /ENOENT/.test(e.message));
+    assert.throws(
+      () => readCassette('/nonexistent/dir/c.yaml'),
+      (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.line === 1 && /ENOENT/.test(e.message),
+    );
   });
 });

@@ -31,13 +31,28 @@ function testIo(env: NodeJS.ProcessEnv = {}): TestIo {
     for (const w of waiters.filter((x) => x.re.test(line))) w.resolve(line);
   };
   return {
-    out, err: (l) => errors.push(l), env, stopped, lines, errors, stop,
+    out,
+    err: (l) => errors.push(l),
+    env,
+    stopped,
+    lines,
+    errors,
+    stop,
     waitFor: (re, deadlineMs = 15_000) => {
       const hit = lines.find((l) => re.test(l));
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no line matching ${re} within ${deadlineMs} ms; got ${JSON.stringify(lines)}`)), deadlineMs);
-        waiters.push({ re, resolve: (l) => { clearTimeout(t); resolve(l); } });
+        const t = setTimeout(
+          () => reject(new Error(`no line matching ${re} within ${deadlineMs} ms; got ${JSON.stringify(lines)}`)),
+          deadlineMs,
+        );
+        waiters.push({
+          re,
+          resolve: (l) => {
+            clearTimeout(t);
+            resolve(l);
+          },
+        });
       });
     },
   };
@@ -46,8 +61,12 @@ function testIo(env: NodeJS.ProcessEnv = {}): TestIo {
 const servingUrl = /serving (http:\/\/127\.0\.0\.1:\d+\/apis\/v0)/;
 
 describe('flis record / replay / cassette', () => {
-  it('--help prints each command\'s usage', async () => {
-    for (const [cmd, usage] of [[recordCommand, 'Usage: flis record --upstream NAME|URL --cassette FILE'], [replayCommand, 'Usage: flis replay --cassette FILE'], [cassetteCommand, 'Usage: flis cassette <subcommand>']] as const) {
+  it("--help prints each command's usage", async () => {
+    for (const [cmd, usage] of [
+      [recordCommand, 'Usage: flis record --upstream NAME|URL --cassette FILE'],
+      [replayCommand, 'Usage: flis replay --cassette FILE'],
+      [cassetteCommand, 'Usage: flis cassette <subcommand>'],
+    ] as const) {
       const io = testIo();
       assert.equal(await cmd.run(['--help'], io), 0);
       assert.ok(io.lines.join('\n').includes(usage), cmd.name);
@@ -55,12 +74,31 @@ describe('flis record / replay / cassette', () => {
   });
 
   it('answers a bad mode, subcommand or missing flag with what is allowed', async () => {
-    await assert.rejects(recordCommand.run(['--mode', 'rewind', '--cassette', 'x.yaml'], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'/.test(e.message));
-    await assert.rejects(recordCommand.run(['--cassette', 'x.yaml'], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE' && /--upstream/.test(e.message));
-    await assert.rejects(recordCommand.run(['--upstream', 'sandbox', '--cassette', 'x.yaml', '--host', '0.0.0.0'], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE' && /loopback/.test(e.message));
-    await assert.rejects(cassetteCommand.run(['rewind', 'x'], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE' && /'lint', 'scan', 'export-har', 'import-har'; got 'rewind'/.test(e.message));
+    await assert.rejects(
+      recordCommand.run(['--mode', 'rewind', '--cassette', 'x.yaml'], testIo()),
+      (e: any) => e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'/.test(e.message),
+    );
+    await assert.rejects(
+      recordCommand.run(['--cassette', 'x.yaml'], testIo()),
+      (e: any) => e.code === 'FLIS_ERR_USAGE' && /--upstream/.test(e.message),
+    );
+    await assert.rejects(
+      recordCommand.run(['--upstream', 'sandbox', '--cassette', 'x.yaml', '--host', '0.0.0.0'], testIo()),
+      (e: any) => e.code === 'FLIS_ERR_USAGE' && /loopback/.test(e.message),
+    );
+    await assert.rejects(
+      cassetteCommand.run(['rewind', 'x'], testIo()),
+      (e: any) =>
+        e.code === 'FLIS_ERR_USAGE' && /'lint', 'scan', 'export-har', 'import-har'; got 'rewind'/.test(e.message),
+    );
     await assert.rejects(replayCommand.run([], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE');
-    await assert.rejects(recordCommand.run(['--upstream', 'http://127.0.0.1:9/apis/v0', '--cassette', 'x.yaml', '--label', `t=${TOKEN}`], testIo({ FLIS_TOKEN: TOKEN })), (e: any) => e.code === 'FLIS_ERR_USAGE' && /FLIS_TOKEN/.test(e.message) && !e.message.includes(TOKEN));
+    await assert.rejects(
+      recordCommand.run(
+        ['--upstream', 'http://127.0.0.1:9/apis/v0', '--cassette', 'x.yaml', '--label', `t=${TOKEN}`],
+        testIo({ FLIS_TOKEN: TOKEN }),
+      ),
+      (e: any) => e.code === 'FLIS_ERR_USAGE' && /FLIS_TOKEN/.test(e.message) && !e.message.includes(TOKEN),
+    );
   });
 
   it('records through `flis record --upstream URL`, replays through `flis replay`, lints, scans and converts', async () => {
@@ -70,13 +108,24 @@ describe('flis record / replay / cassette', () => {
     const env = { FLIS_TOKEN: TOKEN };
     try {
       const recIo = testIo(env);
-      const recording = recordCommand.run(['--upstream', up.baseUrl, '--cassette', cassette, '--label', 'runId=r-42', '--label', 'seed=7'], recIo);
+      const recording = recordCommand.run(
+        ['--upstream', up.baseUrl, '--cassette', cassette, '--label', 'runId=r-42', '--label', 'seed=7'],
+        recIo,
+      );
       const baseUrl = servingUrl.exec(await recIo.waitFor(servingUrl))![1]!;
-      assert.equal((await call(baseUrl, '/offers', { method: 'POST', body: { offer: { quantity: 'three' } } })).status, 201);
+      assert.equal(
+        (await call(baseUrl, '/offers', { method: 'POST', body: { offer: { quantity: 'three' } } })).status,
+        201,
+      );
       assert.equal((await call(baseUrl, '/billingGroups/bg-1')).status, 200);
       recIo.stop();
       assert.equal(await recording, 0);
-      assert.ok(recIo.errors.some((l) => /\[request-schema\] spec 4\.1 createOffer request: \/offer\/quantity: must be number/.test(l)), 'violations are printed live');
+      assert.ok(
+        recIo.errors.some((l) =>
+          /\[request-schema\] spec 4\.1 createOffer request: \/offer\/quantity: must be number/.test(l),
+        ),
+        'violations are printed live',
+      );
       assert.ok(recIo.lines.some((l) => /2 exchanges forwarded, 2 written/.test(l)));
       assert.equal(readFileSync(cassette, 'utf8').includes(TOKEN), false);
       assert.deepEqual(readCassette(cassette).header.labels, { runId: 'r-42', seed: '7' });
@@ -92,12 +141,22 @@ describe('flis record / replay / cassette', () => {
 
       const lintIo = testIo();
       assert.equal(await cassetteCommand.run(['lint', cassette], lintIo), 1);
-      assert.ok(lintIo.lines.some((l) => new RegExp(`^${cassette}:\\d+: seq 1 POST /offers → 201: \\[request-schema\\] spec 4\\.1 createOffer request: /offer/quantity`).test(l)), lintIo.lines.join('\n'));
+      assert.ok(
+        lintIo.lines.some((l) =>
+          new RegExp(
+            `^${cassette}:\\d+: seq 1 POST /offers → 201: \\[request-schema\\] spec 4\\.1 createOffer request: /offer/quantity`,
+          ).test(l),
+        ),
+        lintIo.lines.join('\n'),
+      );
 
       const scanIo = testIo(env);
       assert.equal(await cassetteCommand.run(['scan', cassette], scanIo), 0);
       const leaky = tmp.file('leaky.yaml');
-      writeFileSync(leaky, readFileSync(cassette, 'utf8').replace('path: /billingGroups/bg-1', `path: /billingGroups/${TOKEN}`));
+      writeFileSync(
+        leaky,
+        readFileSync(cassette, 'utf8').replace('path: /billingGroups/bg-1', `path: /billingGroups/${TOKEN}`),
+      );
       const leakIo = testIo(env);
       assert.equal(await cassetteCommand.run(['scan', leaky], leakIo), 1);
       assert.equal(leakIo.lines.join('\n').includes(TOKEN), false, 'scan never prints the secret');
@@ -106,11 +165,17 @@ describe('flis record / replay / cassette', () => {
       assert.equal(await cassetteCommand.run(['export-har', cassette, har], testIo()), 0);
       const back = tmp.file('back.yaml');
       assert.equal(await cassetteCommand.run(['import-har', har, back], testIo(env)), 0);
-      assert.deepEqual(readCassette(back).exchanges.map((e) => [e.request.method, e.request.path, e.response.status]), readCassette(cassette).exchanges.map((e) => [e.request.method, e.request.path, e.response.status]));
+      assert.deepEqual(
+        readCassette(back).exchanges.map((e) => [e.request.method, e.request.path, e.response.status]),
+        readCassette(cassette).exchanges.map((e) => [e.request.method, e.request.path, e.response.status]),
+      );
 
       const broken = tmp.file('broken.yaml');
       writeFileSync(broken, '---\nformat: 3\n...\n');
-      await assert.rejects(cassetteCommand.run(['lint', broken], testIo()), (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.message.startsWith(`${broken}:2:`));
+      await assert.rejects(
+        cassetteCommand.run(['lint', broken], testIo()),
+        (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.message.startsWith(`${broken}:2:`),
+      );
     } finally {
       await up.close();
       tmp.cleanup();

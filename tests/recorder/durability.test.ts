@@ -82,8 +82,30 @@ describe('durability', () => {
   it('reports a torn last exchange by line instead of using it', () => {
     const tmp = tempDir();
     try {
-      const text = ['---', 'format: 1', '...', '---', 'seq: 1', 'request: {method: GET, path: /a}', 'response: {status: 200}', '...', '---', 'seq: 2', 'request:', '  method: GET', ''].join('\n');
-      assert.throws(() => parseCassette(text, 'torn.yaml'), (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.file === 'torn.yaml' && e.line === 9 && /torn/.test(e.message) && /1 complete exchanges/.test(e.message));
+      const text = [
+        '---',
+        'format: 1',
+        '...',
+        '---',
+        'seq: 1',
+        'request: {method: GET, path: /a}',
+        'response: {status: 200}',
+        '...',
+        '---',
+        'seq: 2',
+        'request:',
+        '  method: GET',
+        '',
+      ].join('\n');
+      assert.throws(
+        () => parseCassette(text, 'torn.yaml'),
+        (e: any) =>
+          e.code === 'FLIS_ERR_CASSETTE_PARSE' &&
+          e.file === 'torn.yaml' &&
+          e.line === 9 &&
+          /torn/.test(e.message) &&
+          /1 complete exchanges/.test(e.message),
+      );
       const kept = parseCassette(text, 'torn.yaml', { allowTorn: true });
       assert.equal(kept.exchanges.length, 1);
       assert.deepEqual(kept.torn, { line: 9 });
@@ -96,12 +118,19 @@ describe('durability', () => {
     const tmp = tempDir();
     const up = await startUpstream();
     const cassette = tmp.file('many.yaml');
-    const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env: { FLIS_TOKEN: TOKEN } });
+    const rec = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: up.baseUrl, deployment: null },
+      env: { FLIS_TOKEN: TOKEN },
+    });
     try {
       const N = 1_000;
-      const answers = await Promise.all(Array.from({ length: N }, (_, i) => call(rec.baseUrl, `/offers/c-${i}?n=${i}`)));
+      const answers = await Promise.all(
+        Array.from({ length: N }, (_, i) => call(rec.baseUrl, `/offers/c-${i}?n=${i}`)),
+      );
       assert.equal(answers.filter((a) => a.status === 200).length, N);
-      answers.forEach((a, i) => assert.equal(a.json().path, `/offers/c-${i}`));
+      for (const [i, a] of answers.entries()) assert.equal(a.json().path, `/offers/c-${i}`);
     } finally {
       await rec.close();
       await up.close();
@@ -109,9 +138,21 @@ describe('durability', () => {
     const c = readCassette(cassette);
     assert.equal(c.exchanges.length, 1_000);
     assert.equal(new Set(c.exchanges.map((e) => e.request.path)).size, 1_000);
-    assert.deepEqual(c.exchanges.map((e) => e.seq), Array.from({ length: 1_000 }, (_, i) => i + 1));
-    for (const e of c.exchanges) assert.equal((e.response.body?.value as { path: string }).path, e.request.path, 'each response sits with its own request');
-    assert.equal(readFileSync(cassette, 'utf8').split('\n...\n').length - 1, 1_001, 'header plus one document per exchange');
+    assert.deepEqual(
+      c.exchanges.map((e) => e.seq),
+      Array.from({ length: 1_000 }, (_, i) => i + 1),
+    );
+    for (const e of c.exchanges)
+      assert.equal(
+        (e.response.body!.value as { path: string }).path,
+        e.request.path,
+        'each response sits with its own request',
+      );
+    assert.equal(
+      readFileSync(cassette, 'utf8').split('\n...\n').length - 1,
+      1_001,
+      'header plus one document per exchange',
+    );
     tmp.cleanup();
   });
 });

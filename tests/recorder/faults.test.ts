@@ -44,7 +44,13 @@ describe('upstream faults', () => {
       res.end('{"ok":true}');
     });
     const cassette = tmp.file('faults.yaml');
-    const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env, upstreamTimeoutMs: 300 });
+    const rec = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: up.baseUrl, deployment: null },
+      env,
+      upstreamTimeoutMs: 300,
+    });
     try {
       const reset = await call(rec.baseUrl, '/offers/reset');
       assert.equal(reset.status, 502);
@@ -56,7 +62,7 @@ describe('upstream faults', () => {
       assert.equal(timeout.json().kind, 'timeout');
 
       const boom = await call(rec.baseUrl, '/offers/boom');
-      assert.equal(boom.status, 500, 'an upstream 5xx is the upstream\'s own answer and passes through unchanged');
+      assert.equal(boom.status, 500, "an upstream 5xx is the upstream's own answer and passes through unchanged");
       assert.equal(boom.text, '{"message":"internal"}');
 
       await assert.rejects(call(rec.baseUrl, '/offers/cut'), 'a body cut mid-way is not passed off as whole');
@@ -68,7 +74,12 @@ describe('upstream faults', () => {
     }
 
     const refusedCassette = tmp.file('refused.yaml');
-    const refusedRec = await startRecorder({ mode: 'record', cassette: refusedCassette, upstream: { baseUrl: `http://127.0.0.1:${await closedPort()}/apis/v0`, deployment: null }, env });
+    const refusedRec = await startRecorder({
+      mode: 'record',
+      cassette: refusedCassette,
+      upstream: { baseUrl: `http://127.0.0.1:${await closedPort()}/apis/v0`, deployment: null },
+      env,
+    });
     try {
       const refused = await call(refusedRec.baseUrl, '/offers/any');
       assert.equal(refused.status, 502);
@@ -87,7 +98,10 @@ describe('upstream faults', () => {
     assert.equal(byPath.get('/offers/cut')?.response.status, 200);
     assert.equal(byPath.get('/offers/boom')?.response.status, 500);
     assert.ok(byPath.get('/offers/boom')?.violations.some((v) => v.check === 'no-5xx'));
-    assert.deepEqual(readCassette(refusedCassette).exchanges.map((e) => e.failure?.kind), ['refused', 'refused']);
+    assert.deepEqual(
+      readCassette(refusedCassette).exchanges.map((e) => e.failure?.kind),
+      ['refused', 'refused'],
+    );
 
     const replay = await startReplayServer({ cassette });
     try {
@@ -110,11 +124,21 @@ describe('upstream faults', () => {
       res.end(req.method === 'POST' ? `got ${body.length}` : big);
     });
     const cassette = tmp.file('big.yaml');
-    const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env, maxBodyBytes: 64 * 1024 });
+    const rec = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: up.baseUrl, deployment: null },
+      env,
+      maxBodyBytes: 64 * 1024,
+    });
     try {
       const got = await call(rec.baseUrl, '/offers/big');
       assert.equal(got.text.length, size);
-      const echoed = await call(rec.baseUrl, '/offers', { method: 'POST', body: 'b'.repeat(3 * 1024 * 1024), headers: { 'content-type': 'text/plain' } });
+      const echoed = await call(rec.baseUrl, '/offers', {
+        method: 'POST',
+        body: 'b'.repeat(3 * 1024 * 1024),
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.equal(echoed.text, `got ${3 * 1024 * 1024}`);
     } finally {
       await rec.close();
@@ -123,7 +147,7 @@ describe('upstream faults', () => {
     const [download, upload] = readCassette(cassette).exchanges;
     assert.equal(download!.response.body?.size, size);
     assert.equal(download!.response.body?.truncated, true);
-    assert.equal((download!.response.body?.value as string).length, 64 * 1024);
+    assert.equal((download!.response.body!.value as string).length, 64 * 1024);
     assert.equal(upload!.request.body?.size, 3 * 1024 * 1024);
     assert.equal(upload!.request.body?.truncated, true);
     tmp.cleanup();

@@ -16,7 +16,9 @@ import { Redactor } from '../../recorder/redact.ts';
 import { call, startUpstream, tempDir, TOKEN } from './helpers.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const harSchema = JSON.parse(readFileSync(new URL('./fixtures/har-1.2.schema.json', import.meta.url), 'utf8')) as object;
+const harSchema = JSON.parse(
+  readFileSync(new URL('./fixtures/har-1.2.schema.json', import.meta.url), 'utf8'),
+) as object;
 
 function harValidator() {
   const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
@@ -30,7 +32,12 @@ describe('HAR 1.2 export and import', () => {
 
   before(async () => {
     const up = await startUpstream();
-    const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: 'mock' }, env: { FLIS_TOKEN: TOKEN } });
+    const rec = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: up.baseUrl, deployment: 'mock' },
+      env: { FLIS_TOKEN: TOKEN },
+    });
     await call(rec.baseUrl, '/offers/o-1?start=2024-01-01T00:00:00Z&tag=a&tag=b');
     await call(rec.baseUrl, '/offers', { method: 'POST', body: { offer: { quantity: 'not a number' } } });
     await call(rec.baseUrl, '/text');
@@ -48,7 +55,11 @@ describe('HAR 1.2 export and import', () => {
     assert.equal(har.log.entries.length, 5);
     const first = har.log.entries[0]!;
     assert.match(first.request.url, /^http:\/\/127\.0\.0\.1:\d+\/apis\/v0\/offers\/o-1\?/);
-    assert.deepEqual(first.request.queryString, [{ name: 'start', value: '2024-01-01T00:00:00Z' }, { name: 'tag', value: 'a' }, { name: 'tag', value: 'b' }]);
+    assert.deepEqual(first.request.queryString, [
+      { name: 'start', value: '2024-01-01T00:00:00Z' },
+      { name: 'tag', value: 'a' },
+      { name: 'tag', value: 'b' },
+    ]);
     assert.equal(har.log.entries[3]!.response.content.encoding, 'base64');
   });
 
@@ -67,18 +78,49 @@ describe('HAR 1.2 export and import', () => {
     const again = readCassette(back);
     assert.deepEqual(again.header, source.header);
     assert.deepEqual(again.exchanges.map(exchangePlain), source.exchanges.map(exchangePlain));
-    assert.ok(source.exchanges[1]!.violations.some((v) => v.check === 'request-schema'), 'violations ride along');
+    assert.ok(
+      source.exchanges[1]!.violations.some((v) => v.check === 'request-schema'),
+      'violations ride along',
+    );
   });
 
   it('import redacts secrets a foreign HAR carries', () => {
     const har = {
       log: {
-        version: '1.2', creator: { name: 'browser', version: '1' },
-        entries: [{
-          startedDateTime: '2024-01-01T00:00:00.000Z', time: 1, cache: {}, timings: { send: 0, wait: 1, receive: 0 },
-          request: { method: 'GET', url: `https://api.example.invalid/apis/v0/offers/x?token=${TOKEN}`, httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}` }, { name: 'X-Trace', value: 't' }], queryString: [{ name: 'token', value: TOKEN }], headersSize: -1, bodySize: 0 },
-          response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'Content-Type', value: 'application/json' }], content: { size: 10, mimeType: 'application/json', text: JSON.stringify([{ id: TOKEN }]) }, redirectURL: '', headersSize: -1, bodySize: 10 },
-        }],
+        version: '1.2',
+        creator: { name: 'browser', version: '1' },
+        entries: [
+          {
+            startedDateTime: '2024-01-01T00:00:00.000Z',
+            time: 1,
+            cache: {},
+            timings: { send: 0, wait: 1, receive: 0 },
+            request: {
+              method: 'GET',
+              url: `https://api.example.invalid/apis/v0/offers/x?token=${TOKEN}`,
+              httpVersion: 'HTTP/1.1',
+              cookies: [],
+              headers: [
+                { name: 'Authorization', value: `Bearer ${TOKEN}` },
+                { name: 'X-Trace', value: 't' },
+              ],
+              queryString: [{ name: 'token', value: TOKEN }],
+              headersSize: -1,
+              bodySize: 0,
+            },
+            response: {
+              status: 200,
+              statusText: 'OK',
+              httpVersion: 'HTTP/1.1',
+              cookies: [],
+              headers: [{ name: 'Content-Type', value: 'application/json' }],
+              content: { size: 10, mimeType: 'application/json', text: JSON.stringify([{ id: TOKEN }]) },
+              redirectURL: '',
+              headersSize: -1,
+              bodySize: 10,
+            },
+          },
+        ],
       },
     };
     const redactor = new Redactor([{ label: 'FLIS_TOKEN', value: TOKEN }]);

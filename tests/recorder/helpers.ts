@@ -29,7 +29,11 @@ export const flisLike: Handler = (() => {
     const path = url.pathname.replace(/^\/apis\/v0/, '');
     const json = (status: number, value: unknown): void => {
       const bytes = Buffer.from(JSON.stringify(value));
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length, 'x-secret-internal': 'drop-me' });
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': bytes.length,
+        'x-secret-internal': 'drop-me',
+      });
       res.end(bytes);
     };
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(401, { message: 'unauthorized' });
@@ -39,8 +43,15 @@ export const flisLike: Handler = (() => {
       polls.set(batch[1]!, n);
       return json(200, { batchId: batch[1], status: n < 3 ? 'PENDING' : 'DONE', poll: n });
     }
-    if (req.method === 'POST' && path === '/offers') return json(201, { batchId: 'b-1', id: 'o-1', echo: body.length ? JSON.parse(body.toString()) : null });
-    if (path === '/echo-token') return json(200, { token: TOKEN, url: encodeURIComponent(TOKEN), b64: Buffer.from(TOKEN).toString('base64'), note: `Bearer ${TOKEN}` });
+    if (req.method === 'POST' && path === '/offers')
+      return json(201, { batchId: 'b-1', id: 'o-1', echo: body.length ? JSON.parse(body.toString()) : null });
+    if (path === '/echo-token')
+      return json(200, {
+        token: TOKEN,
+        url: encodeURIComponent(TOKEN),
+        b64: Buffer.from(TOKEN).toString('base64'),
+        note: `Bearer ${TOKEN}`,
+      });
     if (path === '/text') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       return res.end('plain text answer');
@@ -74,10 +85,11 @@ export async function startUpstream(handler: Handler = flisLike): Promise<Upstre
     baseUrl: `http://127.0.0.1:${port}/apis/v0`,
     port,
     hits: 0,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
   return up;
 }
@@ -96,7 +108,11 @@ export interface Answer {
   json(): any;
 }
 
-export async function call(baseUrl: string, path: string, init: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function call(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   const token = init.token === undefined ? TOKEN : init.token;
   if (token) headers.authorization = `Bearer ${token}`;
@@ -105,7 +121,12 @@ export async function call(baseUrl: string, path: string, init: { method?: strin
     body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  const r = await request(`${baseUrl}${path}`, { method: (init.method ?? 'GET') as 'GET', headers, body, dispatcher: agent });
+  const r = await request(`${baseUrl}${path}`, {
+    method: (init.method ?? 'GET') as 'GET',
+    headers,
+    body,
+    dispatcher: agent,
+  });
   const text = await r.body.text();
   return { status: r.statusCode, headers: r.headers, text, json: () => JSON.parse(text) };
 }

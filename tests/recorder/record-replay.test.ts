@@ -35,7 +35,14 @@ const steps: Step[] = [
 
 async function play(baseUrl: string): Promise<Answer[]> {
   const out: Answer[] = [];
-  for (const s of steps) out.push(await call(baseUrl, s.path, { ...(s.method ? { method: s.method } : {}), ...(s.body ? { body: s.body } : {}), ...(s.token !== undefined ? { token: s.token } : {}) }));
+  for (const s of steps)
+    out.push(
+      await call(baseUrl, s.path, {
+        ...(s.method ? { method: s.method } : {}),
+        ...(s.body ? { body: s.body } : {}),
+        ...(s.token !== undefined ? { token: s.token } : {}),
+      }),
+    );
   return out;
 }
 
@@ -46,7 +53,12 @@ describe('record then replay offline', () => {
 
   before(async () => {
     const up = await startUpstream();
-    const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: 'sandbox' }, env });
+    const rec = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: up.baseUrl, deployment: 'sandbox' },
+      env,
+    });
     live = await play(rec.baseUrl);
     await rec.close();
     await up.close(); // From here on there is no upstream at all.
@@ -59,7 +71,10 @@ describe('record then replay offline', () => {
     assert.equal(c.header.format, 1);
     assert.equal(c.header.deployment, 'sandbox');
     assert.equal(c.header.specVersion, '1.0.0');
-    assert.deepEqual(c.exchanges.map((e) => e.seq), steps.map((_, i) => i + 1));
+    assert.deepEqual(
+      c.exchanges.map((e) => e.seq),
+      steps.map((_, i) => i + 1),
+    );
     assert.equal(c.exchanges[0]!.operationId, 'getOffer');
     assert.equal(c.exchanges[1]!.operationId, 'createOffer');
   });
@@ -76,9 +91,18 @@ describe('record then replay offline', () => {
     const server = await startReplayServer({ cassette });
     try {
       const replayed = await play(server.baseUrl);
-      assert.deepEqual(replayed.map((a) => a.status), live.map((a) => a.status));
-      assert.deepEqual(replayed.map((a) => a.text), live.map((a) => a.text));
-      assert.deepEqual(live.map((a) => a.status), [200, 201, 200, 200, 503, 401, 200, 200, 200]);
+      assert.deepEqual(
+        replayed.map((a) => a.status),
+        live.map((a) => a.status),
+      );
+      assert.deepEqual(
+        replayed.map((a) => a.text),
+        live.map((a) => a.text),
+      );
+      assert.deepEqual(
+        live.map((a) => a.status),
+        [200, 201, 200, 200, 503, 401, 200, 200, 200],
+      );
     } finally {
       await server.close();
     }
@@ -88,7 +112,8 @@ describe('record then replay offline', () => {
     const server = await startReplayServer({ cassette });
     try {
       const statuses: string[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await call(server.baseUrl, '/bookings/requestsStatus/batch/b-7')).json().status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await call(server.baseUrl, '/bookings/requestsStatus/batch/b-7')).json().status);
       assert.deepEqual(statuses, ['PENDING', 'PENDING', 'DONE', 'DONE', 'DONE']);
     } finally {
       await server.close();
@@ -120,9 +145,16 @@ describe('record then replay offline', () => {
       assert.equal(body.request.path, '/offers/o-1');
       assert.equal(body.closest.seq, 1);
       assert.ok(body.closest.line > 1);
-      assert.deepEqual(body.closest.differences, [{ field: 'query.start', recorded: '2024-01-01T00:00:00Z', received: '2024-01-05T00:00:00Z' }]);
+      assert.deepEqual(body.closest.differences, [
+        { field: 'query.start', recorded: '2024-01-01T00:00:00Z', received: '2024-01-05T00:00:00Z' },
+      ]);
       assert.match(body.fix, /--mode new/);
-      const bodyMiss = (await call(server.baseUrl, '/offers', { method: 'POST', body: { offer: { quantity: 4, references: ['r'] }, cancel: false } })).json();
+      const bodyMiss = (
+        await call(server.baseUrl, '/offers', {
+          method: 'POST',
+          body: { offer: { quantity: 4, references: ['r'] }, cancel: false },
+        })
+      ).json();
       assert.deepEqual(bodyMiss.closest.differences, [{ field: 'body/offer/quantity', recorded: 3, received: 4 }]);
     } finally {
       await server.close();
@@ -130,10 +162,24 @@ describe('record then replay offline', () => {
   });
 
   it('ignores configured fields when matching', async () => {
-    const server = await startReplayServer({ cassette, match: { ignoreQuery: ['start'], ignoreBody: ['/offer/quantity'] } });
+    const server = await startReplayServer({
+      cassette,
+      match: { ignoreQuery: ['start'], ignoreBody: ['/offer/quantity'] },
+    });
     try {
-      assert.equal((await call(server.baseUrl, '/offers/o-1?start=2030-01-01T00:00:00Z&end=2024-02-01T00:00:00Z')).status, 200);
-      assert.equal((await call(server.baseUrl, '/offers', { method: 'POST', body: { cancel: false, offer: { references: ['r'], quantity: 99 } } })).status, 201);
+      assert.equal(
+        (await call(server.baseUrl, '/offers/o-1?start=2030-01-01T00:00:00Z&end=2024-02-01T00:00:00Z')).status,
+        200,
+      );
+      assert.equal(
+        (
+          await call(server.baseUrl, '/offers', {
+            method: 'POST',
+            body: { cancel: false, offer: { references: ['r'], quantity: 99 } },
+          })
+        ).status,
+        201,
+      );
     } finally {
       await server.close();
     }
@@ -146,18 +192,34 @@ describe('modes', () => {
     const up = await startUpstream();
     try {
       const cassette = tmp.file('new.yaml');
-      const first = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env });
+      const first = await startRecorder({
+        mode: 'record',
+        cassette,
+        upstream: { baseUrl: up.baseUrl, deployment: null },
+        env,
+      });
       await call(first.baseUrl, '/offers/a');
       await first.close();
       const hitsBefore = up.hits;
-      const second = await startRecorder({ mode: 'new', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env });
+      const second = await startRecorder({
+        mode: 'new',
+        cassette,
+        upstream: { baseUrl: up.baseUrl, deployment: null },
+        env,
+      });
       assert.equal((await call(second.baseUrl, '/offers/a')).status, 200);
       assert.equal(up.hits, hitsBefore, 'a recorded request is not forwarded');
       assert.equal((await call(second.baseUrl, '/offers/b')).status, 200);
       assert.equal(up.hits, hitsBefore + 1);
       await second.close();
       const c = readCassette(cassette);
-      assert.deepEqual(c.exchanges.map((e) => [e.seq, e.request.path]), [[1, '/offers/a'], [2, '/offers/b']]);
+      assert.deepEqual(
+        c.exchanges.map((e) => [e.seq, e.request.path]),
+        [
+          [1, '/offers/a'],
+          [2, '/offers/b'],
+        ],
+      );
     } finally {
       await up.close();
       tmp.cleanup();
@@ -170,13 +232,26 @@ describe('modes', () => {
     try {
       const cassette = tmp.file('over.yaml');
       for (const path of ['/offers/x', '/offers/y']) {
-        const r = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env });
+        const r = await startRecorder({
+          mode: 'record',
+          cassette,
+          upstream: { baseUrl: up.baseUrl, deployment: null },
+          env,
+        });
         await call(r.baseUrl, path);
         await r.close();
       }
-      assert.deepEqual(readCassette(cassette).exchanges.map((e) => e.request.path), ['/offers/y']);
+      assert.deepEqual(
+        readCassette(cassette).exchanges.map((e) => e.request.path),
+        ['/offers/y'],
+      );
       const none = tmp.file('none.yaml');
-      const p = await startRecorder({ mode: 'passthrough', cassette: none, upstream: { baseUrl: up.baseUrl, deployment: null }, env });
+      const p = await startRecorder({
+        mode: 'passthrough',
+        cassette: none,
+        upstream: { baseUrl: up.baseUrl, deployment: null },
+        env,
+      });
       assert.equal((await call(p.baseUrl, '/offers/z')).status, 200);
       assert.equal(p.stats.exchanges, 1);
       await p.close();
@@ -195,14 +270,24 @@ describe('modes', () => {
     });
     try {
       const cassette = tmp.file('big-new.yaml');
-      const r = await startRecorder({ mode: 'new', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env, maxBodyBytes: 1024 });
-      const answer = await call(r.baseUrl, '/offers', { method: 'POST', body: 'x'.repeat(100_000), headers: { 'content-type': 'text/plain' } });
+      const r = await startRecorder({
+        mode: 'new',
+        cassette,
+        upstream: { baseUrl: up.baseUrl, deployment: null },
+        env,
+        maxBodyBytes: 1024,
+      });
+      const answer = await call(r.baseUrl, '/offers', {
+        method: 'POST',
+        body: 'x'.repeat(100_000),
+        headers: { 'content-type': 'text/plain' },
+      });
       await r.close();
       assert.deepEqual(answer.json(), { received: 100_000 });
       const [e] = readCassette(cassette).exchanges;
       assert.equal(e!.request.body?.size, 100_000);
       assert.equal(e!.request.body?.truncated, true);
-      assert.equal((e!.request.body?.value as string).length, 1024);
+      assert.equal((e!.request.body!.value as string).length, 1024);
     } finally {
       await up.close();
       tmp.cleanup();
@@ -210,6 +295,10 @@ describe('modes', () => {
   });
 
   it('a bad mode is answered with the allowed ones', () => {
-    assert.throws(() => parseMode('playback'), (e: any) => e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'; got 'playback'/.test(e.message));
+    assert.throws(
+      () => parseMode('playback'),
+      (e: any) =>
+        e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'; got 'playback'/.test(e.message),
+    );
   });
 });

@@ -30,18 +30,41 @@ describe('secrets stay out of cassettes', () => {
     const up = await startUpstream();
     try {
       const cassette = tmp.file('secret.yaml');
-      const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env: { FLIS_TOKEN: TOKEN, MY_EXTRA: ODD_TOKEN } , secrets: secretsFromEnv({ FLIS_TOKEN: TOKEN, MY_EXTRA: ODD_TOKEN }, ['MY_EXTRA']) });
+      const rec = await startRecorder({
+        mode: 'record',
+        cassette,
+        upstream: { baseUrl: up.baseUrl, deployment: null },
+        env: { FLIS_TOKEN: TOKEN, MY_EXTRA: ODD_TOKEN },
+        secrets: secretsFromEnv({ FLIS_TOKEN: TOKEN, MY_EXTRA: ODD_TOKEN }, ['MY_EXTRA']),
+      });
       await call(rec.baseUrl, '/echo-token');
-      await call(rec.baseUrl, `/offers/${encodeURIComponent(TOKEN)}?access_token=${encodeURIComponent(TOKEN)}&b=${Buffer.from(TOKEN).toString('base64')}`);
-      await call(rec.baseUrl, '/offers', { method: 'POST', body: { offer: { references: [TOKEN, encodeURIComponent(ODD_TOKEN), Buffer.from(ODD_TOKEN).toString('base64')] }, [TOKEN]: 1 } });
-      await call(rec.baseUrl, '/offers/x', { headers: { cookie: `session=${TOKEN}`, 'x-api-key': TOKEN, accept: `application/json; t=${TOKEN}` } });
+      await call(
+        rec.baseUrl,
+        `/offers/${encodeURIComponent(TOKEN)}?access_token=${encodeURIComponent(TOKEN)}&b=${Buffer.from(TOKEN).toString('base64')}`,
+      );
+      await call(rec.baseUrl, '/offers', {
+        method: 'POST',
+        body: {
+          offer: { references: [TOKEN, encodeURIComponent(ODD_TOKEN), Buffer.from(ODD_TOKEN).toString('base64')] },
+          [TOKEN]: 1,
+        },
+      });
+      await call(rec.baseUrl, '/offers/x', {
+        headers: { cookie: `session=${TOKEN}`, 'x-api-key': TOKEN, accept: `application/json; t=${TOKEN}` },
+      });
       await rec.close();
       const text = readFileSync(cassette, 'utf8');
-      for (const form of [...allForms(TOKEN), ...allForms(ODD_TOKEN)]) assert.equal(text.includes(form), false, `a form of a secret is in the cassette: ${form.length} chars`);
+      for (const form of [...allForms(TOKEN), ...allForms(ODD_TOKEN)])
+        assert.equal(text.includes(form), false, `a form of a secret is in the cassette: ${form.length} chars`);
       const c = readCassette(cassette);
       assert.equal(c.exchanges.length, 4, 'every exchange was still written, redacted');
       assert.equal(c.exchanges[0]!.request.headers.authorization, 'Bearer [REDACTED]');
-      assert.deepEqual(c.exchanges[0]!.response.body?.value, { token: '[REDACTED]', url: '[REDACTED]', b64: '[REDACTED]', note: 'Bearer [REDACTED]' });
+      assert.deepEqual(c.exchanges[0]!.response.body?.value, {
+        token: '[REDACTED]',
+        url: '[REDACTED]',
+        b64: '[REDACTED]',
+        note: 'Bearer [REDACTED]',
+      });
       const headers = c.exchanges[3]!.request.headers;
       assert.equal(headers.cookie, '[REDACTED]');
       assert.equal(headers['x-api-key'], undefined, 'headers off the allow-list are dropped');
@@ -59,7 +82,12 @@ describe('secrets stay out of cassettes', () => {
     const up = await startUpstream();
     try {
       const cassette = tmp.file('unknown.yaml');
-      const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env: {} });
+      const rec = await startRecorder({
+        mode: 'record',
+        cassette,
+        upstream: { baseUrl: up.baseUrl, deployment: null },
+        env: {},
+      });
       await call(rec.baseUrl, '/echo-token');
       await rec.close();
       const text = readFileSync(cassette, 'utf8');
@@ -76,12 +104,21 @@ describe('secrets stay out of cassettes', () => {
     const up = await startUpstream();
     try {
       const cassette = tmp.file('miss.yaml');
-      const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env: { FLIS_TOKEN: TOKEN } });
+      const rec = await startRecorder({
+        mode: 'record',
+        cassette,
+        upstream: { baseUrl: up.baseUrl, deployment: null },
+        env: { FLIS_TOKEN: TOKEN },
+      });
       await call(rec.baseUrl, '/offers/x');
       await rec.close();
       const logged: string[] = [];
       const replay = await startReplayServer({ cassette, env: { FLIS_TOKEN: TOKEN }, log: (l) => logged.push(l) });
-      const miss = await call(replay.baseUrl, `/offers/x?access_token=${TOKEN}`, { token: null, method: 'POST', body: { secret: TOKEN } });
+      const miss = await call(replay.baseUrl, `/offers/x?access_token=${TOKEN}`, {
+        token: null,
+        method: 'POST',
+        body: { secret: TOKEN },
+      });
       await replay.close();
       assert.equal(miss.status, 501);
       assert.equal(miss.text.includes(TOKEN), false);
@@ -100,11 +137,29 @@ describe('secrets stay out of cassettes', () => {
       const w = new CassetteWriter(tmp.file('guard.yaml'), { mode: 'truncate', header: cassetteHeader(null, null) });
       const guard = formsOf({ label: 'FLIS_TOKEN', value: TOKEN });
       const exchange = {
-        startedAt: '', operationId: null, violations: [],
+        startedAt: '',
+        operationId: null,
+        violations: [],
         request: { method: 'GET', path: '/x', query: {}, headers: {}, body: null },
-        response: { status: 200, headers: {}, body: { encoding: 'text' as const, value: `hidden ${Buffer.from(TOKEN).toString('base64')}`, size: 1, truncated: false }, timing: { durationMs: 0, firstByteMs: 0 } },
+        response: {
+          status: 200,
+          headers: {},
+          body: {
+            encoding: 'text' as const,
+            value: `hidden ${Buffer.from(TOKEN).toString('base64')}`,
+            size: 1,
+            truncated: false,
+          },
+          timing: { durationMs: 0, firstByteMs: 0 },
+        },
       };
-      assert.throws(() => w.append(exchange, guard), (e: any) => e.code === 'FLIS_ERR_CASSETTE_SECRET' && /FLIS_TOKEN \(base64 form\)/.test(e.message) && !e.message.includes(TOKEN));
+      assert.throws(
+        () => w.append(exchange, guard),
+        (e: any) =>
+          e.code === 'FLIS_ERR_CASSETTE_SECRET' &&
+          /FLIS_TOKEN \(base64 form\)/.test(e.message) &&
+          !e.message.includes(TOKEN),
+      );
       w.close();
       assert.equal(readCassette(tmp.file('guard.yaml')).exchanges.length, 0, 'nothing was written');
     } finally {
@@ -117,16 +172,27 @@ describe('secrets stay out of cassettes', () => {
     try {
       const file = tmp.file('leaky.yaml');
       const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
-      writeFileSync(file, [
-        '---', 'format: 1', '...', '---', 'seq: 1',
-        `note: ${encodeURIComponent(ODD_TOKEN)}`,
-        `auth: Bearer abcdefghijklmnop1234`,
-        `jwt: ${jwt}`,
-        'clean: Bearer [REDACTED]',
-        '...', '',
-      ].join('\n'));
+      writeFileSync(
+        file,
+        [
+          '---',
+          'format: 1',
+          '...',
+          '---',
+          'seq: 1',
+          `note: ${encodeURIComponent(ODD_TOKEN)}`,
+          `auth: Bearer abcdefghijklmnop1234`,
+          `jwt: ${jwt}`,
+          'clean: Bearer [REDACTED]',
+          '...',
+          '',
+        ].join('\n'),
+      );
       const findings = scanCassette(file, { MY_EXTRA: ODD_TOKEN }, ['MY_EXTRA']);
-      assert.deepEqual(findings.map((f) => f.line), [6, 7, 8]);
+      assert.deepEqual(
+        findings.map((f) => f.line),
+        [6, 7, 8],
+      );
       assert.match(findings[0]!.what, /MY_EXTRA \(url-encoded form\)/);
       assert.match(findings[1]!.what, /bearer token/);
       assert.match(findings[2]!.what, /JWT/);

@@ -33,7 +33,12 @@ describe('recording the embedded mock', () => {
     const tmp = tempDir();
     const cassette = tmp.file('mock.yaml');
     const mock = await startMock({ token: TOKEN });
-    const rec = await startRecorder({ mode: 'record', cassette, upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' }, env });
+    const rec = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' },
+      env,
+    });
     let live: Answer[];
     try {
       live = await traffic(rec.baseUrl);
@@ -49,8 +54,14 @@ describe('recording the embedded mock', () => {
     const replay = await startReplayServer({ cassette });
     try {
       const again = await traffic(replay.baseUrl);
-      assert.deepEqual(again.map((a) => a.status), live.map((a) => a.status));
-      assert.deepEqual(again.map((a) => a.text), live.map((a) => a.text));
+      assert.deepEqual(
+        again.map((a) => a.status),
+        live.map((a) => a.status),
+      );
+      assert.deepEqual(
+        again.map((a) => a.text),
+        live.map((a) => a.text),
+      );
     } finally {
       await replay.close();
       tmp.cleanup();
@@ -61,7 +72,15 @@ describe('recording the embedded mock', () => {
     const tmp = tempDir();
     const mock = await startMock({ token: TOKEN, faults: ['offer-quantity-as-string'] });
     const seen: string[] = [];
-    const rec = await startRecorder({ mode: 'passthrough', cassette: tmp.file('unused.yaml'), upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' }, env, log: (line, kind) => { if (kind === 'violation') seen.push(line); } });
+    const rec = await startRecorder({
+      mode: 'passthrough',
+      cassette: tmp.file('unused.yaml'),
+      upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' },
+      env,
+      log: (line, kind) => {
+        if (kind === 'violation') seen.push(line);
+      },
+    });
     try {
       const list = await call(rec.baseUrl, '/offers?start=2000-01-01T00:00:00Z&end=2100-01-01T00:00:00Z');
       assert.equal(list.status, 200);
@@ -71,6 +90,13 @@ describe('recording the embedded mock', () => {
       await mock.close();
       tmp.cleanup();
     }
-    assert.ok(seen.some((l) => /\[response-schema\] spec 4\.1 listOffers response: \/0\/quantity: must be number \[offer\.schema\.json#\/properties\/quantity\/type\]/.test(l)), seen.join('\n'));
+    assert.ok(
+      seen.some((l) =>
+        /\[response-schema\] spec 4\.1 listOffers response: \/0\/quantity: must be number \[offer\.schema\.json#\/properties\/quantity\/type\]/.test(
+          l,
+        ),
+      ),
+      seen.join('\n'),
+    );
   });
 });

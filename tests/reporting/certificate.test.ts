@@ -14,7 +14,10 @@ import { OPENAPI_FILE, operations } from '../../specs/contract.ts';
 import { SECRET, failureRecord, outcome, sampleOutcomes } from './fixtures.ts';
 
 const facts = { seed: 42, runId: 'flis-test', suites: ['contract'], allowWrites: false } as const;
-const subject = { deployment: 'sandbox', baseUrl: `https://user:${SECRET}@sandbox.example.invalid/apis/v0?key=${SECRET}` };
+const subject = {
+  deployment: 'sandbox',
+  baseUrl: `https://user:${SECRET}@sandbox.example.invalid/apis/v0?key=${SECRET}`,
+};
 const dir = mkdtempSync(join(tmpdir(), 'flis-cert-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -38,7 +41,8 @@ describe('the matrix', () => {
   });
 
   it('marks a cell passed for every operation a passing test exercised', () => {
-    for (const op of ['listOffers', 'getOffer', 'getBooking']) assert.equal(row(op).cells['auth-required']?.status, 'passed', op);
+    for (const op of ['listOffers', 'getOffer', 'getBooking'])
+      assert.equal(row(op).cells['auth-required']?.status, 'passed', op);
   });
 
   it('marks failed only the operation the failure blames, linking to the failure and its clause', () => {
@@ -61,7 +65,9 @@ describe('the matrix', () => {
 
   it('lists clauses with the checks that enforce them, expanding rule ranges', () => {
     const clause = (id: string) => c.clauses.find((x) => x.id === id)!;
-    assert.deepEqual(clause('spec 3 rule 2').checks, [{ check: 'billing-forced-status', passed: 1, failed: 0, skipped: 0 }]);
+    assert.deepEqual(clause('spec 3 rule 2').checks, [
+      { check: 'billing-forced-status', passed: 1, failed: 0, skipped: 0 },
+    ]);
     assert.equal(clause('spec 2.2').status, 'failed');
     assert.equal(clause('spec 6 rule 1').status, 'not-tested');
     assert.equal(clause('spec 8').status, 'not-shown');
@@ -76,7 +82,16 @@ describe('the verdict', () => {
   });
 
   it('a failure beyond the spec (HTTP semantics) is an advisory', () => {
-    const outcomes = [outcome({ id: 'x', status: 'failed', check: 'no-5xx', clause: 'HTTP semantics', operation: 'listOffers', record: failureRecord({ check: 'no-5xx', clause: 'HTTP semantics', operationId: 'listOffers' }) })];
+    const outcomes = [
+      outcome({
+        id: 'x',
+        status: 'failed',
+        check: 'no-5xx',
+        clause: 'HTTP semantics',
+        operation: 'listOffers',
+        record: failureRecord({ check: 'no-5xx', clause: 'HTTP semantics', operationId: 'listOffers' }),
+      }),
+    ];
     const c = buildCertificate({ run: { outcomes, errors: [] }, subject, facts });
     assert.equal(c.verdict.status, 'certified-with-advisories');
     assert.equal(c.failures[0]?.blocking, false);
@@ -103,7 +118,15 @@ describe('provenance and redaction', () => {
   });
 
   it('never writes the token to certificate.json or certificate.html', () => {
-    const outcomes = [outcome({ id: 'x', status: 'failed', operation: 'getOffer', blamed: ['getOffer'], record: failureRecord({ message: `server echoed ${SECRET}` }) })];
+    const outcomes = [
+      outcome({
+        id: 'x',
+        status: 'failed',
+        operation: 'getOffer',
+        blamed: ['getOffer'],
+        record: failureRecord({ message: `server echoed ${SECRET}` }),
+      }),
+    ];
     writeCertificate(dir, { run: { outcomes, errors: [] }, subject, facts }, [SECRET]);
     for (const f of ['certificate.json', 'certificate.html']) {
       const text = readFileSync(join(dir, f), 'utf8');
@@ -114,7 +137,9 @@ describe('provenance and redaction', () => {
 });
 
 describe('the HTML', () => {
-  const html = renderCertificateHtml(buildCertificate({ run: { outcomes: sampleOutcomes(), errors: [] }, subject, facts }));
+  const html = renderCertificateHtml(
+    buildCertificate({ run: { outcomes: sampleOutcomes(), errors: [] }, subject, facts }),
+  );
 
   it('loads nothing: no script, no external reference, a CSP that forbids it', () => {
     assert.doesNotMatch(html, /<script/i);

@@ -24,12 +24,32 @@ let broken: CommandResult;
 
 /** One exchange as `flis record` stores it: the client's request and the deployment's real answer. */
 async function recorded(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${mock.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${mock.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   return {
-    startedAt: new Date().toISOString(), operationId: null, violations: [],
-    request: { method, path, query: {}, headers: { authorization: 'Bearer [REDACTED]', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? null : encodeBody(Buffer.from(JSON.stringify(body)), 'application/json') },
-    response: { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, body: encodeBody(Buffer.from(text), res.headers.get('content-type') ?? undefined), timing: { durationMs: 1, firstByteMs: 1 } },
+    startedAt: new Date().toISOString(),
+    operationId: null,
+    violations: [],
+    request: {
+      method,
+      path,
+      query: {},
+      headers: {
+        authorization: 'Bearer [REDACTED]',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? null : encodeBody(Buffer.from(JSON.stringify(body)), 'application/json'),
+    },
+    response: {
+      status: res.status,
+      headers: { 'content-type': res.headers.get('content-type') ?? '' },
+      body: encodeBody(Buffer.from(text), res.headers.get('content-type') ?? undefined),
+      timing: { durationMs: 1, firstByteMs: 1 },
+    },
   };
 }
 
@@ -42,15 +62,34 @@ before(async () => {
   writeCassette(join(root, 'clean.yaml'), header, good, []);
   writeCassette(join(root, 'broken.yaml'), header, [...good, bad], []);
   const env = { ...process.env, FLIS_SANDBOX_BASE_URL: mock.baseUrl, FLIS_SANDBOX_TOKEN: TOKEN };
-  const args = (name: string) => ['--partner', 'Acme Haulage', '--suite', 'billing', '--seed', '3', '--runs', '3', '--progress', 'none', '--report-dir', join(root, name), '--cassette', join(root, `${name}.yaml`)];
-  [clean, broken] = await Promise.all([runCommand(certifyCommand, args('clean'), env), runCommand(certifyCommand, args('broken'), env)]);
+  const args = (name: string) => [
+    '--partner',
+    'Acme Haulage',
+    '--suite',
+    'billing',
+    '--seed',
+    '3',
+    '--runs',
+    '3',
+    '--progress',
+    'none',
+    '--report-dir',
+    join(root, name),
+    '--cassette',
+    join(root, `${name}.yaml`),
+  ];
+  [clean, broken] = await Promise.all([
+    runCommand(certifyCommand, args('clean'), env),
+    runCommand(certifyCommand, args('broken'), env),
+  ]);
 });
 after(async () => {
   await mock?.close();
   rmSync(root, { recursive: true, force: true });
 });
 
-const cert = (name: string) => JSON.parse(readFileSync(join(root, name, 'certificate-acme-haulage.json'), 'utf8')) as Certificate;
+const cert = (name: string) =>
+  JSON.parse(readFileSync(join(root, name, 'certificate-acme-haulage.json'), 'utf8')) as Certificate;
 
 describe('flis certify', () => {
   it('passes with clean client traffic: one certificate, named for the partner, covering suites and traffic', () => {
@@ -59,20 +98,32 @@ describe('flis certify', () => {
     assert.equal(c.verdict.status, 'certified');
     assert.equal(c.subject.partner, 'Acme Haulage');
     assert.equal(c.subject.deployment, 'sandbox');
-    assert.deepEqual(c.run.cassettes?.map((k) => k.exchanges), [2]);
+    assert.deepEqual(
+      c.run.cassettes?.map((k) => k.exchanges),
+      [2],
+    );
     const row = c.matrix.rows.find((r) => r.operationId === 'listBillingGroups');
     assert.equal(row?.cells['traffic:response-schema']?.status, 'passed');
-    assert.ok(c.matrix.checks.some((k) => !k.startsWith('traffic:')), 'the suites ran too');
+    assert.ok(
+      c.matrix.checks.some((k) => !k.startsWith('traffic:')),
+      'the suites ran too',
+    );
     assert.ok(existsSync(join(root, 'clean', 'certificate-acme-haulage.html')));
   });
 
   it('fails with a contract violation in the client traffic, and names it', () => {
     assert.equal(broken.code, 1, broken.out);
-    assert.match(broken.out, /CLIENT TRAFFIC FAILED \[traffic:request-schema\] spec 4\.1 upsertOffer: .*broken\.yaml:\d+/);
+    assert.match(
+      broken.out,
+      /CLIENT TRAFFIC FAILED \[traffic:request-schema\] spec 4\.1 upsertOffer: .*broken\.yaml:\d+/,
+    );
     const c = cert('broken');
     assert.equal(c.verdict.status, 'not-certified');
     const f = c.failures.find((x) => x.source === 'traffic');
     assert.equal(f?.pointer, '/offer/quantity');
-    assert.equal(c.matrix.rows.find((r) => r.operationId === 'upsertOffer')?.cells['traffic:request-schema']?.status, 'failed');
+    assert.equal(
+      c.matrix.rows.find((r) => r.operationId === 'upsertOffer')?.cells['traffic:request-schema']?.status,
+      'failed',
+    );
   });
 });

@@ -18,7 +18,15 @@ import { writeCertificate } from '../../reporting/write-certificate.ts';
 import { sampleOutcomes } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const SHOTS = resolve('reports', 'test-screenshots');
 const dir = mkdtempSync(join(tmpdir(), 'flis-chromium-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,18 +57,41 @@ function allureResults(): string {
   const results = join(dir, 'allure-results');
   mkdirSync(results, { recursive: true });
   const now = Date.now();
-  for (const [name, status] of [['auth-required · all operations', 'passed'], ['response-schema · getOffer', 'failed']] as const) {
+  for (const [name, status] of [
+    ['auth-required · all operations', 'passed'],
+    ['response-schema · getOffer', 'failed'],
+  ] as const) {
     const uuid = randomUUID();
-    writeFileSync(join(results, `${uuid}-result.json`), JSON.stringify({
-      uuid, historyId: uuid, name, fullName: name, status, stage: 'finished', start: now, stop: now + 5,
-      labels: [{ name: 'epic', value: 'Offers' }, { name: 'feature', value: 'getOffer' }, { name: 'story', value: name.split(' ')[0] }],
-      statusDetails: status === 'failed' ? { message: 'response does not match offer-list.schema.json' } : {}, steps: [], attachments: [], parameters: [], links: [],
-    }));
+    writeFileSync(
+      join(results, `${uuid}-result.json`),
+      JSON.stringify({
+        uuid,
+        historyId: uuid,
+        name,
+        fullName: name,
+        status,
+        stage: 'finished',
+        start: now,
+        stop: now + 5,
+        labels: [
+          { name: 'epic', value: 'Offers' },
+          { name: 'feature', value: 'getOffer' },
+          { name: 'story', value: name.split(' ')[0] },
+        ],
+        statusDetails: status === 'failed' ? { message: 'response does not match offer-list.schema.json' } : {},
+        steps: [],
+        attachments: [],
+        parameters: [],
+        links: [],
+      }),
+    );
   }
   return results;
 }
 
-describe('headless Chromium, offline', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (.ci/run installs Debian's chromium)` }, () => {
+describe('headless Chromium, offline', {
+  skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (.ci/run installs Debian's chromium)`,
+}, () => {
   let browser: Browser;
   before(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
@@ -69,7 +100,15 @@ describe('headless Chromium, offline', { skip: existsSync(CHROMIUM) ? false : `$
   after(() => browser?.close());
 
   it('renders the certificate, requesting nothing but the file', async () => {
-    writeCertificate(dir, { run: { outcomes: sampleOutcomes(), errors: [] }, subject: { deployment: 'embedded', baseUrl: 'http://127.0.0.1:1/apis/v0' }, facts: { seed: 1, runId: 'r', suites: 'all', allowWrites: true } }, []);
+    writeCertificate(
+      dir,
+      {
+        run: { outcomes: sampleOutcomes(), errors: [] },
+        subject: { deployment: 'embedded', baseUrl: 'http://127.0.0.1:1/apis/v0' },
+        facts: { seed: 1, runId: 'r', suites: 'all', allowWrites: true },
+      },
+      [],
+    );
     const file = join(dir, 'certificate.html');
     const shot = join(dir, 'certificate.png');
     const { requests, text } = await render(browser, file, shot);
@@ -85,7 +124,10 @@ describe('headless Chromium, offline', { skip: existsSync(CHROMIUM) ? false : `$
     const index = await buildAllureHtml({ resultsDirs: [allureResults()], outputDir: join(dir, 'allure-report') });
     const shot = join(dir, 'allure.png');
     const { requests } = await render(browser, index, shot);
-    assert.deepEqual(requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:')), [pathToFileURL(index).href]);
+    assert.deepEqual(
+      requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:')),
+      [pathToFileURL(index).href],
+    );
     assert.ok(readFileSync(shot).length > 10_000);
     copyFileSync(shot, join(SHOTS, 'allure.png'));
   });

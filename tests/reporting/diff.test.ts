@@ -22,8 +22,29 @@ after(() => rmSync(root, { recursive: true, force: true }));
 async function diff(label: string, a: Omit<MockOptions, 'token'>, b: Omit<MockOptions, 'token'>) {
   const [ma, mb] = await Promise.all([startMock({ token: TOKEN, ...a }), startMock({ token: TOKEN, ...b })]);
   try {
-    const env = { ...process.env, FLIS_MOCK_BASE_URL: ma.baseUrl, FLIS_MOCK_TOKEN: TOKEN, FLIS_SANDBOX_BASE_URL: mb.baseUrl, FLIS_SANDBOX_TOKEN: TOKEN };
-    const r = await runCommand(diffCommand, ['--deployment', 'mock', '--deployment', 'sandbox', '--seed', '9', '--runs', '2', '--report-dir', join(root, label)], env);
+    const env = {
+      ...process.env,
+      FLIS_MOCK_BASE_URL: ma.baseUrl,
+      FLIS_MOCK_TOKEN: TOKEN,
+      FLIS_SANDBOX_BASE_URL: mb.baseUrl,
+      FLIS_SANDBOX_TOKEN: TOKEN,
+    };
+    const r = await runCommand(
+      diffCommand,
+      [
+        '--deployment',
+        'mock',
+        '--deployment',
+        'sandbox',
+        '--seed',
+        '9',
+        '--runs',
+        '2',
+        '--report-dir',
+        join(root, label),
+      ],
+      env,
+    );
     const report = JSON.parse(readFileSync(join(root, label, 'diff.json'), 'utf8')) as { differences: Difference[] };
     return { ...r, differences: report.differences };
   } finally {
@@ -41,14 +62,17 @@ describe('flis diff', () => {
   it('reports a wrongly typed field and a missing documented field, per operation and path', async () => {
     const r = await diff('faulty', {}, { faults: ['offer-quantity-as-string', 'billing-group-missing-status'] });
     assert.equal(r.code, 1);
-    const has = (op: string, kind: string, path: string) => r.differences.some((d) => d.operationId === op && d.kind === kind && d.path === path);
+    const has = (op: string, kind: string, path: string) =>
+      r.differences.some((d) => d.operationId === op && d.kind === kind && d.path === path);
     assert.ok(has('listOffers', 'field-type', '/*/quantity'), JSON.stringify(r.differences, null, 1));
     assert.ok(has('listBillingGroups', 'field-presence', '/*/status'));
     assert.match(r.out, /DIFFERS listOffers field-type \/\*\/quantity: mock number, sandbox string/);
   });
 
   it('counts a 2xx against a 4xx as a difference, 200 against 201 as open', () => {
-    const pair = (a: number, b: number) => [{ operationId: 'x', request: 'PUT /x', a: { status: a }, b: { status: b } }];
+    const pair = (a: number, b: number) => [
+      { operationId: 'x', request: 'PUT /x', a: { status: a }, b: { status: b } },
+    ];
     assert.equal(compareOperation('x', undefined, pair(200, 201)).length, 0);
     assert.equal(compareOperation('x', undefined, pair(200, 400))[0]?.kind, 'status');
   });

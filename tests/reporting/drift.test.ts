@@ -28,7 +28,10 @@ async function observeMock(drift: boolean): Promise<Observations> {
   const mock = await startMock({ token: TOKEN, drift });
   const obs = emptyObservations();
   try {
-    for (const [operationId, path] of [['listOffers', '/offers'], ['listBillingGroups', '/billingGroups']] as const) {
+    for (const [operationId, path] of [
+      ['listOffers', '/offers'],
+      ['listBillingGroups', '/billingGroups'],
+    ] as const) {
       const res = await fetch(`${mock.baseUrl}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
       observe(obs, { operationId, status: res.status, responseBody: await res.json() });
     }
@@ -55,7 +58,11 @@ describe('drift from a run', () => {
 
   it('finds none of it on the clean mock', async () => {
     const r = buildDriftReport(await observeMock(false));
-    assert.equal(r.counts['undocumented-field'], 0, JSON.stringify(r.findings.filter((f) => f.kind === 'undocumented-field')));
+    assert.equal(
+      r.counts['undocumented-field'],
+      0,
+      JSON.stringify(r.findings.filter((f) => f.kind === 'undocumented-field')),
+    );
     assert.ok(!has(r, 'documented-field-never-seen', 'listOffers', '/*/queried'));
   });
 });
@@ -66,12 +73,19 @@ describe('drift rules', () => {
     observe(obs, { operationId: 'listOffers', status: 503 });
     observe(obs, { operationId: 'listOffers', status: 404 });
     const r = buildDriftReport(obs);
-    assert.deepEqual(r.findings.filter((f) => f.kind === 'undocumented-status').map((f) => f.status), [503]);
+    assert.deepEqual(
+      r.findings.filter((f) => f.kind === 'undocumented-status').map((f) => f.status),
+      [503],
+    );
   });
 
   it('reports values beyond those spec 3 shows, and never what lives in an open key-value store', () => {
     const obs = emptyObservations();
-    observe(obs, { operationId: 'getBillingGroup', status: 200, responseBody: { status: 'Invoiced', properties: { anything: 1 } } });
+    observe(obs, {
+      operationId: 'getBillingGroup',
+      status: 200,
+      responseBody: { status: 'Invoiced', properties: { anything: 1 } },
+    });
     const r = buildDriftReport(obs);
     assert.ok(r.findings.some((f) => f.kind === 'undocumented-value' && f.value === 'Invoiced'));
     assert.equal(lookup('billing-group', '/properties/anything').kind, 'open');
@@ -83,15 +97,42 @@ describe('drift from a cassette, and proposed schemas', () => {
   const file = join(dir, 'client.cassette.yaml');
   const json = (v: unknown) => encodeBody(Buffer.from(JSON.stringify(v)), 'application/json');
   const exchange = (path: string, body: unknown) => ({
-    startedAt: '2026-01-05T10:00:00.000Z', operationId: null, violations: [],
+    startedAt: '2026-01-05T10:00:00.000Z',
+    operationId: null,
+    violations: [],
     request: { method: 'GET', path, query: {}, headers: { authorization: 'Bearer [REDACTED]' }, body: null },
-    response: { status: 200, headers: { 'content-type': 'application/json' }, body: json(body), timing: { durationMs: 3, firstByteMs: 2 } },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: json(body),
+      timing: { durationMs: 3, firstByteMs: 2 },
+    },
   });
-  writeCassette(file, cassetteHeader('sandbox', 'https://sandbox.example.invalid/apis/v0'), [
-    exchange('/bookings/bk-1', { id: 'bk-1', carrierId: 'c-1', createdAt: '2026-01-05T09:00:00Z', stops: [{ seq: 1 }] }),
-    exchange('/bookings/bk-2', { id: 'bk-2', createdAt: '2026-01-06T09:00:00Z', stops: [] }),
-    exchange('/invoices/inv-1', { id: 'inv-1', invoiceDate: '2026-01-01', invoiceDueDate: '2026-01-31', invoicedBy: { uid: 'u', email: 'e', name: 'n' }, status: 'OPEN', created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', billingGroups: [], paymentTerms: 'NET30' }),
-  ], []);
+  writeCassette(
+    file,
+    cassetteHeader('sandbox', 'https://sandbox.example.invalid/apis/v0'),
+    [
+      exchange('/bookings/bk-1', {
+        id: 'bk-1',
+        carrierId: 'c-1',
+        createdAt: '2026-01-05T09:00:00Z',
+        stops: [{ seq: 1 }],
+      }),
+      exchange('/bookings/bk-2', { id: 'bk-2', createdAt: '2026-01-06T09:00:00Z', stops: [] }),
+      exchange('/invoices/inv-1', {
+        id: 'inv-1',
+        invoiceDate: '2026-01-01',
+        invoiceDueDate: '2026-01-31',
+        invoicedBy: { uid: 'u', email: 'e', name: 'n' },
+        status: 'OPEN',
+        created: '2026-01-01T00:00:00Z',
+        updated: '2026-01-01T00:00:00Z',
+        billingGroups: [],
+        paymentTerms: 'NET30',
+      }),
+    ],
+    [],
+  );
   const r = buildDriftReport(observationsFromCassette(file));
 
   it('reads cassettes: undocumented fields of documented shapes', () => {
@@ -102,7 +143,11 @@ describe('drift from a cassette, and proposed schemas', () => {
   it('proposes a schema for a record whose fields are not shown: types, formats, required-in-every-instance', () => {
     const p = r.proposedSchemas.find((x) => x.operationId === 'getBooking' && x.direction === 'response');
     assert.ok(p, 'a proposal for getBooking');
-    const s = p.schema as { type: string; required: string[]; properties: Record<string, { type: string; format?: string; items?: unknown }> };
+    const s = p.schema as {
+      type: string;
+      required: string[];
+      properties: Record<string, { type: string; format?: string; items?: unknown }>;
+    };
     assert.equal(s.type, 'object');
     assert.deepEqual(s.required, ['createdAt', 'id', 'stops']);
     assert.equal(s.properties.createdAt?.format, 'date-time');

@@ -9,11 +9,19 @@ import { parseGates } from '../../cli/finish-run.ts';
 import { FlisError } from '../../errors/flis-error.ts';
 import { sampleOutcomes } from './fixtures.ts';
 
-const cert = buildCertificate({ run: { outcomes: sampleOutcomes(), errors: [] }, subject: { deployment: 'embedded', baseUrl: 'http://127.0.0.1:1/apis/v0' }, facts: { seed: 1, runId: 'r', suites: 'all', allowWrites: true } });
+const cert = buildCertificate({
+  run: { outcomes: sampleOutcomes(), errors: [] },
+  subject: { deployment: 'embedded', baseUrl: 'http://127.0.0.1:1/apis/v0' },
+  facts: { seed: 1, runId: 'r', suites: 'all', allowWrites: true },
+});
 
 function driftWith(extraField: boolean) {
   const obs = emptyObservations();
-  observe(obs, { operationId: 'getBillingGroup', status: 200, responseBody: { status: 'Booked', ...(extraField ? { tenantId: 't' } : {}) } });
+  observe(obs, {
+    operationId: 'getBillingGroup',
+    status: 200,
+    responseBody: { status: 'Booked', ...(extraField ? { tenantId: 't' } : {}) },
+  });
   return buildDriftReport(obs);
 }
 
@@ -39,8 +47,17 @@ describe('gates', () => {
   });
 
   it('rejects a bad percentage or an unknown --fail-on value as usage errors', () => {
-    assert.throws(() => parseGates({ 'min-coverage': '140' }), (e: unknown) => e instanceof FlisError && e.code === 'FLIS_ERR_USAGE');
-    assert.throws(() => parseGates({ 'fail-on': ['flakes'] }), (e: unknown) => e instanceof FlisError && e.code === 'FLIS_ERR_USAGE');
-    assert.deepEqual(parseGates({ 'min-coverage': '80%', 'fail-on': ['drift'] }), { minCoverage: 80, failOn: ['drift'] });
+    assert.throws(
+      () => parseGates({ 'min-coverage': '140' }),
+      (e: unknown) => e instanceof FlisError && e.code === 'FLIS_ERR_USAGE',
+    );
+    assert.throws(
+      () => parseGates({ 'fail-on': ['flakes'] }),
+      (e: unknown) => e instanceof FlisError && e.code === 'FLIS_ERR_USAGE',
+    );
+    assert.deepEqual(parseGates({ 'min-coverage': '80%', 'fail-on': ['drift'] }), {
+      minCoverage: 80,
+      failOn: ['drift'],
+    });
   });
 });

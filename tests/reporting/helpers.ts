@@ -9,7 +9,11 @@ export interface CommandResult {
   err: string;
 }
 
-export async function runCommand(command: Command, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CommandResult> {
+export async function runCommand(
+  command: Command,
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CommandResult> {
   const out: string[] = [];
   const err: string[] = [];
   const io: CommandIo = { out: (l) => out.push(l), err: (l) => err.push(l), env, stopped: new Promise(() => {}) };

@@ -24,7 +24,26 @@ let run: CommandResult;
 before(async () => {
   mock = await startMock({ token: TOKEN });
   const env = { ...process.env, FLIS_MOCK_BASE_URL: mock.baseUrl, FLIS_MOCK_TOKEN: TOKEN };
-  run = await runCommand(flisRun, ['--deployment', 'mock', '--suite', 'contract,webhooks', '--seed', '5', '--report-dir', dir, '--progress', 'none', '--min-coverage', '100', '--fail-on', 'drift'], env);
+  run = await runCommand(
+    flisRun,
+    [
+      '--deployment',
+      'mock',
+      '--suite',
+      'contract,webhooks',
+      '--seed',
+      '5',
+      '--report-dir',
+      dir,
+      '--progress',
+      'none',
+      '--min-coverage',
+      '100',
+      '--fail-on',
+      'drift',
+    ],
+    env,
+  );
 });
 after(async () => {
   await mock?.close();
@@ -50,18 +69,27 @@ describe('flis run writes every report', () => {
 
   it('runs the webhook checks against the clean mock: spec 6 rules enforced and passed', () => {
     const c = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as Certificate;
-    for (const id of ['spec 6', 'spec 6 rule 1', 'spec 6 rule 2', 'spec 6 rule 3']) assert.equal(c.clauses.find((x) => x.id === id)?.status, 'passed', id);
+    for (const id of ['spec 6', 'spec 6 rule 1', 'spec 6 rule 2', 'spec 6 rule 3'])
+      assert.equal(c.clauses.find((x) => x.id === id)?.status, 'passed', id);
     assert.equal(c.counts.failed, 0);
   });
 
   it('writes JUnit, the Playwright HTML report, the drift report and Allure results', () => {
-    for (const f of ['junit.xml', 'html/index.html', 'results.json', 'run.json', 'drift.md', 'drift.json']) assert.ok(existsSync(join(dir, f)), f);
+    for (const f of ['junit.xml', 'html/index.html', 'results.json', 'run.json', 'drift.md', 'drift.json'])
+      assert.ok(existsSync(join(dir, f)), f);
   });
 
   it('labels Allure results by resource group, operation and check', () => {
     const files = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
     assert.equal(files.length, 88);
-    const labels = files.flatMap((f) => (JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')) as { labels: { name: string; value: string }[] }).labels);
+    const labels = files.flatMap(
+      (f) =>
+        (
+          JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')) as {
+            labels: { name: string; value: string }[];
+          }
+        ).labels,
+    );
     const values = (name: string) => new Set(labels.filter((l) => l.name === name).map((l) => l.value));
     assert.ok(values('epic').has('Offers') && values('epic').has('Bookings'));
     assert.ok(values('feature').has('getOffer (GET /offers/{offerId})'));
@@ -75,6 +103,7 @@ describe('flis run writes every report', () => {
   });
 
   it('leaves the token in no file, in no form', () => {
-    for (const form of secretForms(TOKEN)) assert.deepEqual(filesContaining(dir, form), [], `token form ${form.slice(0, 4)}…`);
+    for (const form of secretForms(TOKEN))
+      assert.deepEqual(filesContaining(dir, form), [], `token form ${form.slice(0, 4)}…`);
   });
 });

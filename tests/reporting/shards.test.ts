@@ -16,7 +16,18 @@ import type { Certificate } from '../../reporting/certificate.ts';
 import { runCommand, type CommandResult } from './helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'flis-shards-'));
-const common = ['--suite', 'invoices,billing', '--seed', '11', '--runs', '3', '--progress', 'none', '--mock-fault', 'page-repeats'];
+const common = [
+  '--suite',
+  'invoices,billing',
+  '--seed',
+  '11',
+  '--runs',
+  '3',
+  '--progress',
+  'none',
+  '--mock-fault',
+  'page-repeats',
+];
 const env = { ...process.env, FLIS_RUN_ID: 'flis-shard-test' };
 const readCert = (d: string) => JSON.parse(readFileSync(join(root, d, 'certificate.json'), 'utf8')) as Certificate;
 let merged: CommandResult;
@@ -28,16 +39,26 @@ before(async () => {
     runCommand(flisRun, [...common, '--report-dir', join(root, 'whole'), '--workers', '1'], env),
     runCommand(flisRun, [...common, '--report-dir', join(root, 's1'), '--shard', '1/3', '--workers', '1'], env),
   ]);
-  const [s2, s3] = await Promise.all([2, 3].map((i) => runCommand(flisRun, [...common, '--report-dir', join(root, `s${i}`), '--shard', `${i}/3`, '--workers', '1'], env)));
+  const [s2, s3] = await Promise.all(
+    [2, 3].map((i) =>
+      runCommand(flisRun, [...common, '--report-dir', join(root, `s${i}`), '--shard', `${i}/3`, '--workers', '1'], env),
+    ),
+  );
   shardRuns.push(whole, s1, s2!, s3!);
-  merged = await runCommand(mergeCommand, [join(root, 's1'), join(root, 's2'), join(root, 's3'), '--report-dir', join(root, 'merged')], env);
+  merged = await runCommand(
+    mergeCommand,
+    [join(root, 's1'), join(root, 's2'), join(root, 's3'), '--report-dir', join(root, 'merged')],
+    env,
+  );
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
 describe('sharded runs merged', () => {
   it('each shard leaves a blob report; the merge writes one Playwright report and one Allure result set', () => {
-    for (const i of [1, 2, 3]) assert.ok(existsSync(join(root, `s${i}`, 'blob', `report-${i}-of-3.zip`)), `shard ${i} blob`);
-    for (const f of ['html/index.html', 'junit.xml', 'results.json', 'allure-results', 'certificate.html']) assert.ok(existsSync(join(root, 'merged', f)), f);
+    for (const i of [1, 2, 3])
+      assert.ok(existsSync(join(root, `s${i}`, 'blob', `report-${i}-of-3.zip`)), `shard ${i} blob`);
+    for (const f of ['html/index.html', 'junit.xml', 'results.json', 'allure-results', 'certificate.html'])
+      assert.ok(existsSync(join(root, 'merged', f)), f);
   });
 
   it('exits 1, like the unsharded run, since the fault fails a check', () => {

@@ -19,15 +19,59 @@ test('types.generated.ts is up to date with the schemas (run `npm run types`)', 
   assert.equal(readFileSync(TYPES_FILE, 'utf8'), await generateTypes());
 });
 
-const location = { addressText: 'Quay 4', latitude: 51.9, longitude: 4.1, locationName: 'Rotterdam', locationId: 'l1', externalId: 'e1', timezone: 'Europe/Amsterdam', properties: null };
+const location = {
+  addressText: 'Quay 4',
+  latitude: 51.9,
+  longitude: 4.1,
+  locationName: 'Rotterdam',
+  locationId: 'l1',
+  externalId: 'e1',
+  timezone: 'Europe/Amsterdam',
+  properties: null,
+};
 const offer = {
-  id: 'o1', references: ['r'], offerVersion: '1', bookingId: 'b1', canceled: false, carrierId: 'c', carrierExternalId: 'ce', carrierName: 'Carrier',
-  corporateId: 'k', corporateName: 'Corp', corporateSubaccountId: 's', corporateSubaccountName: 'Sub', corporateSubaccountIntegrationId: 'si',
-  transportRequirementsId: 't', productCode: null, productCodeName: null, productCodeExternalId: null, properties: null, productSpatialRequirement: null,
-  productMassKg: null, content: [], quantity: 2, noPayment: false, distanceKm: 12.5, sourceId: 'src', priceTransport: null, priceFaf: null,
-  priceStrategy: null, priceTransportAdjustmentReasons: [], priceTransportAdjustment: null, fromLocation: location, toLocation: location,
-  fromLocationDistrict: 'd', fromLocationDistrictId: 'di', fromLocationRegion: 'r', toLocationDistrict: 'd', toLocationDistrictId: 'di', toLocationRegion: 'r',
-  transportTimestamp: '2026-03-01T10:00:00Z', settled: false, queried: false, status: 'Delivered',
+  id: 'o1',
+  references: ['r'],
+  offerVersion: '1',
+  bookingId: 'b1',
+  canceled: false,
+  carrierId: 'c',
+  carrierExternalId: 'ce',
+  carrierName: 'Carrier',
+  corporateId: 'k',
+  corporateName: 'Corp',
+  corporateSubaccountId: 's',
+  corporateSubaccountName: 'Sub',
+  corporateSubaccountIntegrationId: 'si',
+  transportRequirementsId: 't',
+  productCode: null,
+  productCodeName: null,
+  productCodeExternalId: null,
+  properties: null,
+  productSpatialRequirement: null,
+  productMassKg: null,
+  content: [],
+  quantity: 2,
+  noPayment: false,
+  distanceKm: 12.5,
+  sourceId: 'src',
+  priceTransport: null,
+  priceFaf: null,
+  priceStrategy: null,
+  priceTransportAdjustmentReasons: [],
+  priceTransportAdjustment: null,
+  fromLocation: location,
+  toLocation: location,
+  fromLocationDistrict: 'd',
+  fromLocationDistrictId: 'di',
+  fromLocationRegion: 'r',
+  toLocationDistrict: 'd',
+  toLocationDistrictId: 'di',
+  toLocationRegion: 'r',
+  transportTimestamp: '2026-03-01T10:00:00Z',
+  settled: false,
+  queried: false,
+  status: 'Delivered',
 };
 
 test('an Offer with every documented field validates; extra fields are allowed (spec 2.2)', () => {
@@ -36,7 +80,8 @@ test('an Offer with every documented field validates; extra fields are allowed (
 });
 
 test('priceStrategy takes the five values of spec 2.2 or null, nothing else', () => {
-  for (const v of ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null]) assert.equal(validate('offer', { ...offer, priceStrategy: v }).valid, true, String(v));
+  for (const v of ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null])
+    assert.equal(validate('offer', { ...offer, priceStrategy: v }).valid, true, String(v));
   const bad = validate('offer', { ...offer, priceStrategy: 'Dynamic' });
   assert.equal(bad.valid, false);
   assert.equal(bad.violations[0]?.pointer, '/priceStrategy');
@@ -44,14 +89,20 @@ test('priceStrategy takes the five values of spec 2.2 or null, nothing else', ()
 
 test('violations carry the JSON pointer of the bad value, also through a $ref', () => {
   const r = validate('offer-list', [{ ...offer, fromLocation: { ...location, latitude: 'north' } }]);
-  assert.deepEqual(r.violations.map((v) => v.pointer), ['/0/fromLocation/latitude']);
+  assert.deepEqual(
+    r.violations.map((v) => v.pointer),
+    ['/0/fromLocation/latitude'],
+  );
   assert.match(r.violations[0]!.schemaPath, /location\.schema\.json/);
 });
 
 test('a missing documented field and a bad date-time are violations', () => {
   const { status: _s, ...noStatus } = offer;
   assert.equal(validate('offer', noStatus).violations[0]?.message, "must have required property 'status'");
-  assert.equal(validate('offer', { ...offer, transportTimestamp: 'yesterday' }).violations[0]?.pointer, '/transportTimestamp');
+  assert.equal(
+    validate('offer', { ...offer, transportTimestamp: 'yesterday' }).violations[0]?.pointer,
+    '/transportTimestamp',
+  );
 });
 
 test('write bodies: nothing is required, types are checked, bulk items need an id (spec 2.3)', () => {

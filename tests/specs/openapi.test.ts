@@ -28,7 +28,10 @@ test('operationIds are unique and every operation has a tag and requires service
 });
 
 test('exactly the 8 operations of spec 9 rule 3 are deprecated', () => {
-  const deprecated = operations().filter((o) => o.deprecated).map((o) => `${o.method.toUpperCase()} ${o.path}`).sort();
+  const deprecated = operations()
+    .filter((o) => o.deprecated)
+    .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+    .sort();
   assert.deepEqual(deprecated, [
     'DELETE /fuel/deliveries/{deliveryId}',
     'DELETE /fuel/deliveryRequests/{deliveryRequestId}',
@@ -46,7 +49,9 @@ test('the documented operations reference their request and response schemas in 
   for (const op of documented) {
     assert.ok(op.responseSchema && schemaNames.includes(op.responseSchema), `${op.operationId} has a response schema`);
   }
-  const bodies = Object.fromEntries(documented.filter((o) => o.requestSchema).map((o) => [o.operationId, o.requestSchema]));
+  const bodies = Object.fromEntries(
+    documented.filter((o) => o.requestSchema).map((o) => [o.operationId, o.requestSchema]),
+  );
   assert.deepEqual(bodies, {
     createOffer: 'offer-write',
     upsertOffer: 'offer-write',
@@ -58,9 +63,32 @@ test('the documented operations reference their request and response schemas in 
 
 test('the documented query parameters carry their types (spec 4.1, 4.2)', () => {
   const q = (id: string) => operations().find((o) => o.operationId === id)!.query;
-  assert.deepEqual(q('listOffers').map((p) => [p.name, p.format]), [['start', 'date-time'], ['end', 'date-time']]);
-  assert.deepEqual(q('listBillingGroups').map((p) => [p.name, p.type]), [['start', 'string'], ['end', 'string'], ['state', 'string'], ['customerId', 'string'], ['inactive', 'boolean']]);
-  assert.deepEqual(q('listInvoices').map((p) => [p.name, p.type]), [['createdSince', 'string'], ['updatedSince', 'string'], ['limit', 'integer'], ['page', 'integer']]);
+  assert.deepEqual(
+    q('listOffers').map((p) => [p.name, p.format]),
+    [
+      ['start', 'date-time'],
+      ['end', 'date-time'],
+    ],
+  );
+  assert.deepEqual(
+    q('listBillingGroups').map((p) => [p.name, p.type]),
+    [
+      ['start', 'string'],
+      ['end', 'string'],
+      ['state', 'string'],
+      ['customerId', 'string'],
+      ['inactive', 'boolean'],
+    ],
+  );
+  assert.deepEqual(
+    q('listInvoices').map((p) => [p.name, p.type]),
+    [
+      ['createdSince', 'string'],
+      ['updatedSince', 'string'],
+      ['limit', 'integer'],
+      ['page', 'integer'],
+    ],
+  );
 });
 
 test('4.3 operations say what is not shown and constrain no body', () => {
@@ -73,7 +101,16 @@ test('4.3 operations say what is not shown and constrain no body', () => {
 });
 
 test('the 8 webhook types of spec 6 are under webhooks', () => {
-  assert.deepEqual(Object.keys(openapiDocument().webhooks).sort(), ['BILLING_GROUP_DETAILS', 'BOOKING', 'FACT', 'FUEL_DELIVERY', 'FUEL_DISPATCH_GROUP_CHECKED', 'FUEL_PICKUP', 'FUEL_SHIFT_CHECKED', 'INVOICE']);
+  assert.deepEqual(Object.keys(openapiDocument().webhooks).sort(), [
+    'BILLING_GROUP_DETAILS',
+    'BOOKING',
+    'FACT',
+    'FUEL_DELIVERY',
+    'FUEL_DISPATCH_GROUP_CHECKED',
+    'FUEL_PICKUP',
+    'FUEL_SHIFT_CHECKED',
+    'INVOICE',
+  ]);
 });
 
 test('matchOperation prefers literal segments and fillPath encodes ids', () => {
@@ -85,13 +122,20 @@ test('matchOperation prefers literal segments and fillPath encodes ids', () => {
 });
 
 test('specs/openapi.yaml passes the Redocly linter with zero errors and zero warnings (offline, telemetry off)', () => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', OPENAPI_FILE, '--format', 'json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
-    timeout: 120_000,
-  });
-  const report = JSON.parse(r.stdout) as { totals: { errors: number; warnings: number }; problems: { message: string }[] };
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', OPENAPI_FILE, '--format', 'json'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+      timeout: 120_000,
+    },
+  );
+  const report = JSON.parse(r.stdout) as {
+    totals: { errors: number; warnings: number };
+    problems: { message: string }[];
+  };
   assert.equal(report.totals.errors, 0, JSON.stringify(report.problems.slice(0, 5)));
   assert.equal(report.totals.warnings, 0, JSON.stringify(report.problems.slice(0, 5)));
   assert.equal(r.status, 0);

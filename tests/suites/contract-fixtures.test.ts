@@ -20,7 +20,9 @@ test('the auth probes send bodies valid against the documented request schema, t
     const result = validate(op.requestSchema!, body);
     assert.deepEqual(result.violations, [], `${op.operationId}: the valid-looking body is invalid`);
   }
-  const offer = validLookingBody(operationById('createOffer'), RUN_ID, {}) as { offer: { references: string[]; bookingId: string } };
+  const offer = validLookingBody(operationById('createOffer'), RUN_ID, {}) as {
+    offer: { references: string[]; bookingId: string };
+  };
   assert.ok(offer.offer.references.every((r) => r.startsWith(RUN_ID)) && offer.offer.bookingId.startsWith(RUN_ID));
 });
 
@@ -63,10 +65,21 @@ test('a 404 is judged against the record the path names; an upsert names only it
 
 test('pollUntil returns the accepted value, or the last miss once the deadline passes', async () => {
   let n = 0;
-  const hit = await pollUntil(async () => ++n, (v) => v === 3, { timeoutMs: 1_000, intervalMs: 1 });
+  const hit = await pollUntil(
+    async () => ++n,
+    (v) => v === 3,
+    { timeoutMs: 1_000, intervalMs: 1 },
+  );
   assert.deepEqual([hit.value, hit.ok, hit.attempts], [3, true, 3]);
-  const miss = await pollUntil(async () => 'never', (v) => v === 'yes', { timeoutMs: 50, intervalMs: 10 });
+  const miss = await pollUntil(
+    async () => 'never',
+    (v) => v === 'yes',
+    { timeoutMs: 50, intervalMs: 10 },
+  );
   assert.equal(miss.ok, false);
   assert.equal(miss.value, 'never');
-  assert.ok(miss.elapsedMs >= 50 && miss.attempts >= 2, `gave up after ${miss.elapsedMs} ms and ${miss.attempts} attempts`);
+  assert.ok(
+    miss.elapsedMs >= 50 && miss.attempts >= 2,
+    `gave up after ${miss.elapsedMs} ms and ${miss.attempts} attempts`,
+  );
 });

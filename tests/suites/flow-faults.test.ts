@@ -39,11 +39,21 @@ interface RunSetup {
 }
 
 function runFlows(label: string, setup: RunSetup): Promise<SuiteRunResult> {
-  return runOnMock({ token: TOKEN, reportDir: join(reportRoot, label), runId: `flis-flowfault-${label}`, seed: SEED, ...setup });
+  return runOnMock({
+    token: TOKEN,
+    reportDir: join(reportRoot, label),
+    runId: `flis-flowfault-${label}`,
+    seed: SEED,
+    ...setup,
+  });
 }
 
 function describeFailures(r: SuiteRunResult): string {
-  return r.failures.map((f) => `  ${f.check ?? '?'} · ${f.title}\n    ${(f.error ?? '').split('\n').slice(0, 3).join('\n    ')}`).join('\n') || '  (none)';
+  return (
+    r.failures
+      .map((f) => `  ${f.check ?? '?'} · ${f.title}\n    ${(f.error ?? '').split('\n').slice(0, 3).join('\n    ')}`)
+      .join('\n') || '  (none)'
+  );
 }
 
 /** Which suite runs, and which check must catch each flow fault; `property`: the check is a fast-check property. */
@@ -80,7 +90,13 @@ describe('flow faults', { concurrency: 3 }, () => {
   });
 
   test('a conformant mock that chooses differently (201/202, uuid ids, extra fields, writes visible after 300 ms) passes every flow', async () => {
-    const r = await runFlows('different', { suites: FLOW_SUITES, variant: variantPresets.different, writeDelayMs: 300, runs: 3, visibilityTimeoutMs: 5_000 });
+    const r = await runFlows('different', {
+      suites: FLOW_SUITES,
+      variant: variantPresets.different,
+      writeDelayMs: 300,
+      runs: 3,
+      visibilityTimeoutMs: 5_000,
+    });
     assert.equal(r.exitCode, 0, `failures on the 'different' mock:\n${describeFailures(r)}`);
     assert.equal(r.skipped, 0);
     assert.ok(r.passed >= 19, `only ${r.passed} flow tests ran`);
@@ -88,7 +104,12 @@ describe('flow faults', { concurrency: 3 }, () => {
 
   for (const c of cases) {
     test(`${c.fault}: the ${c.suite} suite fails with ${c.check}`, async () => {
-      const r = await runFlows(`${c.fault}-${c.suite}`, { suites: [c.suite], faults: [c.fault], runs: c.runs ?? 4, visibilityTimeoutMs: 600 });
+      const r = await runFlows(`${c.fault}-${c.suite}`, {
+        suites: [c.suite],
+        faults: [c.fault],
+        runs: c.runs ?? 4,
+        visibilityTimeoutMs: 600,
+      });
       assert.equal(r.exitCode, 1, `the ${c.suite} suite passed with ${c.fault} on`);
       const caught = r.failures.find((f) => f.check === c.check);
       assert.ok(caught, `no failed test is annotated ${c.check}; failures:\n${describeFailures(r)}`);
@@ -96,8 +117,14 @@ describe('flow faults', { concurrency: 3 }, () => {
       const record = caught.record;
       assert.ok(record, `the ${c.check} failure carries no flis-failure record`);
       assert.equal(record.check, c.check);
-      assert.ok(record.clause.length > 0 && (caught.clause ?? '').length > 0, 'the failure and its test name the clause');
-      assert.ok(record.exchanges.length > 0 && record.curl.length === record.exchanges.length, 'the failure shows its exchanges and a curl command for each');
+      assert.ok(
+        record.clause.length > 0 && (caught.clause ?? '').length > 0,
+        'the failure and its test name the clause',
+      );
+      assert.ok(
+        record.exchanges.length > 0 && record.curl.length === record.exchanges.length,
+        'the failure shows its exchanges and a curl command for each',
+      );
       assert.ok(!JSON.stringify(record).includes(TOKEN), 'the failure record never carries the token');
       if (!c.property) return;
       const p = record.property;

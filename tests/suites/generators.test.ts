@@ -50,37 +50,59 @@ const validBodies: [string, SchemaName, fc.Arbitrary<unknown>][] = [
   ['offerWriteBodyArb', 'offer-write', offerWriteBodyArb(RUN_ID)],
   ['bulkItemArb', 'offer-bulk-item', bulkItemArb(RUN_ID)],
   ['fc.array(bulkItemArb)', 'offer-bulk', fc.array(bulkItemArb(RUN_ID), { maxLength: 5 })],
-  ['billingGroupStatusUpdateItemArb', 'billing-group-status-update-item', billingGroupStatusUpdateItemArb({ billingGroupIds: ['bg-1', 'bg-2'], statuses: ['Booked', 'Invoiced'] })],
+  [
+    'billingGroupStatusUpdateItemArb',
+    'billing-group-status-update-item',
+    billingGroupStatusUpdateItemArb({ billingGroupIds: ['bg-1', 'bg-2'], statuses: ['Booked', 'Invoiced'] }),
+  ],
 ];
 
 for (const [name, schema, arb] of validBodies) {
   test(`${name} only makes bodies that validate against ${schema}.schema.json`, () => {
-    fc.assert(fc.property(arb, (value) => assertValid(schema, wire(value))), params);
+    fc.assert(
+      fc.property(arb, (value) => assertValid(schema, wire(value))),
+      params,
+    );
   });
 }
 
 test('dateTimeArb makes ISO 8601 date-times in UTC by default, and at other offsets only when asked', () => {
   const utc = /(Z|\+00:00)$/;
-  fc.assert(fc.property(dateTimeArb(), (t) => {
-    assertValid('offer-write-offer', { transportTimestamp: t });
-    assert.match(t, utc);
-  }), params);
+  fc.assert(
+    fc.property(dateTimeArb(), (t) => {
+      assertValid('offer-write-offer', { transportTimestamp: t });
+      assert.match(t, utc);
+    }),
+    params,
+  );
   const seen = new Set<string>();
-  fc.assert(fc.property(dateTimeArb({ offsets: true }), (t) => {
-    assertValid('offer-write-offer', { transportTimestamp: t });
-    seen.add(t.slice(-6));
-  }), params);
-  assert.ok([...seen].some((s) => !utc.test(s)), 'some timestamps carry a non-UTC offset');
+  fc.assert(
+    fc.property(dateTimeArb({ offsets: true }), (t) => {
+      assertValid('offer-write-offer', { transportTimestamp: t });
+      seen.add(t.slice(-6));
+    }),
+    params,
+  );
+  assert.ok(
+    [...seen].some((s) => !utc.test(s)),
+    'some timestamps carry a non-UTC offset',
+  );
 });
 
 test('dateTimeArb spans years and keeps the instant when written at an offset', () => {
   const years = new Set<number>();
-  fc.assert(fc.property(dateTimeArb({ offsets: true }), (t) => {
-    const ms = Date.parse(t);
-    assert.ok(Number.isFinite(ms), t);
-    years.add(new Date(ms).getUTCFullYear());
-  }), params);
-  assert.ok(Math.min(...years) < 1970 && Math.max(...years) > 2100, `years ${Math.min(...years)}..${Math.max(...years)}`);
+  fc.assert(
+    fc.property(dateTimeArb({ offsets: true }), (t) => {
+      const ms = Date.parse(t);
+      assert.ok(Number.isFinite(ms), t);
+      years.add(new Date(ms).getUTCFullYear());
+    }),
+    params,
+  );
+  assert.ok(
+    Math.min(...years) < 1970 && Math.max(...years) > 2100,
+    `years ${Math.min(...years)}..${Math.max(...years)}`,
+  );
 });
 
 test('coordinates stay in range and reach both ends of it', () => {
@@ -99,9 +121,12 @@ test('timeZoneArb only names zones this machine knows', () => {
 });
 
 test('keyValueArb never makes prototype-polluting keys', () => {
-  fc.assert(fc.property(keyValueArb, (kv) => {
-    for (const k of Object.keys(kv)) assert.ok(!['__proto__', 'constructor', 'prototype'].includes(k), k);
-  }), params);
+  fc.assert(
+    fc.property(keyValueArb, (kv) => {
+      for (const k of Object.keys(kv)) assert.ok(!['__proto__', 'constructor', 'prototype'].includes(k), k);
+    }),
+    params,
+  );
 });
 
 /** Every string under an id-like key (…Id, …ExternalId, id, references) in a body; `properties` hold free keys, not ids. */
@@ -109,23 +134,39 @@ function idsIn(value: unknown, key = ''): string[] {
   if (key === 'properties') return [];
   if (Array.isArray(value)) return value.flatMap((v) => idsIn(v, key));
   if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => idsIn(v, k));
-  const idLike = key === 'id' || key === 'references' || /Id$/.test(key) || key === 'offerVersion' || key === 'productCode';
+  const idLike =
+    key === 'id' || key === 'references' || /Id$/.test(key) || key === 'offerVersion' || key === 'productCode';
   return idLike && typeof value === 'string' ? [value] : [];
 }
 
 test('every id and reference a body carries starts with the run id', () => {
-  fc.assert(fc.property(fc.array(bulkItemArb(RUN_ID), { maxLength: 3 }), (items) => {
-    for (const id of idsIn(items)) assert.ok(id.startsWith(`${RUN_ID}-`), id);
-  }), params);
+  fc.assert(
+    fc.property(fc.array(bulkItemArb(RUN_ID), { maxLength: 3 }), (items) => {
+      for (const id of idsIn(items)) assert.ok(id.startsWith(`${RUN_ID}-`), id);
+    }),
+    params,
+  );
 });
 
 test('the generators cover the edges: null and absent, empty and long arrays, defaults left out, unicode', () => {
   const bodies = fc.sample(offerWriteBodyArb(RUN_ID), { numRuns: 1000, seed: 11 });
   const offers = bodies.map((b) => b.offer ?? {});
-  assert.ok(offers.some((o) => o.properties === null) && offers.some((o) => !('properties' in o)), 'properties null and absent');
-  assert.ok(offers.some((o) => Array.isArray(o.references) && o.references.length === 0), 'empty references');
-  assert.ok(offers.some((o) => Array.isArray(o.references) && o.references.length >= 20), 'long references');
-  assert.ok(offers.some((o) => !('noPayment' in o)), 'noPayment left out (default false)');
+  assert.ok(
+    offers.some((o) => o.properties === null) && offers.some((o) => !('properties' in o)),
+    'properties null and absent',
+  );
+  assert.ok(
+    offers.some((o) => Array.isArray(o.references) && o.references.length === 0),
+    'empty references',
+  );
+  assert.ok(
+    offers.some((o) => Array.isArray(o.references) && o.references.length >= 20),
+    'long references',
+  );
+  assert.ok(
+    offers.some((o) => !('noPayment' in o)),
+    'noPayment left out (default false)',
+  );
   assert.ok(bodies.some((b) => b.cancel === true) && bodies.some((b) => !('cancel' in b)), 'cancel true and absent');
   const text = JSON.stringify(bodies);
   assert.match(text, /[^\u0000-\u007f]/, 'non-ASCII text');
@@ -133,7 +174,10 @@ test('the generators cover the edges: null and absent, empty and long arrays, de
 });
 
 test('offerWriteBodyArb({ cancel: false }) never cancels', () => {
-  fc.assert(fc.property(offerWriteBodyArb(RUN_ID, { cancel: false }), (b) => assert.notEqual(b.cancel, true)), params);
+  fc.assert(
+    fc.property(offerWriteBodyArb(RUN_ID, { cancel: false }), (b) => assert.notEqual(b.cancel, true)),
+    params,
+  );
 });
 
 function isJson(contentType: string | undefined): boolean {
@@ -153,15 +197,21 @@ function whyInvalid(b: InvalidBody, schema: SchemaName): string | undefined {
   return validate(schema, parsed).valid ? undefined : 'schema-invalid';
 }
 
-for (const [shape, schema] of [['single', 'offer-write'], ['bulk', 'offer-bulk']] as const) {
+for (const [shape, schema] of [
+  ['single', 'offer-write'],
+  ['bulk', 'offer-bulk'],
+] as const) {
   test(`invalidOfferBodyArb('${shape}') never makes a body that ${schema}.schema.json accepts`, () => {
     const kinds = new Set<string>();
-    fc.assert(fc.property(invalidOfferBodyArb(RUN_ID, shape), (b) => {
-      const why = whyInvalid(b, schema);
-      assert.ok(why, `valid body generated as invalid: ${b.flaw}: ${b.raw}`);
-      kinds.add(why);
-      assert.ok(b.flaw.length > 0);
-    }), params);
+    fc.assert(
+      fc.property(invalidOfferBodyArb(RUN_ID, shape), (b) => {
+        const why = whyInvalid(b, schema);
+        assert.ok(why, `valid body generated as invalid: ${b.flaw}: ${b.raw}`);
+        kinds.add(why);
+        assert.ok(b.flaw.length > 0);
+      }),
+      params,
+    );
     assert.deepEqual([...kinds].sort(), ['no body', 'not JSON', 'not sent as JSON', 'schema-invalid']);
   });
 }
@@ -172,13 +222,16 @@ test('billingFilterArb filters on at least one field, with values the listed gro
     { date: '2025-02-10', status: 'Invoiced', customerId: 'c-2', inactive: true },
   ];
   const seen = new Set<string>();
-  fc.assert(fc.property(billingFilterArb(groups), (f) => {
-    assert.ok(Object.keys(f).length > 0);
-    for (const k of Object.keys(f)) seen.add(k);
-    if (f.start !== undefined) assert.ok(groups.some((g) => g.date === f.start));
-    if (f.end !== undefined) assert.ok(groups.some((g) => g.date === f.end));
-    if (f.customerId !== undefined) assert.ok(groups.some((g) => g.customerId === f.customerId));
-    if (f.state !== undefined) assert.ok(groups.some((g) => g.status === f.state) || f.state === 'Booked');
-  }), params);
+  fc.assert(
+    fc.property(billingFilterArb(groups), (f) => {
+      assert.ok(Object.keys(f).length > 0);
+      for (const k of Object.keys(f)) seen.add(k);
+      if (f.start !== undefined) assert.ok(groups.some((g) => g.date === f.start));
+      if (f.end !== undefined) assert.ok(groups.some((g) => g.date === f.end));
+      if (f.customerId !== undefined) assert.ok(groups.some((g) => g.customerId === f.customerId));
+      if (f.state !== undefined) assert.ok(groups.some((g) => g.status === f.state) || f.state === 'Booked');
+    }),
+    params,
+  );
   assert.deepEqual([...seen].sort(), ['customerId', 'end', 'inactive', 'start', 'state']);
 });

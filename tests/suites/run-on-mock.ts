@@ -22,7 +22,12 @@ export interface MockRun {
 }
 
 export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
-  const mock = await startMock({ token: r.token, ...(r.faults ? { faults: r.faults } : {}), ...(r.variant ? { variant: r.variant } : {}), writeDelayMs: r.writeDelayMs ?? 0 });
+  const mock = await startMock({
+    token: r.token,
+    ...(r.faults ? { faults: r.faults } : {}),
+    ...(r.variant ? { variant: r.variant } : {}),
+    writeDelayMs: r.writeDelayMs ?? 0,
+  });
   try {
     return await runSuites({
       baseUrl: mock.baseUrl,

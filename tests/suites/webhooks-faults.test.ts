@@ -17,12 +17,22 @@ const TOKEN = 'webhook-faults-token-8f2d';
 const root = mkdtempSync(join(tmpdir(), 'flis-webhook-faults-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-async function runWebhooks(label: string, setup: { webhookFaults?: WebhookFaultName[]; variant?: MockVariant }): Promise<SuiteRunResult> {
+async function runWebhooks(
+  label: string,
+  setup: { webhookFaults?: WebhookFaultName[]; variant?: MockVariant },
+): Promise<SuiteRunResult> {
   const mock = await startMock({ token: TOKEN, ...setup });
   try {
     return await runSuites({
-      baseUrl: mock.baseUrl, token: TOKEN, deployment: 'embedded', allowWrites: true, suites: ['webhooks'],
-      reportDir: join(root, label), runId: `flis-webhooks-${label}`, progress: 'none', workers: 2,
+      baseUrl: mock.baseUrl,
+      token: TOKEN,
+      deployment: 'embedded',
+      allowWrites: true,
+      suites: ['webhooks'],
+      reportDir: join(root, label),
+      runId: `flis-webhooks-${label}`,
+      progress: 'none',
+      workers: 2,
       // A missing trigger waits out this deadline; short keeps the file quick, long enough for a loaded machine.
       visibilityTimeoutMs: 3_000,
     });
@@ -55,14 +65,18 @@ describe('webhooks suite against the mock', () => {
   });
 
   // Two faults per run, chosen so neither hides the other: each run fails exactly the two owners, every other check passes.
-  const pairs: WebhookFaultName[][] = [['webhook-envelope-invalid', 'webhook-fact-missing'], ['webhook-booking-partial', 'webhook-booking-update-missing']];
+  const pairs: WebhookFaultName[][] = [
+    ['webhook-envelope-invalid', 'webhook-fact-missing'],
+    ['webhook-booking-partial', 'webhook-booking-update-missing'],
+  ];
   it(`catches each webhook fault with its own check only (${pairs.map((p) => p.join(' + ')).join('; ')})`, async () => {
     const runs = await Promise.all(pairs.map((p) => runWebhooks(p.join('+'), { webhookFaults: p })));
     pairs.forEach((pair, i) => {
       const r = runs[i]!;
       assert.equal(r.exitCode, 1, `the suite passed with ${pair.join(', ')} on`);
       assert.deepEqual(failedChecks(r), pair.map((f) => owner[f]).sort(), pair.join(', '));
-      for (const f of r.failures) assert.ok(f.record && /spec 6/.test(f.record.clause), `${f.check}: the failure cites spec 6`);
+      for (const f of r.failures)
+        assert.ok(f.record && /spec 6/.test(f.record.clause), `${f.check}: the failure cites spec 6`);
     });
   });
 });

@@ -22,7 +22,11 @@ const dir = mkdtempSync(join(tmpdir(), 'flis-listen-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the listener, lets `drive` cause deliveries against a mock delivering to it, stops it; answers exit code and output. */
-async function listenWhile(cassette: string, webhookFaults: WebhookFaultName[], wanted: number): Promise<{ code: number; lines: string[] }> {
+async function listenWhile(
+  cassette: string,
+  webhookFaults: WebhookFaultName[],
+  wanted: number,
+): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
   let stop!: () => void;
   let urlSeen!: (url: string) => void;
@@ -45,8 +49,16 @@ async function listenWhile(cassette: string, webhookFaults: WebhookFaultName[], 
   const mock = await startMock({ token: TOKEN, webhooks: [await url], webhookFaults });
   try {
     const h = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-    await fetch(`${mock.baseUrl}/bookings/bk-listen`, { method: 'PUT', headers: h, body: JSON.stringify({ carrierId: 'c-9', reference: 'R-1', pickupAt: '2026-02-01T08:00:00Z' }) });
-    await fetch(`${mock.baseUrl}/bookings/bk-listen/events/ev-1`, { method: 'PUT', headers: h, body: JSON.stringify({ event: 'LOADED' }) });
+    await fetch(`${mock.baseUrl}/bookings/bk-listen`, {
+      method: 'PUT',
+      headers: h,
+      body: JSON.stringify({ carrierId: 'c-9', reference: 'R-1', pickupAt: '2026-02-01T08:00:00Z' }),
+    });
+    await fetch(`${mock.baseUrl}/bookings/bk-listen/events/ev-1`, {
+      method: 'PUT',
+      headers: h,
+      body: JSON.stringify({ event: 'LOADED' }),
+    });
     await done;
   } finally {
     await mock.close();
@@ -60,18 +72,28 @@ describe('flis webhooks listen', () => {
     const file = join(dir, 'hooks.yaml');
     const { code, lines } = await listenWhile(file, [], 2);
     assert.equal(code, 0, lines.join('\n'));
-    assert.ok(lines.some((l) => /BOOKING: valid/.test(l)) && lines.some((l) => /FACT: valid/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /BOOKING: valid/.test(l)) && lines.some((l) => /FACT: valid/.test(l)),
+      lines.join('\n'),
+    );
     const cassette = readCassetteFile(file);
     assert.deepEqual(cassette.exchanges.map((x) => x.operationId).sort(), ['webhookBooking', 'webhookFact']);
-    const proposal = buildDriftReport(observationsFromCassette(file)).proposedSchemas.find((p) => p.operationId === 'webhookBooking');
-    const props = (proposal?.schema.properties as Record<string, { properties?: Record<string, unknown> }> | undefined)?.payload?.properties ?? {};
+    const proposal = buildDriftReport(observationsFromCassette(file)).proposedSchemas.find(
+      (p) => p.operationId === 'webhookBooking',
+    );
+    const props =
+      (proposal?.schema.properties as Record<string, { properties?: Record<string, unknown> }> | undefined)?.payload
+        ?.properties ?? {};
     assert.ok('carrierId' in props && 'pickupAt' in props, JSON.stringify(proposal));
   });
 
   it('exits 1 and names the violation when deliveries break the envelope', async () => {
     const { code, lines } = await listenWhile(join(dir, 'bad.yaml'), ['webhook-envelope-invalid'], 2);
     assert.equal(code, 1);
-    assert.ok(lines.some((l) => /\[webhook-envelope\] spec 6: .*type/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /\[webhook-envelope\] spec 6: .*type/.test(l)),
+      lines.join('\n'),
+    );
   });
 });
 
@@ -80,7 +102,12 @@ describe('the mock-only subscription endpoint', () => {
     const mock = await startMock({ token: TOKEN });
     try {
       const admin = new URL('/__flis/webhooks', mock.baseUrl);
-      const put = (url: string, auth = true) => fetch(admin, { method: 'PUT', headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${TOKEN}` } : {}) }, body: JSON.stringify({ url }) });
+      const put = (url: string, auth = true) =>
+        fetch(admin, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${TOKEN}` } : {}) },
+          body: JSON.stringify({ url }),
+        });
       assert.equal((await put('http://127.0.0.1:9/', false)).status, 401);
       assert.equal((await put('http://10.0.0.8:9/')).status, 400);
       const ok = await put('http://127.0.0.1:9/hooks');

@@ -3,11 +3,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validateDelivery } from '../../webhooks/validate-delivery.ts';
 
-const post = (body: unknown) => validateDelivery('POST', 'application/json', typeof body === 'string' ? body : JSON.stringify(body));
+const post = (body: unknown) =>
+  validateDelivery('POST', 'application/json', typeof body === 'string' ? body : JSON.stringify(body));
 
 describe('validateDelivery', () => {
   it('accepts each of the 8 types with any payload but BOOKING, and extra envelope fields', () => {
-    for (const type of ['FUEL_PICKUP', 'FUEL_DELIVERY', 'FUEL_DISPATCH_GROUP_CHECKED', 'FUEL_SHIFT_CHECKED', 'INVOICE', 'BILLING_GROUP_DETAILS', 'FACT']) {
+    for (const type of [
+      'FUEL_PICKUP',
+      'FUEL_DELIVERY',
+      'FUEL_DISPATCH_GROUP_CHECKED',
+      'FUEL_SHIFT_CHECKED',
+      'INVOICE',
+      'BILLING_GROUP_DETAILS',
+      'FACT',
+    ]) {
       assert.deepEqual(post({ type, payload: 'not shown, anything goes', deliveryId: 7 }).violations, [], type);
     }
     assert.deepEqual(post({ type: 'BOOKING', payload: { id: 'b1' } }).violations, []);
@@ -17,7 +26,10 @@ describe('validateDelivery', () => {
     assert.equal(post({ eventType: 'BOOKING', data: {} }).violations[0]?.check, 'webhook-envelope');
     assert.match(post({ type: 'SHIPMENT', payload: {} }).violations[0]?.message ?? '', /\/type/);
     assert.match(post('{not json').violations[0]?.message ?? '', /not JSON/);
-    assert.match(validateDelivery('PUT', 'application/json', '{"type":"FACT","payload":{}}').violations[0]?.message ?? '', /POST/);
+    assert.match(
+      validateDelivery('PUT', 'application/json', '{"type":"FACT","payload":{}}').violations[0]?.message ?? '',
+      /POST/,
+    );
   });
 
   it('requires the BOOKING payload to be the entity (an object)', () => {

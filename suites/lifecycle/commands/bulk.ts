@@ -7,7 +7,15 @@ import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
 import { bulkWriteOffers } from '../../offers/offer-api.ts';
 import { expectationsOf } from '../../offers/readback.ts';
-import { checkModel, MAX_OFFERS, pickLive, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+import {
+  checkModel,
+  MAX_OFFERS,
+  pickLive,
+  upsertModel,
+  type OfferCommand,
+  type OfferModel,
+  type Real,
+} from '../model.ts';
 
 export interface BulkEntry {
   /** Index of a live offer to update, or 'new'. */
@@ -28,8 +36,12 @@ export class BulkCommand implements OfferCommand {
       used.add(id);
       return { item: { ...e.body, id }, created: id !== existing?.id };
     });
-    await bulkWriteOffers(real.flow, items.map((i) => i.item));
-    for (const { item, created } of items) upsertModel(m, { id: item.id, expectations: expectationsOf(item, { created }), canceled: false });
+    await bulkWriteOffers(
+      real.flow,
+      items.map((i) => i.item),
+    );
+    for (const { item, created } of items)
+      upsertModel(m, { id: item.id, expectations: expectationsOf(item, { created }), canceled: false });
     await checkModel(real, m, this.toString());
   }
   toString(): string {

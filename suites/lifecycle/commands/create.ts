@@ -12,7 +12,11 @@ export class CreateCommand implements OfferCommand {
   }
   async run(m: OfferModel, real: Real): Promise<void> {
     const { id } = await createOffer(real.flow, this.body);
-    upsertModel(m, { id, expectations: expectationsOf(this.body, { created: true }), canceled: this.body.cancel === true });
+    upsertModel(m, {
+      id,
+      expectations: expectationsOf(this.body, { created: true }),
+      canceled: this.body.cancel === true,
+    });
     await checkModel(real, m, this.toString());
   }
   toString(): string {

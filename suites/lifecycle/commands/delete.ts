@@ -1,6 +1,14 @@
 /** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4); everything else it held stays as it was. */
 import { deleteOffer } from '../../offers/offer-api.ts';
-import { checkModel, liveOffers, pickLive, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+import {
+  checkModel,
+  liveOffers,
+  pickLive,
+  upsertModel,
+  type OfferCommand,
+  type OfferModel,
+  type Real,
+} from '../model.ts';
 
 export class DeleteCommand implements OfferCommand {
   constructor(readonly pick: number) {}

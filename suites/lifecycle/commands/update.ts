@@ -7,7 +7,15 @@ import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
 import { upsertOffer } from '../../offers/offer-api.ts';
 import { expectationsOf } from '../../offers/readback.ts';
-import { checkModel, liveOffers, pickLive, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+import {
+  checkModel,
+  liveOffers,
+  pickLive,
+  upsertModel,
+  type OfferCommand,
+  type OfferModel,
+  type Real,
+} from '../model.ts';
 
 export class UpdateCommand implements OfferCommand {
   constructor(

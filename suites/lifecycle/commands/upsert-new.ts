@@ -13,7 +13,11 @@ export class UpsertNewCommand implements OfferCommand {
   async run(m: OfferModel, real: Real): Promise<void> {
     const id = real.flow.cleanup.newOfferId();
     await upsertOffer(real.flow, id, this.body);
-    upsertModel(m, { id, expectations: expectationsOf(this.body, { created: true }), canceled: this.body.cancel === true });
+    upsertModel(m, {
+      id,
+      expectations: expectationsOf(this.body, { created: true }),
+      canceled: this.body.cancel === true,
+    });
     await checkModel(real, m, this.toString());
   }
   toString(): string {
