@@ -4,30 +4,15 @@
  * manager or `kill` is SIGTERM) removes it, so no stale secret file piles up.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { waitForOutput } from '../child-output.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-/** Resolves with the first match of `pattern` in the child's stdout; rejects if it exits first or the deadline passes. */
-async function waitForOutput(child: ChildProcess, pattern: RegExp, deadlineMs: number): Promise<RegExpMatchArray> {
-  let out = '';
-  const timer = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
-  try {
-    for await (const chunk of child.stdout!) {
-      out += String(chunk);
-      const m = out.match(pattern);
-      if (m) return m;
-    }
-    throw new Error(`flis mock exited before printing ${pattern}; output: ${out}`);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`flis mock removes its token file on ${signal}`, async () => {
