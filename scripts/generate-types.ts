@@ -7,12 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import { readSchemaFile, SCHEMA_DIR, schemaNames } from '../schemas/registry.ts';
+import { componentName } from './bundle-openapi.ts';
 
 export const TYPES_FILE = join(SCHEMA_DIR, 'types.generated.ts');
 
-function typeName(name: string): string {
-  return name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
-}
+// One naming rule for the generated types and the bundled OpenAPI document's components.
+const typeName = componentName;
 
 const SHAPING_KEYWORDS = ['type', 'enum', 'const', '$ref', 'items', 'properties', 'allOf', 'anyOf', 'oneOf', 'tsType'];
 

@@ -1,5 +1,5 @@
 /** `flis mock`: serve the embedded mock until stopped, for manual exploration or another client's tests. */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
@@ -97,17 +97,15 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     throw e;
   });
   io.out(`flis mock: serving ${mock.baseUrl}`);
-  io.out(
-    tokenFromEnv
-      ? 'token: from FLIS_MOCK_TOKEN'
-      : `token: in ${writeTokenFile(token, mock.baseUrl)} (export FLIS_TOKEN=$(cat FILE))`,
-  );
+  const tokenFile = tokenFromEnv ? undefined : writeTokenFile(token, mock.baseUrl);
+  io.out(tokenFile ? `token: in ${tokenFile} (export FLIS_TOKEN=$(cat FILE))` : 'token: from FLIS_MOCK_TOKEN');
   if (faults.length) io.out(`faults on: ${faults.join(', ')}`);
   if (webhooks.length) io.out(`webhooks delivered to: ${webhooks.join(', ')}`);
   if (webhookFaults.length) io.out(`webhook faults on: ${webhookFaults.join(', ')}`);
   if (v.drift) io.out('drift switch on');
   await io.stopped;
-  await mock.close();
+  // The token dies with the mock (SIGINT or SIGTERM both resolve io.stopped): a file left behind names a dead secret.
+  await mock.close().finally(() => tokenFile && rmSync(tokenFile, { force: true }));
   return EXIT.ok;
 }
 
