@@ -22,6 +22,7 @@ import { missAnswer, MISS_STATUS } from './miss.ts';
 import { modePolicies } from './modes.ts';
 import { headerValue, type Ctx, type Pending, type Recorder, type RecorderOptions } from './proxy-context.ts';
 import { credentialHeaders, redactionPolicy, Redactor } from './redact.ts';
+import { failedMidBody, serveCutOff } from './replay-failure.ts';
 import { credentialsOf, secretsFromEnv } from './secrets.ts';
 import { openUpstream, publicBaseUrl } from './upstream.ts';
 
@@ -143,6 +144,10 @@ function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void 
     if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
   headers['content-length'] = String(bytes.length);
   headers['x-flis-cassette'] = `replayed seq=${e.seq}`;
+  if (failedMidBody(e)) {
+    serveCutOff(res, e.response.status, headers, bytes);
+    return;
+  }
   res.writeHead(e.response.status, headers);
   res.end(bytes);
 }
