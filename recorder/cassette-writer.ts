@@ -18,7 +18,7 @@ import { cassetteFileError, checkWritableCassette } from './cassette-path.ts';
 import type { CassetteHeader, Exchange } from './cassette-format.ts';
 import { exchangeDocument, headerDocument } from './cassette-yaml.ts';
 import { CassetteSecretError } from './errors.ts';
-import { findSecret, type SecretForm } from './secrets.ts';
+import { findSecret, type SecretGuard } from './secrets.ts';
 
 export interface WriterOptions {
   /** 'truncate' starts the file afresh with `header`; 'append' keeps it (writing `header` only if it is new or empty). */
@@ -103,7 +103,7 @@ export class CassetteWriter {
    * `redactLate` has had its look at the text. The last guard: if any form of a known secret appears in the text about to be
    * written, nothing is written and CassetteSecretError says which secret.
    */
-  append(exchange: Omit<Exchange, 'seq'>, guard: SecretForm[], redactLate?: LateRedaction): Exchange {
+  append(exchange: Omit<Exchange, 'seq'>, guard: SecretGuard, redactLate?: LateRedaction): Exchange {
     let full: Exchange = { ...exchange, seq: this.seq };
     let text = exchangeDocument(full);
     const redacted = redactLate?.(full, text);
@@ -149,7 +149,7 @@ export function writeCassette(
   file: string,
   header: CassetteHeader,
   exchanges: Array<Omit<Exchange, 'seq'>>,
-  guard: SecretForm[],
+  guard: SecretGuard,
 ): number {
   const w = new CassetteWriter(file, { mode: 'truncate', header, staged: true });
   try {
