@@ -239,6 +239,25 @@ describe('bad cassette paths: exit 2, one line, no stack trace', () => {
     }
   });
 
+  it('`flis cassette scan` checks the file first: not YAML, not a cassette, a directory', async () => {
+    const tmp = tempDir();
+    try {
+      writeFileSync(tmp.file('not-yaml.yaml'), 'a: [unclosed\n  b: "x\n');
+      writeFileSync(tmp.file('not-cassette.yaml'), 'just: a mapping\n');
+      assertOneLine(
+        await flis(['cassette', 'scan', tmp.file('not-yaml.yaml')]),
+        /not-yaml\.yaml:1: expected valid YAML.*\[FLIS_ERR_CASSETTE_PARSE\]$/,
+      );
+      assertOneLine(
+        await flis(['cassette', 'scan', tmp.file('not-cassette.yaml')]),
+        /not-cassette\.yaml:1: expected format.*\[FLIS_ERR_CASSETTE_PARSE\]$/,
+      );
+      assertOneLine(await flis(['cassette', 'scan', tmp.dir]), /is a directory/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it('`flis run --record <directory>` exits 2 instead of hanging', async () => {
     const tmp = tempDir();
     try {
