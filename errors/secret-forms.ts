@@ -158,20 +158,25 @@ export class SecretForms {
     return out;
   }
 
-  /** The first form of a secret in `text`, if any. */
+  /** The first form of a secret in `text`, if any (on every exchange: no regular expression is built here). */
   find(text: string): SecretHit | undefined {
-    return this.findAll(text).next().value;
+    if (!this.text) return undefined;
+    this.text.lastIndex = 0;
+    const m = this.text.exec(text);
+    this.text.lastIndex = 0;
+    return m ? this.hit(m) : undefined;
   }
 
   /** Every form of a secret in `text`, in order. */
   *findAll(text: string): Generator<SecretHit> {
     if (!this.text) return;
-    const re = new RegExp(this.text.source, 'g');
-    for (const m of text.matchAll(re)) {
-      const i = m.findIndex((g, j) => j > 0 && g !== undefined);
-      const part = this.parts[i - 1]!;
-      yield { label: part.label, form: formOf(part, m[0]), index: m.index };
-    }
+    // A copy: the caller may interleave other searches while iterating.
+    for (const m of text.matchAll(new RegExp(this.text.source, 'g'))) yield this.hit(m);
+  }
+
+  private hit(m: RegExpMatchArray): SecretHit {
+    const part = this.parts[m.findIndex((g, j) => j > 0 && g !== undefined) - 1]!;
+    return { label: part.label, form: formOf(part, m[0]), index: m.index ?? 0 };
   }
 
   replace(text: string, by: string): string {
