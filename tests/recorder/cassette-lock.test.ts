@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -140,6 +140,26 @@ describe('one writer per cassette', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await up.close();
+      tmp.cleanup();
+    }
+  });
+
+  it("a lock naming this pid but another start time is a reused pid: stale; a lock flis cannot read is the user's", () => {
+    const tmp = tempDir();
+    try {
+      const cassette = tmp.file('reused.yaml');
+      const lock = `${cassette}.lock`;
+      const fake = { pid: process.pid, procStart: '1', host: hostname(), command: 'flis record', since: 'then' };
+      writeFileSync(lock, JSON.stringify(fake));
+      lockCassette(cassette).release();
+      assert.equal(existsSync(lock), false, 'broken, taken, and released');
+      writeFileSync(lock, 'not a flis lock');
+      assert.throws(
+        () => lockCassette(cassette),
+        (e: any) => e.code === 'FLIS_ERR_CASSETTE_LOCKED' && /remove that file/.test(e.message),
+      );
+      assert.equal(readFileSync(lock, 'utf8'), 'not a flis lock', 'left for the user to judge');
+    } finally {
       tmp.cleanup();
     }
   });
