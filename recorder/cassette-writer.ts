@@ -11,7 +11,17 @@
  * new one, never a mix. A `staged` writer renames only on commit(), so the
  * old file stays untouched until the recorder is listening.
  */
-import { closeSync, existsSync, fdatasyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type CassetteLock, lockCassette } from './cassette-lock.ts';
 import { cassetteFileError, checkWritableCassette } from './cassette-path.ts';
@@ -57,6 +67,7 @@ export class CassetteWriter {
     this.lock = lockCassette(file);
     this.seq = options.firstSeq ?? 1;
     try {
+      removeLeftTemps(file);
       const fresh = options.mode === 'truncate' || !existsSync(file) || statSync(file).size === 0;
       if (fresh) {
         this.temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
@@ -139,6 +150,12 @@ export class CassetteWriter {
     closeSync(this.fd);
     this.lock.release();
   }
+}
+
+/** Temp files of writers that crashed before their commit: only the lock's holder makes them, and it is us now. */
+function removeLeftTemps(file: string): void {
+  const pattern = new RegExp(`^\\.${basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+\\.tmp$`);
+  for (const name of readdirSync(dirname(file))) if (pattern.test(name)) unlinkSync(join(dirname(file), name));
 }
 
 /**

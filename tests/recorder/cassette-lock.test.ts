@@ -195,6 +195,7 @@ describe('one writer per cassette', () => {
       const cassette = tmp.file('over.yaml');
       await recordSome(cassette, up.baseUrl, 50);
       const oldInode = statSync(cassette).ino;
+      writeFileSync(tmp.file('.over.yaml.424242.tmp'), 'left by a writer that crashed before its commit');
       const rec = await startRecorder({
         mode: 'record',
         cassette,
@@ -205,6 +206,11 @@ describe('one writer per cassette', () => {
         assert.notEqual(statSync(cassette).ino, oldInode, 'a new file was renamed into place, not the old one cut');
         const now = parseCassette(readFileSync(cassette, 'utf8'), cassette);
         assert.equal(now.exchanges.length, 0, 'the new file: its header, nothing of the old one');
+        assert.deepEqual(
+          readdirSync(tmp.dir).sort(),
+          ['over.yaml', 'over.yaml.lock'],
+          'a crashed temp file is cleared',
+        );
         await call(rec.baseUrl, '/offers/new');
       } finally {
         await rec.close();
