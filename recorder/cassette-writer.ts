@@ -4,13 +4,31 @@
  * it completes (and before the client sees the end of its response), so a
  * recorder killed with SIGKILL leaves every completed exchange on disk. Writes
  * are synchronous on one thread, so concurrent exchanges never interleave.
+ *
+ * One writer per cassette (recorder/cassette-lock.ts). A new cassette, or one
+ * that replaces an existing file, starts in a temp file beside it that is
+ * renamed over the old one (atomic): a reader sees the old file whole or the
+ * new one, never a mix. A `staged` writer renames only on commit(), so the
+ * old file stays untouched until the recorder is listening.
  */
-import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { type CassetteLock, lockCassette } from './cassette-lock.ts';
+import { cassetteFileError, checkWritableCassette } from './cassette-path.ts';
 import type { CassetteHeader, Exchange } from './cassette-format.ts';
 import { exchangeDocument, headerDocument } from './cassette-yaml.ts';
 import { CassetteSecretError } from './errors.ts';
-import { findSecret, type SecretForm } from './secrets.ts';
+import { findSecret, type SecretGuard } from './secrets.ts';
 
 export interface WriterOptions {
   /** 'truncate' starts the file afresh with `header`; 'append' keeps it (writing `header` only if it is new or empty). */
@@ -20,6 +38,8 @@ export interface WriterOptions {
   firstSeq?: number;
   /** fdatasync after each exchange: survives power loss too, at a cost in throughput. */
   durable?: boolean;
+  /** Keep a new or replacing file in its temp file until commit() (default: commit at once). */
+  staged?: boolean;
 }
 
 /**
@@ -31,19 +51,62 @@ export type LateRedaction = (e: Exchange, text: string) => Exchange | undefined;
 
 export class CassetteWriter {
   private readonly fd: number;
+  private readonly lock: CassetteLock;
+  /** The temp file a new or replacing cassette is written to until commit(). */
+  private temp: string | undefined;
   private seq: number;
   private closed = false;
   written = 0;
 
+  /** Throws ConfigError for a path that cannot be written, CassetteLockedError when another process writes it. */
   constructor(
     readonly file: string,
     private readonly options: WriterOptions,
   ) {
-    mkdirSync(dirname(file), { recursive: true });
-    const fresh = options.mode === 'truncate' || !existsSync(file) || statSync(file).size === 0;
-    this.fd = openSync(file, options.mode === 'truncate' ? 'w' : 'a');
+    checkWritableCassette(file);
+    this.lock = lockCassette(file);
     this.seq = options.firstSeq ?? 1;
-    if (fresh) this.writeText(headerDocument(options.header));
+    try {
+      removeLeftTemps(file);
+      const fresh = options.mode === 'truncate' || !existsSync(file) || statSync(file).size === 0;
+      if (fresh) {
+        this.temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+        this.fd = openSync(this.temp, 'w', 0o644);
+        this.writeText(headerDocument(options.header));
+        if (!options.staged) this.commit();
+      } else this.fd = openSync(file, 'a');
+    } catch (e) {
+      this.discardTemp();
+      this.lock.release();
+      throw cassetteFileError(file, e);
+    }
+  }
+
+  /** Put a staged new file in place of the old one, atomically; appending goes on to the same file. */
+  commit(): void {
+    if (!this.temp) return;
+    fdatasyncSync(this.fd);
+    renameSync(this.temp, this.file);
+    this.temp = undefined;
+  }
+
+  /** Give up before commit: the old file stays as it was, the temp file goes, the lock is released. */
+  abort(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+    this.discardTemp();
+    this.lock.release();
+  }
+
+  private discardTemp(): void {
+    if (!this.temp) return;
+    try {
+      unlinkSync(this.temp);
+    } catch {
+      // Never created.
+    }
+    this.temp = undefined;
   }
 
   /**
@@ -51,7 +114,7 @@ export class CassetteWriter {
    * `redactLate` has had its look at the text. The last guard: if any form of a known secret appears in the text about to be
    * written, nothing is written and CassetteSecretError says which secret.
    */
-  append(exchange: Omit<Exchange, 'seq'>, guard: SecretForm[], redactLate?: LateRedaction): Exchange {
+  append(exchange: Omit<Exchange, 'seq'>, guard: SecretGuard, redactLate?: LateRedaction): Exchange {
     let full: Exchange = { ...exchange, seq: this.seq };
     let text = exchangeDocument(full);
     const redacted = redactLate?.(full, text);
@@ -79,25 +142,39 @@ export class CassetteWriter {
     if (this.options.durable) fdatasyncSync(this.fd);
   }
 
+  /** Commits a staged file (everything appended is complete), then closes and releases the lock. */
   close(): void {
     if (this.closed) return;
+    this.commit();
     this.closed = true;
     closeSync(this.fd);
+    this.lock.release();
   }
 }
 
-/** Write a whole cassette at once (HAR import), through the same guard as live recording. */
+/** Temp files of writers that crashed before their commit: only the lock's holder makes them, and it is us now. */
+function removeLeftTemps(file: string): void {
+  const pattern = new RegExp(`^\\.${basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+\\.tmp$`);
+  for (const name of readdirSync(dirname(file))) if (pattern.test(name)) unlinkSync(join(dirname(file), name));
+}
+
+/**
+ * Write a whole cassette at once (HAR import), through the same guard as live
+ * recording. All or nothing: a refused exchange leaves an existing file as it was.
+ */
 export function writeCassette(
   file: string,
   header: CassetteHeader,
   exchanges: Array<Omit<Exchange, 'seq'>>,
-  guard: SecretForm[],
+  guard: SecretGuard,
 ): number {
-  const w = new CassetteWriter(file, { mode: 'truncate', header });
+  const w = new CassetteWriter(file, { mode: 'truncate', header, staged: true });
   try {
     for (const e of exchanges) w.append(e, guard);
-  } finally {
-    w.close();
+  } catch (e) {
+    w.abort();
+    throw e;
   }
+  w.close();
   return w.written;
 }

@@ -4,6 +4,7 @@
  * a secret value (only the name of where it came from).
  */
 import { FlisError } from '../errors/flis-error.ts';
+import type { LockHolder } from './cassette-lock.ts';
 
 /** A cassette that cannot be read: names the file, the 1-based line and what was expected there. */
 export class CassetteParseError extends FlisError {
@@ -29,5 +30,19 @@ export class CassetteSecretError extends FlisError {
     );
     this.secretLabel = secretLabel;
     this.form = form;
+  }
+}
+
+/** Another process is writing this cassette: names it, so the user can stop it or pick another file. */
+export class CassetteLockedError extends FlisError {
+  readonly holder: LockHolder | undefined;
+  constructor(cassette: string, lockFile: string, holder: LockHolder | undefined) {
+    super(
+      'FLIS_ERR_CASSETTE_LOCKED',
+      holder
+        ? `${cassette} is being written by another process (pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}: ${holder.command}; since ${holder.since}); stop it, or give another --cassette`
+        : `${cassette} is locked by ${lockFile}, which names no process flis can check; remove that file if nothing is writing the cassette`,
+    );
+    this.holder = holder;
   }
 }

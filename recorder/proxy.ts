@@ -10,8 +10,10 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { UsageError } from '../errors/flis-error.ts';
 import { BodyCapture, decodeBody } from './body.ts';
 import type { LocatedExchange, RecordedRequest } from './cassette-format.ts';
+import { checkReadableCassette } from './cassette-path.ts';
 import { CassetteWriter } from './cassette-writer.ts';
 import { readCassette } from './cassette-reader.ts';
 import { recordedRequest } from './exchange-record.ts';
@@ -22,6 +24,7 @@ import { missAnswer, MISS_STATUS } from './miss.ts';
 import { modePolicies } from './modes.ts';
 import { headerValue, type Ctx, type Pending, type Recorder, type RecorderOptions } from './proxy-context.ts';
 import { credentialHeaders, redactionPolicy, Redactor } from './redact.ts';
+import { failedMidBody, serveCutOff } from './replay-failure.ts';
 import { credentialsOf, secretsFromEnv } from './secrets.ts';
 import { openUpstream, publicBaseUrl } from './upstream.ts';
 
@@ -37,6 +40,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
   const policy = modePolicies[o.mode];
   if (policy.needsUpstream && !o.upstream) throw new Error(`mode '${o.mode}' needs an upstream`);
   const matchOptions: MatchOptions = { ...defaultMatchOptions, ...o.match };
+  checkReadableCassette(o.cassette);
   const existing =
     policy.replayFirst && (o.mode === 'replay' || existsSync(o.cassette)) ? readCassette(o.cassette) : undefined;
   const lastSeq = existing?.exchanges.reduce((m, e) => Math.max(m, e.seq), 0) ?? 0;
@@ -63,13 +67,22 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       header,
       firstSeq: lastSeq + 1,
       durable: o.durable ?? false,
+      // An existing cassette stays untouched until the proxy listens (a busy port must not cost a recording).
+      staged: true,
     });
   }
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(ctx, req, res).catch((err: unknown) => internalError(ctx, res, err));
   });
   server.keepAliveTimeout = 10_000;
-  await listen(server, o.host ?? '127.0.0.1', o.port ?? 0);
+  try {
+    await listen(server, o.host ?? '127.0.0.1', o.port ?? 0);
+    ctx.writer?.commit();
+  } catch (err) {
+    ctx.writer?.abort();
+    await ctx.upstream?.pool.close();
+    throw listenError(err, o.host ?? '127.0.0.1', o.port ?? 0);
+  }
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
@@ -88,6 +101,18 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** A port that cannot be had is the user's to change: one line, exit 2. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return new UsageError(`port ${port} on ${host} is already in use; give another --port, or 0 for a free one`);
+  if (code === 'EACCES')
+    return new UsageError(`port ${port} on ${host} needs privileges flis does not have; give a --port above 1023`);
+  if (code === 'EADDRNOTAVAIL')
+    return new UsageError(`${host} is not an address of this machine; give --host 127.0.0.1`);
+  return err;
 }
 
 async function closeAll(ctx: Ctx, server: Server): Promise<void> {
@@ -143,6 +168,10 @@ function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void 
     if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
   headers['content-length'] = String(bytes.length);
   headers['x-flis-cassette'] = `replayed seq=${e.seq}`;
+  if (failedMidBody(e)) {
+    serveCutOff(res, e.response.status, headers, bytes);
+    return;
+  }
   res.writeHead(e.response.status, headers);
   res.end(bytes);
 }

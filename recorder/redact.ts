@@ -5,7 +5,7 @@
  * appears — path, query, header values, body keys and strings, binary bytes.
  */
 import { REDACTED, type HeaderMap, type QueryMap, type StoredBody } from './cassette-format.ts';
-import { formsOf, type Secret, type SecretForm } from './secrets.ts';
+import { formsOf, type Secret, SecretForms } from './secrets.ts';
 
 export const defaultRequestHeaders = ['accept', 'content-type', 'if-match', 'if-none-match', 'prefer'] as const;
 export const defaultResponseHeaders = [
@@ -42,42 +42,25 @@ export function redactionPolicy(extraHeaders: string[] = []): RedactionPolicy {
   };
 }
 
-/** Replaces every form of every secret in strings, with the forms computed once. */
+/** Replaces every form of every secret in strings and bytes, with the forms compiled once per set of secrets. */
 export class Redactor {
-  readonly forms: SecretForm[];
-  constructor(secrets: Secret[]) {
-    this.forms = secrets.flatMap(formsOf).sort((a, b) => b.needle.length - a.needle.length);
+  readonly forms: SecretForms;
+  constructor(secrets: Secret[] | SecretForms) {
+    this.forms = secrets instanceof SecretForms ? secrets : formsOf(secrets);
   }
 
-  /** A redactor that also knows the secrets of one exchange (the credentials it carried). */
+  /** A redactor that also knows the secrets of one exchange (the credentials it carried); compiled once per value. */
   with(extra: Secret[]): Redactor {
-    if (extra.length === 0) return this;
-    const r = Object.create(Redactor.prototype) as { forms: SecretForm[] };
-    r.forms = [...this.forms, ...extra.flatMap(formsOf)].sort((a, b) => b.needle.length - a.needle.length);
-    return r as Redactor;
+    const forms = this.forms.with(extra);
+    return forms === this.forms ? this : new Redactor(forms);
   }
 
   text(s: string): string {
-    let out = s;
-    for (const f of this.forms) if (out.includes(f.needle)) out = out.split(f.needle).join(REDACTED);
-    return out;
+    return this.forms.replace(s, REDACTED);
   }
 
   bytes(b: Buffer): Buffer {
-    let out = b;
-    for (const f of this.forms) {
-      const needle = Buffer.from(f.needle, 'utf8');
-      if (out.indexOf(needle) < 0) continue;
-      const parts: Buffer[] = [];
-      let from = 0;
-      for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
-        parts.push(out.subarray(from, at), Buffer.from(REDACTED));
-        from = at + needle.length;
-      }
-      parts.push(out.subarray(from));
-      out = Buffer.concat(parts);
-    }
-    return out;
+    return this.forms.replaceBytes(b, REDACTED);
   }
 
   json(v: unknown): unknown {

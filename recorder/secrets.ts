@@ -6,43 +6,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { type SecretHit, SecretForms, type SecretSource } from '../errors/secret-forms.ts';
 import { SPEC_DIR } from '../specs/contract.ts';
 
-export interface Secret {
-  /** Where it came from, e.g. "FLIS_TOKEN" or "authorization header"; safe to print. */
-  label: string;
-  value: string;
+export { SecretForms, type SecretHit } from '../errors/secret-forms.ts';
+
+/** A secret value and where it came from (e.g. "FLIS_TOKEN" or "authorization header"; safe to print). */
+export type Secret = SecretSource;
+
+/** The forms of these secrets (errors/secret-forms.ts says which), compiled once. */
+export function formsOf(secrets: readonly Secret[]): SecretForms {
+  return new SecretForms(secrets);
 }
 
-export interface SecretForm {
-  label: string;
-  form: 'raw' | 'url-encoded' | 'form-encoded' | 'base64' | 'base64url' | 'json-escaped';
-  needle: string;
-}
-
-/** Spellings of one value that a secret can hide behind in a URL, a header or a body. */
-export function formsOf(secret: Secret): SecretForm[] {
-  const v = secret.value;
-  const b64 = Buffer.from(v, 'utf8').toString('base64');
-  const candidates: Array<[SecretForm['form'], string]> = [
-    ['raw', v],
-    ['url-encoded', encodeURIComponent(v)],
-    ['form-encoded', encodeURIComponent(v).replace(/%20/g, '+')],
-    ['base64', b64],
-    ['base64', b64.replace(/=+$/, '')],
-    ['base64url', Buffer.from(v, 'utf8').toString('base64url')],
-    ['json-escaped', JSON.stringify(v).slice(1, -1)],
-  ];
-  const seen = new Set<string>();
-  const out: SecretForm[] = [];
-  for (const [form, needle] of candidates) {
-    if (!needle || seen.has(needle)) continue;
-    seen.add(needle);
-    out.push({ label: secret.label, form, needle });
-  }
-  // Longest first, so a form that contains another (padded base64) is replaced whole.
-  return out.sort((a, b) => b.needle.length - a.needle.length);
-}
+/** What the writer's guard searches: the compiled forms, or none at all (`[]`). */
+export type SecretGuard = SecretForms | readonly never[];
 
 /** Environment variables that hold tokens: FLIS_TOKEN and every deployment's tokenEnv. */
 export function tokenEnvNames(): string[] {
@@ -75,8 +53,8 @@ export function credentialsOf(authorization: string): string | undefined {
 }
 
 /** The first form of a secret found in `text`, if any. */
-export function findSecret(text: string, forms: SecretForm[]): SecretForm | undefined {
-  return forms.find((f) => text.includes(f.needle));
+export function findSecret(text: string, forms: SecretGuard): SecretHit | undefined {
+  return forms instanceof SecretForms ? forms.find(text) : undefined;
 }
 
 /** Common token shapes, for cassettes scanned without knowing the secret values. */
@@ -95,18 +73,33 @@ export interface ScanFinding {
   what: string;
 }
 
-/** Every line of `text` that holds a known secret (any form) or a token shape. */
+/** Every line of `text` that holds a known secret (any form) or a token shape, in line order. */
 export function scanText(text: string, secrets: Secret[]): ScanFinding[] {
-  const forms = secrets.flatMap(formsOf);
   const findings: ScanFinding[] = [];
-  const lines = text.split('\n');
-  lines.forEach((content, i) => {
-    const hit = findSecret(content, forms);
-    if (hit) findings.push({ line: i + 1, what: `the value of ${hit.label} (${hit.form} form)` });
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (index: number): number => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  let lastLine = 0;
+  for (const hit of formsOf(secrets).findAll(text)) {
+    const line = lineOf(hit.index);
+    if (line === lastLine) continue;
+    lastLine = line;
+    findings.push({ line, what: `the value of ${hit.label} (${hit.form} form)` });
+  }
+  text.split('\n').forEach((content, i) => {
     for (const shape of tokenShapes) {
       shape.pattern.lastIndex = 0;
       if (shape.pattern.test(content)) findings.push({ line: i + 1, what: `a ${shape.name}` });
     }
   });
-  return findings;
+  return findings.sort((a, b) => a.line - b.line);
 }

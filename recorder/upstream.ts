@@ -55,6 +55,9 @@ const hopByHop = new Set([
   'upgrade',
   'host',
   'proxy-authenticate',
+  // Node's server has already answered `100 Continue` to the client (no 'checkContinue' listener), so the body is
+  // on its way; undici refuses a request carrying Expect, and the upstream has nothing left to agree to.
+  'expect',
 ]);
 
 /**

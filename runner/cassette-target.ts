@@ -39,14 +39,21 @@ export async function recordThrough(
   labels: RecordedRunLabels,
   log: (line: string) => void,
 ): Promise<LiveTarget> {
-  const recorder = await startRecorder({
-    mode: 'record',
-    cassette,
-    upstream: { baseUrl: live.baseUrl, deployment },
-    secrets: [{ label: 'the run token', value: live.token }],
-    labels: labelsToStrings(labels),
-    log,
-  });
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  try {
+    recorder = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: live.baseUrl, deployment },
+      secrets: [{ label: 'the run token', value: live.token }],
+      labels: labelsToStrings(labels),
+      log,
+    });
+  } catch (e) {
+    // A cassette that cannot be written (a directory, locked, read-only): stop the target too, or the run hangs on it.
+    await live.close();
+    throw e;
+  }
   return {
     baseUrl: recorder.baseUrl,
     token: live.token,

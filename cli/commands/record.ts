@@ -114,7 +114,7 @@ export function matchFrom(v: {
 /** KEY=VALUE pairs; a value holding a known secret is refused, since the header is written as given. */
 function labelsFrom(raw: string[] | undefined, secrets: Secret[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const forms = secrets.flatMap(formsOf);
+  const forms = formsOf(secrets);
   for (const item of raw ?? []) {
     const m = /^([A-Za-z][\w.-]*)=(.*)$/s.exec(item);
     if (!m)

@@ -1,25 +1,49 @@
 /**
  * Secrets never reach a message, an attachment or a report. Every string the
- * suites emit about an exchange passes through here first.
+ * suites emit about an exchange passes through here first. The forms a secret
+ * can take (raw, percent-encoded, base64 at any alignment...) are the
+ * recorder's too: both use errors/secret-forms.ts.
  */
+import { base64Cores, SecretForms } from '../../errors/secret-forms.ts';
+
 export const REDACTED = '[REDACTED]';
 
-/** The forms a secret can take on the wire: raw, URL-encoded, base64 (as in Basic auth or a cookie). */
+/** Shorter values are not redacted: they would blot out ordinary text (as before the forms were shared). */
+const MIN_SECRET = 4;
+
+/**
+ * Literal spellings of a secret, for tests of absence (`text.includes(form)`):
+ * raw, URL-encoded, and the base64 characters that encode it at each byte
+ * alignment (found inside base64 of `Bearer <t>`, `user:<t>`..., url-safe or not).
+ */
 export function secretForms(secret: string): string[] {
-  if (!secret) return [];
+  if (secret.length < MIN_SECRET) return [];
+  const cores = base64Cores(secret);
   const forms = new Set([
     secret,
     encodeURIComponent(secret),
-    Buffer.from(secret).toString('base64'),
-    Buffer.from(secret).toString('base64url'),
+    ...cores,
+    ...cores.map((c) => c.replace(/\+/g, '-').replace(/\//g, '_')),
   ]);
-  return [...forms].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Compiled forms per list of secrets: the same few lists are redacted over and over (every line of output). */
+const compiled = new Map<string, SecretForms>();
+
+function formsFor(secrets: readonly string[]): SecretForms {
+  const key = JSON.stringify(secrets);
+  let forms = compiled.get(key);
+  if (!forms) {
+    forms = new SecretForms(secrets.filter((s) => s.length >= MIN_SECRET).map((value) => ({ label: 'secret', value })));
+    if (compiled.size >= 32) compiled.clear();
+    compiled.set(key, forms);
+  }
+  return forms;
 }
 
 export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
-  return out;
+  return formsFor(secrets).replace(text, REDACTED);
 }
 
 const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);

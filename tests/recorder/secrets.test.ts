@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { CassetteWriter } from '../../recorder/cassette-writer.ts';
+import { exchangeDocument, headerDocument } from '../../recorder/cassette-yaml.ts';
 import { cassetteHeader } from '../../recorder/header.ts';
 import { startRecorder } from '../../recorder/proxy.ts';
 import { startReplayServer } from '../../recorder/replay-server.ts';
@@ -135,7 +136,7 @@ describe('secrets stay out of cassettes', () => {
     const tmp = tempDir();
     try {
       const w = new CassetteWriter(tmp.file('guard.yaml'), { mode: 'truncate', header: cassetteHeader(null, null) });
-      const guard = formsOf({ label: 'FLIS_TOKEN', value: TOKEN });
+      const guard = formsOf([{ label: 'FLIS_TOKEN', value: TOKEN }]);
       const exchange = {
         startedAt: '',
         operationId: null,
@@ -172,30 +173,33 @@ describe('secrets stay out of cassettes', () => {
     try {
       const file = tmp.file('leaky.yaml');
       const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
-      writeFileSync(
-        file,
-        [
-          '---',
-          'format: 1',
-          '...',
-          '---',
-          'seq: 1',
-          `note: ${encodeURIComponent(ODD_TOKEN)}`,
-          `auth: Bearer abcdefghijklmnop1234`,
-          `jwt: ${jwt}`,
-          'clean: Bearer [REDACTED]',
-          '...',
-          '',
-        ].join('\n'),
-      );
+      const text =
+        headerDocument(cassetteHeader(null, null)) +
+        exchangeDocument({
+          seq: 1,
+          startedAt: new Date(0).toISOString(),
+          operationId: null,
+          request: {
+            method: 'GET',
+            path: `/offers/${encodeURIComponent(ODD_TOKEN)}`,
+            query: { auth: 'Bearer abcdefghijklmnop1234' },
+            headers: { 'x-jwt': jwt, authorization: 'Bearer [REDACTED]' },
+            body: null,
+          },
+          response: { status: 200, headers: {}, body: null, timing: { durationMs: 1, firstByteMs: 1 } },
+          violations: [],
+        });
+      writeFileSync(file, text);
+      const lineOf = (needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
       const findings = scanCassette(file, { MY_EXTRA: ODD_TOKEN }, ['MY_EXTRA']);
       assert.deepEqual(
         findings.map((f) => f.line),
-        [6, 7, 8],
+        [lineOf('/offers/'), lineOf('abcdefghijklmnop1234'), lineOf(jwt)].sort((a, b) => a - b),
       );
-      assert.match(findings[0]!.what, /MY_EXTRA \(url-encoded form\)/);
-      assert.match(findings[1]!.what, /bearer token/);
-      assert.match(findings[2]!.what, /JWT/);
+      const by = (line: number) => findings.find((f) => f.line === line)!.what;
+      assert.match(by(lineOf('/offers/')), /MY_EXTRA \(percent-encoded form\)/);
+      assert.match(by(lineOf('abcdefghijklmnop1234')), /bearer token/);
+      assert.match(by(lineOf(jwt)), /JWT/);
       for (const f of findings) assert.equal(f.what.includes(ODD_TOKEN) || f.what.includes(jwt), false);
     } finally {
       tmp.cleanup();
