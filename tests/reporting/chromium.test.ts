@@ -6,8 +6,7 @@
  * kept in reports/test-screenshots/ for a person to look at.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from '@playwright/test';
 import { buildAllureHtml } from '../../reporting/allure-html.ts';
 import { writeCertificate } from '../../reporting/write-certificate.ts';
+import { writeAllureResults } from './allure-fixtures.ts';
 import { sampleOutcomes } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -53,40 +53,19 @@ async function render(browser: Browser, file: string, shot: string): Promise<{ r
   }
 }
 
-function allureResults(): string {
+/** Two reports of the same results in one report folder: the second has a history to trend. */
+async function allureReportTwice(): Promise<string> {
   const results = join(dir, 'allure-results');
-  mkdirSync(results, { recursive: true });
-  const now = Date.now();
-  for (const [name, status] of [
-    ['auth-required · all operations', 'passed'],
-    ['response-schema · getOffer', 'failed'],
-  ] as const) {
-    const uuid = randomUUID();
-    writeFileSync(
-      join(results, `${uuid}-result.json`),
-      JSON.stringify({
-        uuid,
-        historyId: uuid,
-        name,
-        fullName: name,
-        status,
-        stage: 'finished',
-        start: now,
-        stop: now + 5,
-        labels: [
-          { name: 'epic', value: 'Offers' },
-          { name: 'feature', value: 'getOffer' },
-          { name: 'story', value: name.split(' ')[0] },
-        ],
-        statusDetails: status === 'failed' ? { message: 'response does not match offer-list.schema.json' } : {},
-        steps: [],
-        attachments: [],
-        parameters: [],
-        links: [],
-      }),
-    );
+  let index = '';
+  for (let i = 0; i < 2; i++) {
+    writeAllureResults(results);
+    index = await buildAllureHtml({
+      resultsDirs: [results],
+      outputDir: join(dir, 'allure-report'),
+      reportName: 'FLIS nightly',
+    });
   }
-  return results;
+  return index;
 }
 
 describe('headless Chromium, offline', {
@@ -121,9 +100,11 @@ describe('headless Chromium, offline', {
   });
 
   it('renders the Allure report that flis report builds, requesting nothing but the file', async () => {
-    const index = await buildAllureHtml({ resultsDirs: [allureResults()], outputDir: join(dir, 'allure-report') });
+    const index = await allureReportTwice();
     const shot = join(dir, 'allure.png');
-    const { requests } = await render(browser, index, shot);
+    const { requests, text } = await render(browser, index, shot);
+    assert.match(text, /FLIS nightly/);
+    assert.match(text, /TREND/i);
     assert.deepEqual(
       requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:')),
       [pathToFileURL(index).href],
