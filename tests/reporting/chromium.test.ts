@@ -6,46 +6,27 @@
  * kept in reports/test-screenshots/ for a person to look at.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { buildAllureHtml } from '../../reporting/allure-html.ts';
 import { writeCertificate } from '../../reporting/write-certificate.ts';
 import { writeAllureResults } from './allure-fixtures.ts';
+import { launchChromium, NO_CHROMIUM, openOffline, SHOTS } from './chromium-helpers.ts';
 import { sampleOutcomes } from './fixtures.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const SHOTS = resolve('reports', 'test-screenshots');
 const dir = mkdtempSync(join(tmpdir(), 'flis-chromium-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
-/** Opens a file, records every request it makes (aborting all but the file itself), screenshots it. */
+/** Opens a file offline, screenshots the first screen of it. */
 async function render(browser: Browser, file: string, shot: string): Promise<{ requests: string[]; text: string }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const requests: string[] = [];
-  const self = pathToFileURL(file).href;
-  await page.route('**/*', async (route) => {
-    const url = route.request().url();
-    requests.push(url);
-    if (url === self) await route.continue();
-    else await route.abort();
-  });
+  const { page, requests } = await openOffline(browser, file);
   try {
-    await page.goto(self, { waitUntil: 'load' });
     await page.screenshot({ path: shot, fullPage: false });
     return { requests, text: await page.innerText('body') };
   } finally {
@@ -68,12 +49,10 @@ async function allureReportTwice(): Promise<string> {
   return index;
 }
 
-describe('headless Chromium, offline', {
-  skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (.ci/run installs Debian's chromium)`,
-}, () => {
+describe('headless Chromium, offline', { skip: NO_CHROMIUM }, () => {
   let browser: Browser;
   before(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
   });
   after(() => browser?.close());
