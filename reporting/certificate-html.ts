@@ -57,7 +57,7 @@ a{color:#0550ae}
 .meter{height:10px;background:#eaeef2;border-radius:5px;overflow:hidden;margin-top:6px}
 .meter i{display:block;height:100%;background:#2da44e} .meter.short i{background:#d4a72c}
 .tile.t-failed.hot{background:#d1242f;border-color:#d1242f;color:#fff} .tile.t-failed.hot span{color:#fff}
-.tile.t-blocked.hot{background:#fff1c2;border-color:#d4a72c} .tile.t-inconclusive.hot{background:#efe8fc;border-color:#8250df}
+.tile.t-failed.warm{background:#fff1c2;border-color:#d4a72c} .tile.t-blocked.hot{background:#fff1c2;border-color:#d4a72c} .tile.t-inconclusive.hot{background:#efe8fc;border-color:#8250df}
 .glance-grid{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
 .glance-grid h3{font-size:14px;margin:0 0 4px}
 svg.glance{display:block;max-width:100%;height:auto} svg.glance text{font:11px system-ui,sans-serif;fill:#1b1f24}
@@ -318,13 +318,15 @@ function tilesHtml(c: Certificate): string {
     { blocked: 0, inconclusive: 0 },
   );
   const advisories = (c.verdict as VerdictExtras).advisories ?? c.failures.filter((f) => !f.blocking).length;
-  const tile = (kind: string, n: number, what: string) =>
-    `<div class="tile t-${kind}${n > 0 ? ' hot' : ''}"><b>${n}</b><span>${e(what)}</span></div>`;
+  const tile = (kind: string, n: number, what: string, heat = n > 0 ? ' hot' : '') =>
+    `<div class="tile t-${kind}${heat}"><b>${n}</b><span>${e(what)}</span></div>`;
+  // Red only for failures that block certification; failures on rules beyond the spec alone are amber.
+  const failedHeat = c.failures.some((f) => f.blocking) ? ' hot' : c.counts.failed > 0 ? ' warm' : '';
   const pct = Math.max(0, Math.min(100, c.coverage.percent));
   return `<div class="tiles">
 <div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
 ${tile('passed', c.counts.passed, 'tests passed')}
-${tile('failed', c.counts.failed, `tests failed${advisories ? ` (${advisories} advisory)` : ''}`)}
+${tile('failed', c.counts.failed, `tests failed${advisories ? ` (${advisories} advisory)` : ''}`, failedHeat)}
 ${tile('blocked', counts.blocked ?? cells.blocked, 'blocked')}
 ${tile('inconclusive', counts.inconclusive ?? cells.inconclusive, 'inconclusive')}
 ${tile('skipped', c.counts.skipped, 'tests skipped')}
