@@ -3,19 +3,23 @@
  * (Debian's `chromium`, installed by .ci/run) with no request leaving the
  * machine: every request the page makes is intercepted, and the only one
  * allowed is the file itself. A screenshot proves something was drawn; it is
- * kept in reports/test-screenshots/ for a person to look at.
+ * kept in reports/test-screenshots/ for a person to look at. The Playwright
+ * HTML report renders its tests when `flis show-report` serves it over HTTP.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from '@playwright/test';
 import { buildAllureHtml } from '../../reporting/allure-html.ts';
+import { serveReportFolder } from '../../reporting/report-server.ts';
 import { writeCertificate } from '../../reporting/write-certificate.ts';
 import { writeAllureResults } from './allure-fixtures.ts';
-import { launchChromium, NO_CHROMIUM, openOffline, SHOTS } from './chromium-helpers.ts';
+import { LAPTOP, launchChromium, NO_CHROMIUM, openOffline, SHOTS } from './chromium-helpers.ts';
 import { sampleOutcomes } from './fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flis-chromium-'));
@@ -90,5 +94,58 @@ describe('headless Chromium, offline', { skip: NO_CHROMIUM }, () => {
     );
     assert.ok(readFileSync(shot).length > 10_000);
     copyFileSync(shot, join(SHOTS, 'allure.png'));
+  });
+});
+
+describe('the Playwright HTML report, served by flis show-report', { skip: NO_CHROMIUM }, () => {
+  // Inside the project (in the ignored .flis-tmp/), so the spec resolves @playwright/test.
+  const project = join(process.cwd(), '.flis-tmp');
+  let work = '';
+  before(() => {
+    mkdirSync(project, { recursive: true });
+    work = mkdtempSync(join(project, 'show-report-'));
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('renders its tests over HTTP', async () => {
+    writeFileSync(
+      join(work, 'served.spec.ts'),
+      "import { test } from '@playwright/test';\ntest('a test the report lists', () => {});\n",
+    );
+    const reportDir = join(work, 'reports');
+    const run = spawnSync(
+      process.execPath,
+      [
+        createRequire(import.meta.url).resolve('@playwright/test/cli'),
+        'test',
+        '--reporter=html',
+        join(work, 'served.spec.ts'),
+      ],
+      {
+        cwd: work,
+        encoding: 'utf8',
+        env: { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: join(reportDir, 'html'), PLAYWRIGHT_HTML_OPEN: 'never' },
+      },
+    );
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    const server = await serveReportFolder(reportDir, 0);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: LAPTOP });
+      const outside: string[] = [];
+      await page.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith(server.url) || /^(data|blob):/.test(url)) return route.continue();
+        outside.push(url);
+        return route.abort();
+      });
+      await page.goto(server.url);
+      await page.getByText('a test the report lists').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'playwright-report-served.png') });
+      assert.deepEqual(outside, []);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
   });
 });
