@@ -36,7 +36,12 @@ step('typecheck (tsc --noEmit, strict)', process.execPath, [
   'tsconfig.json',
   '--noEmit',
 ]);
-step('lint and format (biome ci)', process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--reporter=summary', '.']);
+step('lint and format (biome ci)', process.execPath, [
+  join(ROOT, 'node_modules/@biomejs/biome/bin/biome'),
+  'ci',
+  '--reporter=summary',
+  '.',
+]);
 step('import rules (scripts/check-imports.ts)', process.execPath, ['--import', 'tsx', 'scripts/check-imports.ts']);
 step(`tests (${files.length} files)`, process.execPath, [
   '--import',
