@@ -76,6 +76,24 @@ describe("a partner certificate's page", () => {
   });
 });
 
+describe('the failure summary under the verdict', () => {
+  it('lists blocking failures first, and at most 40 lines, pointing to the full list', () => {
+    const c = wideCertificate('not-certified');
+    const [first] = c.failures;
+    assert.ok(first);
+    c.failures = Array.from({ length: 45 }, (_, i) => ({ ...first, id: `failure-${i + 1}`, blocking: i > 0 }));
+    const html = renderCertificateHtml(c);
+    const summary = html.slice(
+      html.indexOf('<table class="failures">'),
+      html.indexOf('</table>', html.indexOf('<table class="failures">')),
+    );
+    assert.equal(summary.match(/<tr[^>]*><td><a href="#failure-/g)?.length, 40);
+    assert.ok(summary.indexOf('#failure-2"') < summary.indexOf('#failure-1"') || !summary.includes('#failure-1"'));
+    assert.match(summary, /… and 5 more: every failure is listed under <a href="#failures">/);
+    assert.match(html, /<h2 id="failures">Failures \(45\)<\/h2>/);
+  });
+});
+
 describe('certificate.html at 1,400 px', { skip: NO_CHROMIUM }, () => {
   let browser: Browser;
   before(async () => {
