@@ -10,6 +10,7 @@ import { writeRunReports, type RunReportsInput, type RunReports } from '../repor
 import { certificateSummary } from '../reporting/write-certificate.ts';
 import { listOption } from './args.ts';
 import type { CommandIo } from './command.ts';
+import { showReportHint } from './commands/show-report.ts';
 
 export const gateOptionSpec = {
   'min-coverage': { type: 'string' },
@@ -44,6 +45,8 @@ export function finishRun(
   const reports = writeRunReports(input);
   io.out(certificateSummary(reports.certificate, input.reportDir));
   io.out(driftSummary(reports.drift, input.reportDir));
+  const hint = showReportHint(input.reportDir);
+  if (hint) io.out(hint);
   const results = evaluateGates(reports.certificate, reports.drift, gates);
   for (const g of results)
     io.out(`gate ${g.gate}: ${g.passed ? 'passed' : `FAILED (exit ${g.exitCode})`}: ${g.message}`);

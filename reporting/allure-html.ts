@@ -5,6 +5,11 @@
  * always adds a Google Tag Manager script); single-file mode inlines every
  * script and style. The result is scanned afterwards: a reference to anything
  * outside the file is an error, not a report.
+ *
+ * Trends: allure 3 keeps one line per generated report in a JSONL history file
+ * (`historyPath` in its config) and reads it back on the next generate. The
+ * file lives beside the report folder (DIR/allure-history.jsonl), which a run
+ * never clears, so the Trend widget fills in from the second report on.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +25,15 @@ export interface AllureHtmlOptions {
   resultsDirs: string[];
   outputDir: string;
   reportName?: string;
+  /** The history file (default: allure-history.jsonl beside the output folder). */
+  historyPath?: string;
+}
+
+export const DEFAULT_REPORT_NAME = 'FLIS conformance';
+
+/** Where the history of the report in `outputDir` is kept unless told otherwise. */
+export function defaultHistoryPath(outputDir: string): string {
+  return join(dirname(resolve(outputDir)), 'allure-history.jsonl');
 }
 
 /** src/href/url() values that would make a browser fetch something outside the file. */
@@ -63,10 +77,13 @@ export async function buildAllureHtml(opts: AllureHtmlOptions): Promise<string> 
   mkdirSync(dirname(output), { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'flis-allure-'));
   try {
+    const reportName = opts.reportName ?? DEFAULT_REPORT_NAME;
+    // The classic plugin titles the page from its own `reportName` option, not from the config's `name`.
     const config = {
-      name: opts.reportName ?? 'FLIS conformance',
+      name: reportName,
       output,
-      plugins: { allure2: { options: { singleFile: true, reportLanguage: 'en' } } },
+      historyPath: resolve(opts.historyPath ?? defaultHistoryPath(output)),
+      plugins: { allure2: { options: { singleFile: true, reportLanguage: 'en', reportName } } },
     };
     const configFile = join(work, 'allurerc.mjs');
     writeFileSync(configFile, `export default ${JSON.stringify(config)};\n`);

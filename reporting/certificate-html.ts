@@ -1,88 +1,201 @@
 /**
  * reports/certificate.html: the certificate as one self-contained page. Inline
- * CSS, no script, no font, image or stylesheet from anywhere: it renders the
- * same offline, from a CI artifact or an e-mail attachment, and loads nothing.
+ * CSS and SVG, no script, no font, image or stylesheet from anywhere: it
+ * renders the same offline, from a CI artifact or an e-mail attachment, and
+ * loads nothing.
+ *
+ * Laid out for a laptop (1,400 px) without a horizontal scrollbar: the verdict
+ * and the coverage first, in colour and in words; then what failed; then the
+ * pictures; the matrix is a fixed-layout table whose check columns share the
+ * width left by the operation column, under vertical headers. A failed cell is
+ * solid red with a white ✗ that links to its failure.
  */
 import type { Certificate, CertificateFailure, ClauseEntry } from './certificate.ts';
+import {
+  abbreviate,
+  cellOutcome,
+  checksSvg,
+  checkTallies,
+  groupsSvg,
+  groupTallies,
+  OUTCOME_COLOUR,
+  OUTCOME_LABEL,
+  OUTCOMES,
+  rowOutcome,
+  type Outcome,
+} from './certificate-glance.ts';
+import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 
-export function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
+export { escapeHtml };
 
 const e = escapeHtml;
 
+/** `certificate`, or `certificate-<partner>` for a partner's certificate (flis certify). */
+export function certificateBaseName(partner?: string): string {
+  const slug = partner
+    ?.toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug ? `certificate-${slug}` : 'certificate';
+}
+
 const STYLE = `
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1b1f24;background:#fff}
-h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-.verdict{display:inline-block;padding:6px 14px;border-radius:6px;font-weight:700;font-size:18px;margin:10px 0}
-.v-certified{background:#dafbe1;color:#116329}.v-certified-with-advisories{background:#fff8c5;color:#7d4e00}.v-not-certified{background:#ffebe9;color:#a40e26}
-table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}
-dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 16px;font-size:13px} dl.facts dt{color:#57606a} dl.facts dd{margin:0;font-family:ui-monospace,monospace}
-.matrix th.check{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;font-weight:500;padding:6px 2px}
-.matrix td.c{text-align:center;min-width:16px;padding:2px}
-.passed{background:#dafbe1;color:#116329}.failed{background:#ffebe9;color:#a40e26;font-weight:700}.skipped{background:#eaeef2;color:#57606a}.not-covered{color:#afb8c1}
-.matrix td.op{font-family:ui-monospace,monospace;white-space:nowrap} tr.group td{background:#f6f8fa;font-weight:700}
-.failure{border:1px solid #d0d7de;border-left:4px solid #cf222e;padding:8px 12px;margin:10px 0}
-.failure.advisory{border-left-color:#bf8700}
-pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap;word-break:break-all}
-.legend span{display:inline-block;padding:1px 6px;margin-right:6px;border:1px solid #d0d7de}
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;padding:20px 24px;max-width:1600px;color:#1b1f24;background:#fff;font-size:14px}
+h1{font-size:20px;margin:0} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+a{color:#0550ae}
+.banner{display:grid;grid-template-columns:auto 1fr;gap:4px 20px;align-items:center;padding:14px 18px;border-radius:8px;color:#fff;background:#57606a}
+.banner .badge{grid-row:span 2;font-size:28px;font-weight:800;letter-spacing:.02em;white-space:nowrap}
+.banner ul{margin:0;padding-left:18px} .banner li{margin:2px 0}
+.v-certified{background:#1a7f37}.v-certified-with-advisories{background:#1a7f37;box-shadow:inset 0 -6px 0 #d4a72c}
+.v-partial{background:#9a6700}.v-not-certified{background:#cf222e}
+.tiles{display:flex;flex-wrap:wrap;gap:10px;margin:14px 0}
+.tile{border:1px solid #d0d7de;border-radius:8px;padding:8px 14px;min-width:120px}
+.tile b{display:block;font-size:26px;line-height:1.2} .tile span{font-size:12px;color:#57606a}
+.tile.coverage{flex:1 1 360px}
+.meter{height:10px;background:#eaeef2;border-radius:5px;overflow:hidden;margin-top:6px}
+.meter i{display:block;height:100%;background:#2da44e} .meter.short i{background:#d4a72c}
+.tile.t-failed.hot{background:#d1242f;border-color:#d1242f;color:#fff} .tile.t-failed.hot span{color:#fff}
+.tile.t-failed.warm{background:#fff1c2;border-color:#d4a72c} .tile.t-blocked.hot{background:#fff1c2;border-color:#d4a72c} .tile.t-inconclusive.hot{background:#efe8fc;border-color:#8250df}
+.glance-grid{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
+.glance-grid h3{font-size:14px;margin:0 0 4px}
+svg.glance{display:block;max-width:100%;height:auto} svg.glance text{font:11px system-ui,sans-serif;fill:#1b1f24}
+svg.glance text.alarm{fill:#cf222e;font-weight:700}
+.legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12px;margin:8px 0}
+.legend span{display:inline-flex;align-items:center;gap:5px}
+.legend i{display:inline-block;width:16px;height:14px;border:1px solid #8c959f;text-align:center;font-style:normal;font-size:11px;line-height:12px}
+table{border-collapse:collapse;font-size:12px;width:100%}
+td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+dl.facts{display:grid;grid-template-columns:max-content 1fr max-content 1fr;gap:3px 16px;font-size:13px;margin:0}
+dl.facts dt{color:#57606a} dl.facts dd{margin:0;font-family:ui-monospace,monospace;overflow-wrap:anywhere;min-width:0}
+table.failures td:first-child{border-left:5px solid #d1242f;font-weight:700;white-space:nowrap}
+table.failures tr.advisory td:first-child{border-left-color:#d4a72c}
+table.failures .what{font-family:ui-monospace,monospace}
+.matrix{table-layout:fixed}
+.matrix col.op{width:27%} .matrix col.cl{width:7%}
+.matrix thead th{position:sticky;top:0;background:#fff;z-index:1;vertical-align:bottom}
+.matrix th.check{padding:4px 0;text-align:center;font-weight:500;font-size:11px}
+.matrix th.check span{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;display:inline-block}
+.matrix th.check.has-failed{background:#ffebe9;color:#a40e26;font-weight:700}
+.matrix td.c{text-align:center;padding:1px 0;font-size:12px;line-height:18px;overflow:hidden}
+.matrix td.op{font-family:ui-monospace,monospace;font-size:11.5px}
+.matrix tr.has-failed td.op{box-shadow:inset 5px 0 0 #d1242f;padding-left:10px;font-weight:700;color:#a40e26}
+.matrix tr.group th{background:#f6f8fa;font-size:13px;padding:6px} .matrix tr.group th span{font-weight:400;color:#57606a;margin-left:8px}
+.matrix tr.group th span.alarm{color:#cf222e;font-weight:700}
+.c.failed{background:#d1242f;color:#fff;font-weight:800}
+.c.failed a{display:block;color:#fff;text-decoration:none}
+.c.blocked{background:#fff1c2;color:#7a4a00;font-weight:700}
+.c.inconclusive{background:#efe8fc;color:#512a97;font-weight:700}
+.c.passed{background:#e6f6ea;color:#1a7f37}
+.c.skipped{background:#eaeef2;color:#57606a}
+.c.not-covered{color:#c6ccd2}
+.st-failed{background:#d1242f;color:#fff;font-weight:700}.st-passed{background:#e6f6ea;color:#116329}.st-skipped{background:#eaeef2;color:#57606a}
+.failure{border:1px solid #d0d7de;border-left:8px solid #d1242f;padding:8px 12px;margin:12px 0;border-radius:4px}
+.failure.advisory{border-left-color:#d4a72c}
+.failure h3{font-size:15px;margin:0 0 4px} .failure h3 .mark{color:#d1242f}
+.failure.advisory h3 .mark{color:#9a6700}
+.pill{display:inline-block;white-space:nowrap;border-radius:10px;padding:0 8px;font-size:12px;font-weight:700}
+.pill.blocks{background:#d1242f;color:#fff}.pill.advisory{background:#fff1c2;color:#7a4a00}
+pre{background:#f6f8fa;padding:8px;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere;margin:6px 0}
 .small{font-size:12px;color:#57606a}
+footer{margin-top:32px;border-top:1px solid #d0d7de;padding-top:8px}
 `;
 
-const SYMBOL: Record<MatrixCell['status'] | 'not-covered', string> = {
-  passed: '✓',
+const SYMBOL: Record<Outcome, string> = {
   failed: '✗',
+  blocked: '⊘',
+  inconclusive: '?',
+  passed: '✓',
   skipped: '–',
   'not-covered': '·',
 };
 
-function cellHtml(cell: MatrixCell | undefined): string {
-  if (!cell) return `<td class="c not-covered" title="not covered">${SYMBOL['not-covered']}</td>`;
-  if (cell.status === 'failed') {
-    const links = (cell.failures ?? [])
-      .map((f) => `<a href="#${e(f.failure)}" title="${e(f.clause)}">${SYMBOL.failed}</a>`)
-      .join('');
-    return `<td class="c failed" title="failed: ${e((cell.failures ?? []).map((f) => f.clause).join('; '))}">${links || SYMBOL.failed}</td>`;
+const VERDICT_MARK: Record<string, string> = {
+  certified: '✓',
+  'certified-with-advisories': '✓',
+  partial: '◐',
+  'not-certified': '✗',
+};
+
+/** Why a cell that did not judge did not: whichever reasons the data carries. */
+function cellReasons(cell: MatrixCell): string[] {
+  const c = cell as MatrixCell & { reasons?: string[]; blockedBy?: string[]; inconclusive?: string[] };
+  return [...(c.skipReasons ?? []), ...(c.blockedBy ?? []), ...(c.inconclusive ?? []), ...(c.reasons ?? [])];
+}
+
+function cellHtml(cell: MatrixCell | undefined, check: string): string {
+  const outcome = cellOutcome(cell);
+  if (!cell || outcome === 'not-covered') return `<td class="c not-covered" title="${e(check)}: not covered">·</td>`;
+  if (outcome === 'failed') {
+    const failures = cell.failures ?? [];
+    const first = failures[0];
+    const more = failures.length > 1 ? String(failures.length) : '';
+    const mark = first
+      ? `<a href="#${e(first.failure)}" title="${e(first.clause)}">${SYMBOL.failed}${more}</a>`
+      : SYMBOL.failed;
+    return `<td class="c failed" title="${e(check)} FAILED: ${e(failures.map((f) => `${f.failure} (${f.clause})`).join('; '))}">${mark}</td>`;
   }
-  if (cell.status === 'skipped')
-    return `<td class="c skipped" title="skipped: ${e((cell.skipReasons ?? []).join('; '))}">${SYMBOL.skipped}</td>`;
-  return `<td class="c passed" title="passed (${cell.tests} test(s))">${SYMBOL.passed}</td>`;
+  if (outcome === 'passed')
+    return `<td class="c passed" title="${e(check)}: passed (${cell.tests} test(s))">${SYMBOL.passed}</td>`;
+  const why = cellReasons(cell).join('; ');
+  return `<td class="c ${outcome}" title="${e(check)}: ${e(OUTCOME_LABEL[outcome])}${why ? `: ${e(why)}` : ''}">${SYMBOL[outcome]}</td>`;
 }
 
 function matrixHtml(c: Certificate): string {
   const checks = c.matrix.checks;
-  const head = `<tr><th>operation</th><th>clause</th>${checks.map((k) => `<th class="check">${e(k)}</th>`).join('')}</tr>`;
+  const failedChecks = new Set(checkTallies(c).flatMap((t) => (t.by.failed ? [t.check] : [])));
+  const cols = `<colgroup><col class="op"><col class="cl">${checks.map(() => '<col>').join('')}</colgroup>`;
+  const head = `<tr><th>operation</th><th>clause</th>${checks
+    .map(
+      (k) =>
+        `<th class="check${failedChecks.has(k) ? ' has-failed' : ''}" title="${e(k)}"><span>${failedChecks.has(k) ? '✗ ' : ''}${e(abbreviate(k, 26))}</span></th>`,
+    )
+    .join('')}</tr>`;
+  const groups = new Map(groupTallies(c).map((g) => [g.group, g]));
   const out: string[] = [];
-  let group = '';
+  let group: string | undefined;
   for (const row of c.matrix.rows) {
     if (row.resource !== group) {
       group = row.resource;
-      out.push(`<tr class="group"><td colspan="${checks.length + 2}">${e(group)}</td></tr>`);
+      const g = groups.get(group);
+      const covered = g ? g.operations - g.by['not-covered'] - g.by.skipped : 0;
+      const failed = g?.by.failed ? ` <span class="alarm">${g.by.failed} with a failure</span>` : '';
+      out.push(
+        `<tr class="group"><th colspan="${checks.length + 2}">${e(group)}<span>${g?.operations ?? 0} operation${g?.operations === 1 ? '' : 's'}, ${covered} covered</span>${failed}</th></tr>`,
+      );
     }
     out.push(rowHtml(row, checks));
   }
-  return `<table class="matrix"><thead>${head}</thead><tbody>${out.join('\n')}</tbody></table>`;
+  return `<table class="matrix">${cols}<thead>${head}</thead><tbody>${out.join('\n')}</tbody></table>`;
 }
 
 function rowHtml(row: MatrixRow, checks: string[]): string {
   const dep = row.deprecated ? ' <span class="small">(deprecated)</span>' : '';
-  const name = `<td class="op" title="${e(row.operationId)}">${e(row.method)} ${e(row.path)}${dep}${row.covered ? '' : ' <span class="small">not covered</span>'}</td>`;
-  return `<tr id="op-${e(row.operationId)}">${name}<td>${e(row.clause)}</td>${checks.map((k) => cellHtml(row.cells[k])).join('')}</tr>`;
+  const failed = rowOutcome(row) === 'failed';
+  const name = `<td class="op" title="${e(row.operationId)}">${failed ? '✗ ' : ''}${e(row.method)} ${e(row.path)}${dep}${row.covered ? '' : ' <span class="small">not covered</span>'}</td>`;
+  return `<tr id="op-${e(row.operationId)}"${failed ? ' class="has-failed"' : ''}>${name}<td>${e(row.clause)}</td>${checks.map((k) => cellHtml(row.cells[k], k)).join('')}</tr>`;
+}
+
+function legendHtml(): string {
+  return `<p class="legend">${OUTCOMES.map((o) => `<span><i class="c ${o}">${SYMBOL[o]}</i>${e(OUTCOME_LABEL[o])}${o === 'failed' ? ' (links to the failure)' : o === 'passed' || o === 'not-covered' ? '' : ' (hover for why)'}</span>`).join('')}</p>`;
+}
+
+function swatchLegendHtml(): string {
+  return `<p class="legend">${OUTCOMES.map((o) => `<span><i style="background:${OUTCOME_COLOUR[o]}"></i>${e(OUTCOME_LABEL[o])}</span>`).join('')}</p>`;
 }
 
 function skipSummaryHtml(c: Certificate): string {
   const reasons = new Map<string, number>();
   for (const row of c.matrix.rows)
     for (const cell of Object.values(row.cells))
-      if (cell.status === 'skipped') for (const r of cell.skipReasons ?? []) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+      if (!['passed', 'failed', 'not-covered'].includes(cellOutcome(cell)))
+        for (const r of cellReasons(cell)) reasons.set(r, (reasons.get(r) ?? 0) + 1);
   for (const u of c.matrix.unplaced)
-    if (u.status === 'skipped') reasons.set(u.reason ?? 'skipped', (reasons.get(u.reason ?? 'skipped') ?? 0) + 1);
-  if (reasons.size === 0) return '<p class="small">Nothing was skipped.</p>';
-  return `<table><tr><th>cells skipped</th><th>why</th></tr>${[...reasons].map(([r, n]) => `<tr><td>${n}</td><td>${e(r)}</td></tr>`).join('')}</table>`;
+    if (u.status !== 'passed' && u.status !== 'failed' && u.status !== 'flaky')
+      reasons.set(u.reason ?? u.status, (reasons.get(u.reason ?? u.status) ?? 0) + 1);
+  if (reasons.size === 0) return '<p class="small">Nothing was skipped, blocked or inconclusive.</p>';
+  return `<table><tr><th style="width:8em">cells</th><th>why</th></tr>${[...reasons].map(([r, n]) => `<tr><td>${n}</td><td>${e(r)}</td></tr>`).join('')}</table>`;
 }
 
 const CLAUSE_STATUS: Record<ClauseEntry['status'], string> = {
@@ -100,11 +213,25 @@ function clausesHtml(list: ClauseEntry[]): string {
       c.checks
         .map((k) => `${e(k.check)} <span class="small">(${k.passed}✓ ${k.failed}✗ ${k.skipped}–)</span>`)
         .join('<br>') || '<span class="small">none</span>';
-    const cls =
-      c.status === 'failed' ? 'failed' : c.status === 'passed' ? 'passed' : c.status === 'skipped' ? 'skipped' : '';
-    return `<tr><td>${e(c.id)}</td><td>${e(c.title)}${c.note ? `<br><span class="small">${e(c.note)}</span>` : ''}</td><td class="${cls}">${e(CLAUSE_STATUS[c.status])}</td><td>${checks}</td></tr>`;
+    const cls = ['failed', 'passed', 'skipped'].includes(c.status) ? `st-${c.status}` : '';
+    return `<tr><td>${e(c.id)}</td><td>${e(c.title)}${c.note ? `<br><span class="small">${e(c.note)}</span>` : ''}</td><td class="${cls}">${e(CLAUSE_STATUS[c.status] ?? c.status)}</td><td>${checks}</td></tr>`;
   });
-  return `<table><tr><th>clause</th><th>what it says</th><th>status</th><th>checks that enforce it (passed/failed/skipped tests)</th></tr>${rows.join('')}</table>`;
+  return `<table><colgroup><col style="width:9em"><col><col style="width:16em"><col style="width:30%"></colgroup><tr><th>clause</th><th>what it says</th><th>status</th><th>checks that enforce it (passed/failed/skipped tests)</th></tr>${rows.join('')}</table>`;
+}
+
+/** Lines in the summary under the verdict; a run with more failures lists them all further down. */
+const SUMMARY_LIMIT = 40;
+
+/** One line per failure, right under the verdict: what failed, where, and a link to the whole record. */
+function failureSummaryHtml(c: Certificate): string {
+  if (!c.failures.length) return '';
+  // Failures that block certification first; advisories after them.
+  const ordered = [...c.failures.filter((f) => f.blocking), ...c.failures.filter((f) => !f.blocking)];
+  const rows = ordered.slice(0, SUMMARY_LIMIT).map((f) => {
+    const what = f.message.split('\n')[0] ?? '';
+    return `<tr${f.blocking ? '' : ' class="advisory"'}><td><a href="#${e(f.id)}">✗ ${e(f.id)}</a></td><td>${e(f.check)}</td><td>${f.operationId ? `<a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : '—'}</td><td>${e(f.clause)}</td><td class="what">${e(what.length > 200 ? `${what.slice(0, 200)}…` : what)}</td><td>${f.blocking ? '<span class="pill blocks">blocks certification</span>' : '<span class="pill advisory">advisory</span>'}</td></tr>`;
+  });
+  return `<h2>What failed (${c.failures.length})</h2><table class="failures"><colgroup><col style="width:8em"><col style="width:13em"><col style="width:14em"><col style="width:10em"><col><col style="width:12.5em"></colgroup><tr><th>failure</th><th>check</th><th>operation</th><th>clause</th><th>what</th><th></th></tr>${rows.join('')}${ordered.length > SUMMARY_LIMIT ? `<tr><td colspan="6">… and ${ordered.length - SUMMARY_LIMIT} more: every failure is listed under <a href="#failures">Failures</a></td></tr>` : ''}</table>`;
 }
 
 function failureHtml(f: CertificateFailure): string {
@@ -117,11 +244,11 @@ function failureHtml(f: CertificateFailure): string {
         )}${x.request.body !== undefined ? `\n\n${x.request.body}` : ''}\n\n→ ${x.response.status} ${x.response.headers['content-type'] ?? ''}\n${x.response.text}`,
   );
   const report = f.testId
-    ? ` · <a href="html/index.html#?testId=${encodeURIComponent(f.testId)}">open in the Playwright report</a>`
+    ? ` · <a href="html/index.html#?testId=${encodeURIComponent(f.testId)}">open in the Playwright report</a> <span class="small">(served by npx flis show-report)</span>`
     : '';
   return `<div class="failure${f.blocking ? '' : ' advisory'}" id="${e(f.id)}">
-<strong>${e(f.id)}</strong> [${e(f.check)}] ${e(f.clause)}${f.operationId ? ` — <a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : ''} ${f.blocking ? '<span class="failed">blocks certification</span>' : '<span class="small">advisory (not a spec rule)</span>'}${report}
-<div class="small">${e(f.title)} · ${f.source === 'traffic' ? 'client traffic' : 'suite'}</div>
+<h3><span class="mark">✗</span> ${e(f.id)} · ${e(f.check)} · ${e(f.clause)}${f.operationId ? ` — <a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : ''} ${f.blocking ? '<span class="pill blocks">blocks certification</span>' : '<span class="pill advisory">advisory (not a spec rule)</span>'}</h3>
+<div class="small">${e(f.title)} · ${f.source === 'traffic' ? 'client traffic' : 'suite'}${report}</div>
 <pre>${e(f.message)}${f.pointer !== undefined ? `\nat JSON pointer: ${e(f.pointer || '(root)')}${f.schemaPath ? ` (schema ${e(f.schemaPath)})` : ''}` : ''}</pre>
 ${exchanges.length ? `<pre>${e(exchanges.join('\n\n———\n\n'))}</pre>` : ''}
 ${f.curl.length ? `<pre>${e(f.curl.map((c) => `reproduce: ${c}`).join('\n'))}</pre>` : ''}
@@ -148,22 +275,71 @@ function factsHtml(c: Certificate): string {
     ...(c.run.cassettes ?? []).map(
       (k) => ['client traffic', `${k.file} (${k.exchanges} exchanges)`] as [string, string],
     ),
-    [
-      'checks',
-      `${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped (${c.counts.total} tests)`,
-    ],
-    [
-      'coverage',
-      `${c.coverage.covered} of ${c.coverage.total} operations (${c.coverage.percent}%) had a check run on them`,
-    ],
   ];
   return `<dl class="facts">${facts.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl>`;
+}
+
+/** The verdict's extra facts, as the data model carries them (scope, advisories, skip reasons): shown when present. */
+interface VerdictExtras {
+  scope?: string;
+  advisories?: number;
+  skipReasons?: unknown[];
+  skipped?: unknown[];
+}
+
+function verdictLines(c: Certificate): string[] {
+  const v = c.verdict as Certificate['verdict'] & VerdictExtras;
+  const lines = [...v.reasons];
+  const skips = v.skipReasons ?? v.skipped;
+  if (Array.isArray(skips) && skips.length)
+    lines.push(
+      `not exercised: ${skips
+        .map((s) => (typeof s === 'string' ? s : typeof s === 'object' && s ? Object.values(s).join(': ') : String(s)))
+        .join('; ')}`,
+    );
+  return lines;
+}
+
+function bannerHtml(c: Certificate, title: string): string {
+  const status = String(c.verdict.status);
+  const v = c.verdict as Certificate['verdict'] & VerdictExtras;
+  const label = status.replaceAll('-', ' ').toUpperCase();
+  const scope = v.scope ? ` <span class="small" style="color:inherit">(scope: ${e(v.scope)})</span>` : '';
+  return `<header class="banner v-${e(status)}">
+<div class="badge">${VERDICT_MARK[status] ?? '•'} ${e(label)}</div>
+<h1>${e(title)}${scope}</h1>
+<ul>${verdictLines(c)
+    .map((r) => `<li>${e(r)}</li>`)
+    .join('')}</ul>
+</header>`;
+}
+
+function tilesHtml(c: Certificate): string {
+  const counts = c.counts as Certificate['counts'] & { blocked?: number; inconclusive?: number };
+  const cells = checkTallies(c).reduce(
+    (t, { by }) => ({ blocked: t.blocked + by.blocked, inconclusive: t.inconclusive + by.inconclusive }),
+    { blocked: 0, inconclusive: 0 },
+  );
+  const advisories = (c.verdict as VerdictExtras).advisories ?? c.failures.filter((f) => !f.blocking).length;
+  const tile = (kind: string, n: number, what: string, heat = n > 0 ? ' hot' : '') =>
+    `<div class="tile t-${kind}${heat}"><b>${n}</b><span>${e(what)}</span></div>`;
+  // Red only for failures that block certification; failures on rules beyond the spec alone are amber.
+  const failedHeat = c.failures.some((f) => f.blocking) ? ' hot' : c.counts.failed > 0 ? ' warm' : '';
+  const pct = Math.max(0, Math.min(100, c.coverage.percent));
+  return `<div class="tiles">
+<div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
+${tile('passed', c.counts.passed, 'tests passed')}
+${tile('failed', c.counts.failed, `tests failed${advisories ? ` (${advisories} advisory)` : ''}`, failedHeat)}
+${tile('blocked', counts.blocked ?? cells.blocked, 'blocked')}
+${tile('inconclusive', counts.inconclusive ?? cells.inconclusive, 'inconclusive')}
+${tile('skipped', c.counts.skipped, 'tests skipped')}
+</div>`;
 }
 
 export function renderCertificateHtml(c: Certificate): string {
   const title = `FLIS conformance certificate${c.subject.partner ? ` — ${c.subject.partner}` : ''} — ${c.subject.deployment}`;
   const unplaced = c.matrix.unplaced.length
-    ? `<h2>Checks not tied to an operation</h2><table><tr><th>check</th><th>test</th><th>status</th></tr>${c.matrix.unplaced.map((u) => `<tr><td>${e(u.check)}</td><td>${e(u.title)}</td><td class="${e(u.status)}">${u.failure ? `<a href="#${e(u.failure)}">${e(u.status)}</a>` : e(u.status)}${u.reason ? ` — ${e(u.reason)}` : ''}</td></tr>`).join('')}</table>`
+    ? `<h2>Checks not tied to an operation</h2><table><tr><th>check</th><th>test</th><th>status</th></tr>${c.matrix.unplaced.map((u) => `<tr><td>${e(u.check)}</td><td>${e(u.title)}</td><td class="st-${e(u.status)}">${u.failure ? `<a href="#${e(u.failure)}">${e(u.status)}</a>` : e(u.status)}${u.reason ? ` — ${e(u.reason)}` : ''}</td></tr>`).join('')}</table>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -171,23 +347,30 @@ export function renderCertificateHtml(c: Certificate): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(title)}</title><style>${STYLE}</style></head>
 <body>
-<h1>${e(title)}</h1>
-<div class="verdict v-${e(c.verdict.status)}">${e(c.verdict.status.replaceAll('-', ' ').toUpperCase())}</div>
-<ul>${c.verdict.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>
+${bannerHtml(c, title)}
+${tilesHtml(c)}
+${failureSummaryHtml(c)}
+<h2>At a glance</h2>
+<div class="glance-grid">
+<div><h3>Operations by resource group (each by its worst outcome)</h3>${groupsSvg(c)}</div>
+<div><h3>Checks: the operations each one judged</h3>${checksSvg(c)}</div>
+</div>
+${swatchLegendHtml()}
+<h2>Run</h2>
 ${factsHtml(c)}
 <h2>Operations × checks</h2>
-<p class="legend"><span class="passed">✓ passed</span><span class="failed">✗ failed (links to the failure)</span><span class="skipped">– skipped (hover for why)</span><span class="not-covered">· not covered</span></p>
+${legendHtml()}
 ${matrixHtml(c)}
-<h2>Why checks were skipped</h2>
+<h2>Why checks were skipped, blocked or inconclusive</h2>
 ${skipSummaryHtml(c)}
 ${unplaced}
 <h2>Spec clauses and the checks that enforce them</h2>
 ${clausesHtml(c.clauses)}
 ${c.beyondSpec.length ? `<h2>Beyond the spec (advisory)</h2>${clausesHtml(c.beyondSpec)}` : ''}
-<h2>Failures (${c.failures.length})</h2>
+<h2 id="failures">Failures (${c.failures.length})</h2>
 ${c.failures.length ? c.failures.map(failureHtml).join('\n') : '<p>None.</p>'}
 ${c.suiteErrors.length ? `<h2>Errors outside any test</h2><pre>${e(c.suiteErrors.join('\n\n'))}</pre>` : ''}
-<p class="small">Generated by ${e(c.tool.name)} ${e(c.tool.version)}. The machine-readable certificate is certificate.json beside this file.</p>
+<footer class="small">Generated by ${e(c.tool.name)} ${e(c.tool.version)}. The machine-readable certificate is ${e(certificateBaseName(c.subject.partner))}.json beside this file.</footer>
 </body></html>
 `;
 }

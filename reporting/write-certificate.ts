@@ -7,19 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../suites/lib/redact.ts';
 import { buildCertificate, type Certificate, type CertificateInput } from './certificate.ts';
-import { renderCertificateHtml } from './certificate-html.ts';
+import { certificateBaseName, renderCertificateHtml } from './certificate-html.ts';
+
+export { certificateBaseName };
 
 export const CERTIFICATE_JSON = 'certificate.json';
 export const CERTIFICATE_HTML = 'certificate.html';
-
-/** `certificate`, or `certificate-<partner>` for a partner's certificate (flis certify). */
-export function certificateBaseName(partner?: string): string {
-  const slug = partner
-    ?.toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug ? `certificate-${slug}` : 'certificate';
-}
 
 export function writeCertificate(reportDir: string, input: CertificateInput, secrets: readonly string[]): Certificate {
   const certificate = buildCertificate(input);

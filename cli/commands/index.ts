@@ -9,12 +9,14 @@ import { recordCommand } from './record.ts';
 import { replayCommand } from './replay.ts';
 import { reportCommand } from './report.ts';
 import { runCommand } from './run.ts';
+import { showReportCommand } from './show-report.ts';
 import { webhooksCommand } from './webhooks.ts';
 
 export const commands: Command[] = [
   runCommand,
   certifyCommand,
   reportCommand,
+  showReportCommand,
   mergeCommand,
   diffCommand,
   mockCommand,

@@ -15,12 +15,20 @@ nothing loaded from outside it), offline, with the allure 3 package.
   --report-dir DIR         the run's report folder (default reports/)          [env FLIS_REPORT_DIR]
   --output DIR             where the report goes (default DIR/allure-report); open DIR/allure-report/index.html
   --name TEXT              the report's title (default "FLIS conformance")
+  --history FILE           the report's history, one line per report, read and appended each time so the
+                           Trend widgets fill in (default: allure-history.jsonl beside the report folder,
+                           DIR/allure-history.jsonl); keep it between CI runs (e.g. a cached artifact)
 
 Tests are labelled by resource group (epic), operation (feature), check (story) and clause; failed
 tests carry their request and response (token redacted) and the flis-failure record.
 Exit codes: 0 report written, 2 no results or a usage error.`;
 
-const options = { 'report-dir': { type: 'string' }, output: { type: 'string' }, name: { type: 'string' } } as const;
+const options = {
+  'report-dir': { type: 'string' },
+  output: { type: 'string' },
+  name: { type: 'string' },
+  history: { type: 'string' },
+} as const;
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values: v, positionals } = parseCommandArgs('report', argv, options, true);
@@ -34,6 +42,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     resultsDirs,
     outputDir: v.output ?? join(reportDir, 'allure-report'),
     ...(v.name ? { reportName: v.name } : {}),
+    ...(v.history ? { historyPath: resolve(v.history) } : {}),
   });
   io.out(`Allure report: ${index}`);
   return EXIT.ok;
