@@ -67,7 +67,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const partner = v.partner?.trim();
   if (!partner)
     throw new UsageError(
-      "flis certify needs --partner NAME: the certificate is named for the partner (see 'flis certify --help')",
+      "--partner NAME is required: the certificate is named for the partner (see 'flis certify --help')",
     );
   const cassettes = cassettesOf(v.cassette);
   const gates = parseGates(v);

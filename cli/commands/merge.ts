@@ -30,7 +30,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   if (positionals.length === 0)
     throw new UsageError(
-      "flis merge needs the shards' report folders: flis merge shard-1 shard-2 … (see 'flis merge --help')",
+      "the shards' report folders are required: flis merge shard-1 shard-2 … (see 'flis merge --help')",
     );
   const gates = parseGates(v);
   const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
