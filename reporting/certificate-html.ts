@@ -19,12 +19,12 @@ const STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1b1f24;background:#fff}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
 .verdict{display:inline-block;padding:6px 14px;border-radius:6px;font-weight:700;font-size:18px;margin:10px 0}
-.v-certified{background:#dafbe1;color:#116329}.v-certified-with-advisories{background:#fff8c5;color:#7d4e00}.v-not-certified{background:#ffebe9;color:#a40e26}
+.v-certified{background:#dafbe1;color:#116329}.v-certified-with-advisories{background:#fff8c5;color:#7d4e00}.v-not-certified{background:#ffebe9;color:#a40e26}.v-partial{background:#eaeef2;color:#24292f;border:2px dashed #57606a}
 table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}
 dl.facts{display:grid;grid-template-columns:max-content auto;gap:2px 16px;font-size:13px} dl.facts dt{color:#57606a} dl.facts dd{margin:0;font-family:ui-monospace,monospace}
 .matrix th.check{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;font-weight:500;padding:6px 2px}
 .matrix td.c{text-align:center;min-width:16px;padding:2px}
-.passed{background:#dafbe1;color:#116329}.failed{background:#ffebe9;color:#a40e26;font-weight:700}.skipped{background:#eaeef2;color:#57606a}.not-covered{color:#afb8c1}
+.passed{background:#dafbe1;color:#116329}.failed{background:#ffebe9;color:#a40e26;font-weight:700}.skipped{background:#eaeef2;color:#57606a}.blocked{background:#fff1e5;color:#953800}.inconclusive{background:#f5f0ff;color:#6639ba}.not-covered{color:#afb8c1}
 .matrix td.op{font-family:ui-monospace,monospace;white-space:nowrap} tr.group td{background:#f6f8fa;font-weight:700}
 .failure{border:1px solid #d0d7de;border-left:4px solid #cf222e;padding:8px 12px;margin:10px 0}
 .failure.advisory{border-left-color:#bf8700}
@@ -36,6 +36,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px;white-space:pr
 const SYMBOL: Record<MatrixCell['status'] | 'not-covered', string> = {
   passed: '✓',
   failed: '✗',
+  blocked: '⊘',
+  inconclusive: '?',
   skipped: '–',
   'not-covered': '·',
 };
@@ -48,8 +50,8 @@ function cellHtml(cell: MatrixCell | undefined): string {
       .join('');
     return `<td class="c failed" title="failed: ${e((cell.failures ?? []).map((f) => f.clause).join('; '))}">${links || SYMBOL.failed}</td>`;
   }
-  if (cell.status === 'skipped')
-    return `<td class="c skipped" title="skipped: ${e((cell.skipReasons ?? []).join('; '))}">${SYMBOL.skipped}</td>`;
+  if (cell.status !== 'passed')
+    return `<td class="c ${cell.status}" title="${cell.status}: ${e((cell.skipReasons ?? []).join('; '))}">${SYMBOL[cell.status]}</td>`;
   return `<td class="c passed" title="passed (${cell.tests} test(s))">${SYMBOL.passed}</td>`;
 }
 
@@ -75,14 +77,11 @@ function rowHtml(row: MatrixRow, checks: string[]): string {
 }
 
 function skipSummaryHtml(c: Certificate): string {
-  const reasons = new Map<string, number>();
-  for (const row of c.matrix.rows)
-    for (const cell of Object.values(row.cells))
-      if (cell.status === 'skipped') for (const r of cell.skipReasons ?? []) reasons.set(r, (reasons.get(r) ?? 0) + 1);
-  for (const u of c.matrix.unplaced)
-    if (u.status === 'skipped') reasons.set(u.reason ?? 'skipped', (reasons.get(u.reason ?? 'skipped') ?? 0) + 1);
-  if (reasons.size === 0) return '<p class="small">Nothing was skipped.</p>';
-  return `<table><tr><th>cells skipped</th><th>why</th></tr>${[...reasons].map(([r, n]) => `<tr><td>${n}</td><td>${e(r)}</td></tr>`).join('')}</table>`;
+  if (c.verdict.skipped.length === 0) return '<p class="small">Nothing was skipped.</p>';
+  const rows = c.verdict.skipped.map(
+    (x) => `<tr><td>${x.tests}</td><td class="${x.kind}">${e(x.kind)}</td><td>${e(x.reason)}</td></tr>`,
+  );
+  return `<table><tr><th>tests</th><th>kind</th><th>why</th></tr>${rows.join('')}</table>`;
 }
 
 const CLAUSE_STATUS: Record<ClauseEntry['status'], string> = {
@@ -120,7 +119,7 @@ function failureHtml(f: CertificateFailure): string {
     ? ` · <a href="html/index.html#?testId=${encodeURIComponent(f.testId)}">open in the Playwright report</a>`
     : '';
   return `<div class="failure${f.blocking ? '' : ' advisory'}" id="${e(f.id)}">
-<strong>${e(f.id)}</strong> [${e(f.check)}] ${e(f.clause)}${f.operationId ? ` — <a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : ''} ${f.blocking ? '<span class="failed">blocks certification</span>' : '<span class="small">advisory (not a spec rule)</span>'}${report}
+<strong>${e(f.id)}</strong> [${e(f.check)}] ${e(f.clause)}${f.operationId ? ` — <a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : ''} ${f.blocking ? '<span class="failed">blocks certification</span>' : '<span class="small">advisory (reported; fails the run only with --strict)</span>'}${report}
 <div class="small">${e(f.title)} · ${f.source === 'traffic' ? 'client traffic' : 'suite'}</div>
 <pre>${e(f.message)}${f.pointer !== undefined ? `\nat JSON pointer: ${e(f.pointer || '(root)')}${f.schemaPath ? ` (schema ${e(f.schemaPath)})` : ''}` : ''}</pre>
 ${exchanges.length ? `<pre>${e(exchanges.join('\n\n———\n\n'))}</pre>` : ''}
@@ -150,7 +149,7 @@ function factsHtml(c: Certificate): string {
     ),
     [
       'checks',
-      `${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped (${c.counts.total} tests)`,
+      `${c.counts.passed} passed, ${c.counts.failed} failed (${c.verdict.advisories} advisory), ${c.counts.skipped} skipped (${c.counts.blocked} blocked, ${c.counts.inconclusive} inconclusive) (${c.counts.total} tests)`,
     ],
     [
       'coverage',
@@ -158,6 +157,12 @@ function factsHtml(c: Certificate): string {
     ],
   ];
   return `<dl class="facts">${facts.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl>`;
+}
+
+/** The badge states the verdict and, for a partial one, how much of the contract it speaks for. */
+function badgeText(c: Certificate): string {
+  const status = c.verdict.status.replaceAll('-', ' ').toUpperCase();
+  return c.verdict.scope === 'partial' ? `${status} — ${c.coverage.percent}% of the contract exercised` : status;
 }
 
 export function renderCertificateHtml(c: Certificate): string {
@@ -172,18 +177,18 @@ export function renderCertificateHtml(c: Certificate): string {
 <title>${e(title)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${e(title)}</h1>
-<div class="verdict v-${e(c.verdict.status)}">${e(c.verdict.status.replaceAll('-', ' ').toUpperCase())}</div>
+<div class="verdict v-${e(c.verdict.status)}">${e(badgeText(c))}</div>
 <ul>${c.verdict.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>
 ${factsHtml(c)}
 <h2>Operations × checks</h2>
-<p class="legend"><span class="passed">✓ passed</span><span class="failed">✗ failed (links to the failure)</span><span class="skipped">– skipped (hover for why)</span><span class="not-covered">· not covered</span></p>
+<p class="legend"><span class="passed">✓ passed</span><span class="failed">✗ failed (links to the failure)</span><span class="skipped">– skipped (hover for why)</span><span class="blocked">⊘ blocked by another check's failure</span><span class="inconclusive">? inconclusive (another writer)</span><span class="not-covered">· not covered</span></p>
 ${matrixHtml(c)}
 <h2>Why checks were skipped</h2>
 ${skipSummaryHtml(c)}
 ${unplaced}
 <h2>Spec clauses and the checks that enforce them</h2>
 ${clausesHtml(c.clauses)}
-${c.beyondSpec.length ? `<h2>Beyond the spec (advisory)</h2>${clausesHtml(c.beyondSpec)}` : ''}
+${c.beyondSpec.length ? `<h2>Beyond the spec</h2>${clausesHtml(c.beyondSpec)}` : ''}
 <h2>Failures (${c.failures.length})</h2>
 ${c.failures.length ? c.failures.map(failureHtml).join('\n') : '<p>None.</p>'}
 ${c.suiteErrors.length ? `<h2>Errors outside any test</h2><pre>${e(c.suiteErrors.join('\n\n'))}</pre>` : ''}
