@@ -9,12 +9,13 @@ import { resolve } from 'node:path';
 import { resolveTarget } from '../../config/deployments.ts';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
+import { probeTarget } from '../../runner/probe-target.ts';
 import { runSuites, type Progress } from '../../runner/run-suites.ts';
 import { startTarget } from '../../runner/start-target.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
 import { intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { finishRun, gateOptionSpec, parseGates } from '../finish-run.ts';
+import { finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
 
 const help = `Usage: flis certify --partner NAME [--deployment sandbox] [--cassette FILE ...] [options]
 
@@ -35,6 +36,7 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
   --progress list|dot|none, --workers N   as for 'flis run'
   --allow-writes           needed only for a live-data deployment
 ${GATES_HELP}
+${STRICT_HELP}
 A failed check on a documented rule, in the suites or in the client traffic, blocks certification (exit 1).`;
 
 const options = {
@@ -83,6 +85,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.env,
   );
 
+  if (!resolved.embedded && resolved.baseUrl) await probeTarget(resolved.baseUrl);
   const live = await startTarget(resolved);
   try {
     io.out(
@@ -114,14 +117,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         subject: { deployment: resolved.name, baseUrl: live.baseUrl, partner },
         facts: { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites },
       },
-      result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed,
-      gates,
+      { command: 'certify', gates, strict: strictOf(v, io.env) },
     );
     const traffic = reports.certificate.failures.filter((f) => f.source === 'traffic');
     for (const f of traffic)
       io.out(`CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`);
-    // Client traffic that breaks the contract fails the certification as a failed suite check does.
-    return exitCode === EXIT.ok && reports.certificate.verdict.status === 'not-certified' ? EXIT.checkFailed : exitCode;
+    // Client traffic that breaks the contract fails the certification as a failed suite check does (the verdict says so).
+    return exitCode;
   } finally {
     await live.close();
   }
