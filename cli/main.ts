@@ -26,8 +26,9 @@ Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
 
 Run 'flis <command> --help' for a command's options.
-Exit codes: 0 passed, 1 a check failed, 2 usage or configuration error,
-3 coverage below --min-coverage, 4 drift found with --fail-on drift.`;
+Exit codes: 0 passed (advisory failures exit 0 unless --strict), 1 a contract check failed,
+2 usage or configuration error (an unreachable target too), 3 coverage below --min-coverage,
+4 gated drift with --fail-on drift, 130/143 a run interrupted by SIGINT/SIGTERM (cleaned up).`;
 }
 
 /** Every value that must never be printed: the tokens in the environment. */
