@@ -298,6 +298,7 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
       coverage,
       skipped,
       ...(facts.shard ? { shard: facts.shard } : {}),
+      ...(facts.suites !== 'all' ? { suites: facts.suites } : {}),
     }),
     counts: {
       passed,
