@@ -83,6 +83,8 @@ export interface FinishOptions {
   strict: boolean;
   /** Said before the closing line when something failed (e.g. how to reproduce a run against the embedded mock). */
   onFailure?: string[];
+  /** Lines about the reports (e.g. the client traffic's failures) said before the closing line. */
+  describe?: (reports: RunReports) => string[];
   /** The run was stopped by this signal: the reports cover what ran, and the exit code is 130/143. */
   interrupted?: StopSignal;
 }
@@ -102,6 +104,7 @@ export function finishRun(
     ? SIGNAL_EXIT[opts.interrupted]
     : exitCodeWithGates(checkExitOf(reports.certificate, opts.strict), results);
   io.out(countsLine(reports.certificate));
+  for (const line of opts.describe?.(reports) ?? []) io.out(line);
   if (reports.certificate.failures.length) for (const line of opts.onFailure ?? []) io.out(line);
   if (opts.interrupted)
     io.out(`flis ${opts.command}: interrupted by ${opts.interrupted}: the reports cover only what ran before it`);

@@ -15,6 +15,8 @@ import { startTarget } from '../../runner/start-target.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
 import { intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
+import type { RunReports } from '../../reporting/run-reports.ts';
+import { undoIfInterrupted } from '../undo-interrupted.ts';
 import { finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
 
 const help = `Usage: flis certify --partner NAME [--deployment sandbox] [--cassette FILE ...] [options]
@@ -58,6 +60,14 @@ function cassettesOf(raw: string[] | undefined): string[] {
   for (const f of files)
     if (!existsSync(f)) throw new UsageError(`--cassette ${f}: no such file (record one with 'flis record')`);
   return files;
+}
+
+function clientTrafficFailures(reports: RunReports): string[] {
+  return reports.certificate.failures
+    .filter((f) => f.source === 'traffic')
+    .map(
+      (f) => `CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`,
+    );
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -104,11 +114,19 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(runs !== undefined ? { runs } : {}),
       ...(workers !== undefined ? { workers } : {}),
       ...(io.env.FLIS_RUN_ID ? { runId: io.env.FLIS_RUN_ID } : {}),
+      ...(io.signal ? { stop: io.signal } : {}),
+    });
+    await undoIfInterrupted(io, result, {
+      command: 'certify',
+      baseUrl: live.baseUrl,
+      token: live.token,
+      deployment: resolved.name,
+      wrote: resolved.allowWrites,
     });
     io.out(
       `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
     );
-    const { exitCode, reports } = finishRun(
+    const { exitCode } = finishRun(
       io,
       {
         reportDir,
@@ -117,12 +135,15 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         subject: { deployment: resolved.name, baseUrl: live.baseUrl, partner },
         facts: { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites },
       },
-      { command: 'certify', gates, strict: strictOf(v, io.env) },
+      // Client traffic that breaks the contract fails the certification as a failed suite check does (the verdict says so).
+      {
+        command: 'certify',
+        gates,
+        strict: strictOf(v, io.env),
+        describe: clientTrafficFailures,
+        ...(result.interrupted ? { interrupted: result.interrupted } : {}),
+      },
     );
-    const traffic = reports.certificate.failures.filter((f) => f.source === 'traffic');
-    for (const f of traffic)
-      io.out(`CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`);
-    // Client traffic that breaks the contract fails the certification as a failed suite check does (the verdict says so).
     return exitCode;
   } finally {
     await live.close();

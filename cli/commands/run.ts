@@ -17,7 +17,7 @@ import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
 import { probeTarget } from '../../runner/probe-target.ts';
-import { undoRunWrites } from '../../runner/undo-run.ts';
+import { undoIfInterrupted } from '../undo-interrupted.ts';
 
 const help = `Usage: flis run [options]
 
@@ -280,19 +280,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       startedAt,
     });
     printSummary(io, result, resolved.name);
-    if (result.interrupted && resolved.allowWrites && !replayed) {
-      io.out(`interrupted by ${result.interrupted}: undoing what run ${result.runId} wrote on ${resolved.name}`);
-      const undone = await undoRunWrites({
-        baseUrl: live.baseUrl,
-        token: live.token,
-        deployment: resolved.name,
-        runId: result.runId,
-      });
-      io.out(
-        `cleanup: ${undone.offersCancelled.length} offer(s) cancelled, ${undone.statusesRemoved.length} forced status(es) removed`,
-      );
-      for (const l of undone.leftBehind) io.err(`flis run: could not undo: ${l}`);
-    }
+    await undoIfInterrupted(io, result, {
+      command: 'run',
+      baseUrl: live.baseUrl,
+      token: live.token,
+      deployment: resolved.name,
+      wrote: resolved.allowWrites && !replayed,
+    });
     const facts = {
       seed: result.seed,
       runId: result.runId,
