@@ -18,7 +18,8 @@ export const gateOptionSpec = {
   strict: { type: 'boolean' },
 } as const;
 
-export const STRICT_HELP = `  --strict                 an advisory failure (convention beyond the spec) exits 1 too;
+export const STRICT_HELP = `Severity:
+  --strict                 an advisory failure (convention beyond the spec) exits 1 too;
                            without it it is reported and the exit code stays 0  [env FLIS_STRICT=1]`;
 
 /** --strict, else FLIS_STRICT=1. */

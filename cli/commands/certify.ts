@@ -37,8 +37,8 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
   --report-dir DIR         where reports go (default reports/)                           [env FLIS_REPORT_DIR]
   --progress list|dot|none, --workers N   as for 'flis run'
   --allow-writes           needed only for a live-data deployment
-${GATES_HELP}
 ${STRICT_HELP}
+${GATES_HELP}
 A failed check on a documented rule, in the suites or in the client traffic, blocks certification (exit 1).`;
 
 const options = {

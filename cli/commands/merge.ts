@@ -18,8 +18,8 @@ DIR/allure-results, DIR/certificate.json + DIR/certificate.html and DIR/drift.md
 certificate's verdict and matrix are those an unsharded run of the same tests gives.
 
   --report-dir DIR         where the merged reports go (default reports/)     [env FLIS_REPORT_DIR]
-${GATES_HELP}
-${STRICT_HELP}`;
+${STRICT_HELP}
+${GATES_HELP}`;
 
 const options = { 'report-dir': { type: 'string' }, ...gateOptionSpec } as const;
 

@@ -58,8 +58,8 @@ Embedded mock only (to see the suite catch faults):
   --mock-webhook-fault NAME  switch a deliberate webhook violation on (repeatable; see 'flis mock --help')
   --mock-drift             answer with drift (undocumented fields added, a documented one removed)
 
-${'${gates}'}
 ${STRICT_HELP}
+${'${gates}'}
 
 Verdict (certificate.json verdict.status): certified (the whole contract exercised, nothing failed),
 certified-with-advisories (only advisory failures), partial (nothing failed on a contract rule, but not
