@@ -52,6 +52,7 @@ function stopSignal(): Promise<StopSignal> {
         process.exit(SIGNAL_EXIT[signal]);
       }
       first = signal;
+      process.stderr.write(`flis: ${signal}: stopping (send it again to exit at once)\n`);
       done(signal);
     };
     process.on('SIGINT', on);

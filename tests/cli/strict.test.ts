@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { reproduceCommand } from '../../cli/commands/run.ts';
 import { checkExitOf, strictOf, verdictLine } from '../../cli/finish-run.ts';
 import { buildCertificate } from '../../reporting/certificate.ts';
 import type { CheckOutcome } from '../../reporting/outcomes.ts';
@@ -67,5 +68,21 @@ describe('exit code from the verdict', () => {
     assert.equal(strictOf({ strict: true }, {}), true);
     assert.equal(strictOf({}, { FLIS_STRICT: '1' }), true);
     assert.equal(strictOf({}, {}), false);
+  });
+});
+
+describe('how to reproduce an embedded-mock run', () => {
+  it('names the seed, the suites, the runs and every mock switch', () => {
+    assert.equal(
+      reproduceCommand({
+        seed: 42,
+        suites: ['offers'],
+        runs: 5,
+        embedded: { faults: ['billing-filter-ignored'], writeDelayMs: 200, drift: true },
+        variantName: 'different',
+      }),
+      'npx flis run --seed 42 --suite offers --runs 5 --mock-fault billing-filter-ignored --mock-variant different --mock-write-delay 200 --mock-drift',
+    );
+    assert.equal(reproduceCommand({ seed: 7, embedded: {} }), 'npx flis run --seed 7');
   });
 });

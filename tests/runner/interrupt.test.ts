@@ -22,7 +22,7 @@ async function listed(baseUrl: string, path: string): Promise<{ id?: string; can
   return (await res.json()) as { id?: string; canceled?: boolean; status?: string }[];
 }
 
-async function interruptAfterFirstWrite(signal: 'SIGINT' | 'SIGTERM', suite: string) {
+async function interruptAfterFirstWrite(signal: 'SIGINT' | 'SIGTERM', suite: string, times = 1) {
   const runId = `flis-interrupt-${signal.toLowerCase()}-${process.pid}`;
   const reportDir = join(dir, signal);
   const mock = await startMock({ token: TOKEN });
@@ -39,6 +39,16 @@ async function interruptAfterFirstWrite(signal: 'SIGINT' | 'SIGTERM', suite: str
     );
     assert.ok(wrote.ok, `the run never wrote:\n${run.out()}`);
     run.child.kill(signal);
+    if (times > 1) {
+      // Signals sent back to back merge into one: the second goes once flis has said it saw the first.
+      const seen = await pollUntil(
+        async () => run.out().includes(`flis: ${signal}: stopping`),
+        (yes) => yes,
+        { timeoutMs: 60_000, intervalMs: 20 },
+      );
+      assert.ok(seen.ok, run.out());
+      run.child.kill(signal);
+    }
     const code = await run.exited;
     const offers = await listed(mock.baseUrl, '/offers');
     const groups = await listed(mock.baseUrl, '/billingGroups');
@@ -75,4 +85,11 @@ test('SIGINT after the first write: exit 130, and forced statuses of the run rem
     'forced statuses of the run',
   );
   assert.match(r.out, /interrupted by SIGINT/);
+});
+
+test('a second signal exits at once, without cleaning up', async () => {
+  const r = await interruptAfterFirstWrite('SIGTERM', 'offers', 2);
+  assert.equal(r.code, 143, r.out);
+  assert.match(r.out, /SIGTERM again: exiting at once/);
+  assert.doesNotMatch(r.out, /cleanup: \d+ offer/);
 });
