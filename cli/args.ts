@@ -22,7 +22,8 @@ export function parseCommandArgs<O extends Options>(
     });
   } catch (e) {
     throw new UsageError(
-      `flis ${command}: ${(e as Error).message.replace(/\. To specify a positional.*$/s, '')}. See 'flis ${command} --help'.`,
+      // cli/main.ts prefixes every error with 'flis <command>:', so the message does not repeat it.
+      `${(e as Error).message.replace(/\. To specify a positional.*$/s, '')}. See 'flis ${command} --help'.`,
     );
   }
 }

@@ -9,6 +9,8 @@ export interface CommandIo {
   env: NodeJS.ProcessEnv;
   /** Resolves when the user asks the command to stop (SIGINT/SIGTERM); long-running commands await it. */
   stopped: Promise<void>;
+  /** The same, with the signal: `flis run` exits 130 (SIGINT) or 143 (SIGTERM) after cleaning up. */
+  signal?: Promise<StopSignal>;
 }
 
 export interface Command {
@@ -23,3 +25,8 @@ export interface Command {
 
 /** 3 and 4 are the CI gates (reporting/gates.ts): coverage below --min-coverage, drift with --fail-on drift. */
 export const EXIT = { ok: 0, checkFailed: 1, usage: 2, coverageGate: 3, driftGate: 4 } as const;
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** The conventional exit code of a process stopped by a signal: 128 + its number. */
+export const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };

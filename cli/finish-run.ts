@@ -8,14 +8,56 @@ import { evaluateGates, exitCodeWithGates, failOnValues, type FailOn, type GateO
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';
 import { certificateSummary } from '../reporting/write-certificate.ts';
-import { listOption } from './args.ts';
-import type { CommandIo } from './command.ts';
+import type { Certificate } from '../reporting/certificate.ts';
+import { flagOrEnv, listOption } from './args.ts';
+import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
 import { showReportHint } from './commands/show-report.ts';
 
 export const gateOptionSpec = {
   'min-coverage': { type: 'string' },
   'fail-on': { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
 } as const;
+
+export const STRICT_HELP = `Severity:
+  --strict                 an advisory failure (convention beyond the spec) exits 1 too;
+                           without it it is reported and the exit code stays 0  [env FLIS_STRICT=1]`;
+
+/** --strict, else FLIS_STRICT=1. */
+export function strictOf(v: { strict?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return flagOrEnv(v.strict, env.FLIS_STRICT);
+}
+
+/**
+ * The check result as an exit code, from the verdict rather than Playwright's exit code: a contract failure
+ * or an error outside any test is 1; an advisory failure is 1 only with --strict; a partial verdict is 0
+ * (--min-coverage gates on coverage).
+ */
+export function checkExitOf(c: Certificate, strict: boolean): number {
+  if (c.verdict.status === 'not-certified') return EXIT.checkFailed;
+  if (strict && c.verdict.advisories > 0) return EXIT.checkFailed;
+  return EXIT.ok;
+}
+
+/** Outcomes as counted for the verdict: advisories, blocked and inconclusive apart. */
+export function countsLine(c: Certificate): string {
+  const k = c.counts;
+  const contract = k.failed - c.verdict.advisories;
+  return `checks: ${k.passed} passed, ${contract} failed on contract rules, ${c.verdict.advisories} advisory failure(s), ${k.skipped} skipped (${k.blocked} blocked by another check, ${k.inconclusive} inconclusive)${k.suiteErrors ? `, ${k.suiteErrors} error(s) outside any test` : ''}`;
+}
+
+/** The closing line: the verdict, its scope and the exit code, so a CI log's last line says it all. */
+export function verdictLine(command: string, c: Certificate, exitCode: number, strict: boolean): string {
+  const v = c.verdict;
+  const scope =
+    v.scope === 'full'
+      ? 'the whole contract exercised'
+      : `partial scope: ${c.coverage.percent}% of the operations exercised${c.run.suites === 'all' ? '' : `, only the suites ${c.run.suites.join(', ')}`}${v.skipped.length ? `, ${c.counts.skipped} test(s) skipped` : ''}${c.run.shard ? ` (shard ${c.run.shard}: merge the shards for the verdict)` : ''}`;
+  const advisories = v.advisories
+    ? `, ${v.advisories} advisory failure(s)${strict ? ' (--strict: they fail the run)' : ' (exit 1 only with --strict)'}`
+    : '';
+  return `flis ${command}: ${v.status.toUpperCase()} (${scope}${advisories}); exit ${exitCode}`;
+}
 
 export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] }): GateOptions {
   const raw = v['min-coverage'];
@@ -36,19 +78,40 @@ export function envSecrets(env: NodeJS.ProcessEnv): string[] {
     .map(([, v]) => v as string);
 }
 
+export interface FinishOptions {
+  /** The command named in the closing line. */
+  command: string;
+  gates: GateOptions;
+  strict: boolean;
+  /** Said before the closing line when something failed (e.g. how to reproduce a run against the embedded mock). */
+  onFailure?: string[];
+  /** Lines about the reports (e.g. the client traffic's failures) said before the closing line. */
+  describe?: (reports: RunReports) => string[];
+  /** The run was stopped by this signal: the reports cover what ran, and the exit code is 130/143. */
+  interrupted?: StopSignal;
+}
+
 export function finishRun(
   io: CommandIo,
   input: RunReportsInput,
-  checkExit: number,
-  gates: GateOptions,
+  opts: FinishOptions,
 ): { exitCode: number; reports: RunReports } {
   const reports = writeRunReports(input);
   io.out(certificateSummary(reports.certificate, input.reportDir));
   io.out(driftSummary(reports.drift, input.reportDir));
   const hint = showReportHint(input.reportDir);
   if (hint) io.out(hint);
-  const results = evaluateGates(reports.certificate, reports.drift, gates);
+  const results = evaluateGates(reports.certificate, reports.drift, opts.gates);
   for (const g of results)
     io.out(`gate ${g.gate}: ${g.passed ? 'passed' : `FAILED (exit ${g.exitCode})`}: ${g.message}`);
-  return { exitCode: exitCodeWithGates(checkExit, results), reports };
+  const exitCode = opts.interrupted
+    ? SIGNAL_EXIT[opts.interrupted]
+    : exitCodeWithGates(checkExitOf(reports.certificate, opts.strict), results);
+  io.out(countsLine(reports.certificate));
+  for (const line of opts.describe?.(reports) ?? []) io.out(line);
+  if (reports.certificate.failures.length) for (const line of opts.onFailure ?? []) io.out(line);
+  if (opts.interrupted)
+    io.out(`flis ${opts.command}: interrupted by ${opts.interrupted}: the reports cover only what ran before it`);
+  io.out(verdictLine(opts.command, reports.certificate, exitCode, opts.strict));
+  return { exitCode, reports };
 }

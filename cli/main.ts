@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import { PROJECT_ROOT } from '../runner/run-suites.ts';
 import { redactText } from '../suites/lib/redact.ts';
-import { EXIT, type CommandIo } from './command.ts';
+import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
 import { commands } from './commands/index.ts';
 
 export function toolVersion(): string {
@@ -26,8 +26,9 @@ Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
 
 Run 'flis <command> --help' for a command's options.
-Exit codes: 0 passed, 1 a check failed, 2 usage or configuration error,
-3 coverage below --min-coverage, 4 drift found with --fail-on drift.`;
+Exit codes: 0 passed (advisory failures exit 0 unless --strict), 1 a contract check failed,
+2 usage or configuration error (an unreachable target too), 3 coverage below --min-coverage,
+4 gated drift with --fail-on drift, 130/143 a run interrupted by SIGINT/SIGTERM (cleaned up).`;
 }
 
 /** Every value that must never be printed: the tokens in the environment. */
@@ -37,20 +38,37 @@ function secretsIn(env: NodeJS.ProcessEnv): string[] {
     .map(([, v]) => v as string);
 }
 
-function stopSignal(): Promise<void> {
+/**
+ * The first SIGINT/SIGTERM asks the command to stop (it cleans up and reports); a second one exits at once.
+ * Listening replaces Node's default of dying on the first signal, so a command that does not await it
+ * still gets the second-signal exit.
+ */
+function stopSignal(): Promise<StopSignal> {
   return new Promise((done) => {
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
+    let first: StopSignal | undefined;
+    const on = (signal: StopSignal) => {
+      if (first) {
+        process.stderr.write(`flis: ${signal} again: exiting at once, without cleaning up\n`);
+        process.exit(SIGNAL_EXIT[signal]);
+      }
+      first = signal;
+      process.stderr.write(`flis: ${signal}: stopping (send it again to exit at once)\n`);
+      done(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
   });
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const secrets = secretsIn(env);
+  const signal = stopSignal();
   const io: CommandIo = {
     out: (line) => process.stdout.write(`${redactText(line, secrets)}\n`),
     err: (line) => process.stderr.write(`${redactText(line, secrets)}\n`),
     env,
-    stopped: stopSignal(),
+    stopped: signal.then(() => undefined),
+    signal,
   };
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {

@@ -111,7 +111,7 @@ function readHeader(c: DocCtx): CassetteHeader {
   const h = c.doc.toJS() as Plain | null;
   if (!isMap(h)) c.fail([], `a header mapping with format: ${CASSETTE_FORMAT}`, h);
   if (h.format !== CASSETTE_FORMAT)
-    c.fail(['format'], `format: ${CASSETTE_FORMAT} (the only cassette format this tool reads)`, h.format);
+    c.fail(['format'], `${CASSETTE_FORMAT} (the only cassette format this tool reads)`, h.format);
   if (h.kind !== undefined && h.kind !== CASSETTE_KIND) c.fail(['kind'], `kind: ${CASSETTE_KIND}`, h.kind);
   const tool = isMap(h.tool) ? h.tool : {};
   return {

@@ -7,16 +7,33 @@
 import type { FailureRecord } from '../suites/lib/check-failure.ts';
 import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type SpecClause } from './clauses.ts';
 import { buildMatrix, type Matrix } from './matrix.ts';
-import type { CheckOutcome, RunOutcomes } from './outcomes.ts';
+import type { CheckOutcome, RunOutcomes, Severity, SkipKind } from './outcomes.ts';
 import { publicBaseUrl, specProvenance, toolProvenance, type SpecProvenance } from './provenance.ts';
 
 export const CERTIFICATE_FORMAT = 1;
 
-export type VerdictStatus = 'certified' | 'certified-with-advisories' | 'not-certified';
+export type VerdictStatus = 'certified' | 'certified-with-advisories' | 'partial' | 'not-certified';
 
+/** Skipped tests grouped by why: the verdict says what was not exercised. */
+export interface SkipSummary {
+  kind: SkipKind;
+  reason: string;
+  tests: number;
+}
+
+/**
+ * `certified` only when the whole contract was exercised (every operation covered, no check skipped) and
+ * nothing failed; `partial` when nothing failed on a contract rule but the run did not exercise it all.
+ */
 export interface Verdict {
   status: VerdictStatus;
   reasons: string[];
+  scope: 'full' | 'partial';
+  /** Share of the contract's operations that had a check run on them, 0..1. */
+  coverage: number;
+  /** Failed checks of severity `advisory`. */
+  advisories: number;
+  skipped: SkipSummary[];
 }
 
 export interface CertificateFailure {
@@ -24,7 +41,8 @@ export interface CertificateFailure {
   title: string;
   check: string;
   clause: string;
-  /** True when the clause cites the spec: such a failure blocks certification. */
+  severity: Severity;
+  /** True for a `contract` failure: it blocks certification. An `advisory` one is reported only. */
   blocking: boolean;
   operationId?: string;
   message: string;
@@ -70,7 +88,16 @@ export interface Certificate {
   tool: { name: string; version: string };
   run: RunFacts;
   verdict: Verdict;
-  counts: { passed: number; failed: number; skipped: number; total: number; suiteErrors: number };
+  /** `skipped` counts every skipped test; `blocked` and `inconclusive` are the part of it with those reasons. */
+  counts: {
+    passed: number;
+    failed: number;
+    skipped: number;
+    blocked: number;
+    inconclusive: number;
+    total: number;
+    suiteErrors: number;
+  };
   coverage: Matrix['coverage'];
   matrix: Omit<Matrix, 'coverage'>;
   clauses: ClauseEntry[];
@@ -100,7 +127,8 @@ function failureOf(o: CheckOutcome, id: string): CertificateFailure {
     title: o.title,
     check: r?.check ?? o.check ?? '(no check)',
     clause,
-    blocking: citedClauses(clause).some(isSpecClause) || clause === '',
+    severity: o.severity,
+    blocking: o.severity === 'contract',
     message: r?.message ?? o.error ?? 'failed (no failure record)',
     curl: r?.curl ?? [],
     exchanges: clipExchanges(r?.exchanges ?? []),
@@ -166,33 +194,79 @@ function clauseEntries(outcomes: readonly CheckOutcome[]): { clauses: ClauseEntr
   };
 }
 
+export function skipSummary(outcomes: readonly CheckOutcome[]): SkipSummary[] {
+  const by = new Map<string, SkipSummary>();
+  for (const o of outcomes.filter((x) => x.status === 'skipped')) {
+    const kind = o.skipKind ?? 'skipped';
+    const reason = o.skipReason ?? 'skipped';
+    const key = `${kind}\u0000${reason}`;
+    const s = by.get(key) ?? { kind, reason, tests: 0 };
+    s.tests += 1;
+    by.set(key, s);
+  }
+  return [...by.values()].sort((a, b) => b.tests - a.tests || a.reason.localeCompare(b.reason));
+}
+
+export interface VerdictScope {
+  coverage: Matrix['coverage'];
+  skipped: SkipSummary[];
+  /** One shard of a sharded run ("2/4"): never the whole contract, whatever it covered. */
+  shard?: string;
+  /** The suites a run was limited to (`--suite`): the checks of the others did not run. */
+  suites?: readonly string[];
+}
+
+function percentOf(coverage: Matrix['coverage']): string {
+  return `${coverage.percent}% (${coverage.covered}/${coverage.total} operations)`;
+}
+
 export function verdictOf(
   failures: readonly CertificateFailure[],
   suiteErrors: readonly string[],
   ran: number,
+  { coverage, skipped, shard, suites }: VerdictScope = {
+    coverage: { covered: 1, total: 1, percent: 100 },
+    skipped: [],
+  },
 ): Verdict {
   const reasons: string[] = [];
   const blocking = failures.filter((f) => f.blocking);
+  const advisories = failures.length - blocking.length;
+  const full = coverage.total > 0 && coverage.covered === coverage.total && skipped.length === 0 && !shard && !suites;
+  const scope = {
+    scope: full ? ('full' as const) : ('partial' as const),
+    coverage: coverage.total ? coverage.covered / coverage.total : 0,
+    advisories,
+    skipped,
+  };
   if (blocking.length) {
     const byClause = new Map<string, number>();
-    for (const f of blocking)
-      for (const c of citedClauses(f.clause).filter(isSpecClause)) byClause.set(c, (byClause.get(c) ?? 0) + 1);
+    for (const f of blocking) for (const c of citedClauses(f.clause)) byClause.set(c, (byClause.get(c) ?? 0) + 1);
     reasons.push(
-      `${blocking.length} failed check(s) on documented rules: ${[...byClause].map(([c, n]) => `${c} (${n})`).join(', ')}`,
+      `${blocking.length} failed check(s) on contract rules: ${[...byClause].map(([c, n]) => `${c} (${n})`).join(', ')}`,
     );
   }
   if (suiteErrors.length) reasons.push(`${suiteErrors.length} error(s) outside any test: the run is incomplete`);
   if (ran === 0) reasons.push('no check ran');
-  if (reasons.length) return { status: 'not-certified', reasons };
-  const advisories = failures.length;
-  if (advisories)
+  if (reasons.length) return { status: 'not-certified', reasons, ...scope };
+  const advisoryReason = advisories
+    ? [
+        `${advisories} advisory failure(s) (${[...new Set(failures.map((f) => f.check))].join(', ')}); no contract rule failed`,
+      ]
+    : [];
+  if (!full) {
+    const skippedTests = skipped.reduce((n, x) => n + x.tests, 0);
     return {
-      status: 'certified-with-advisories',
+      status: 'partial',
       reasons: [
-        `${advisories} failed check(s) on rules beyond the spec (${[...new Set(failures.map((f) => f.clause))].join('; ')}); no documented rule failed`,
+        `nothing failed on a contract rule, but the run${shard ? ` (shard ${shard}; merge the shards for the verdict)` : ''}${suites ? ` (only the suites ${suites.join(', ')})` : ''} exercised ${percentOf(coverage)} of the contract${skippedTests ? ` and skipped ${skippedTests} test(s): ${skipped.map((x) => `${x.reason} (${x.tests})`).join('; ')}` : ''}`,
+        ...advisoryReason,
       ],
+      ...scope,
     };
-  return { status: 'certified', reasons: ['every check that ran passed'] };
+  }
+  if (advisories) return { status: 'certified-with-advisories', reasons: advisoryReason, ...scope };
+  return { status: 'certified', reasons: ['every check of the whole contract ran and passed'], ...scope };
 }
 
 export interface CertificateInput {
@@ -208,8 +282,10 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
   const failures = failedOutcomes.map((o) => failureOf(o, failureIds.get(o.id) ?? ''));
   const { coverage, ...matrix } = buildMatrix(run.outcomes, failureIds);
   const count = (s: CheckOutcome['status']) => run.outcomes.filter((o) => o.status === s).length;
+  const skipKind = (k: SkipKind) => run.outcomes.filter((o) => o.status === 'skipped' && o.skipKind === k).length;
   const passed = count('passed') + count('flaky');
   const ran = passed + failures.length;
+  const skipped = skipSummary(run.outcomes);
   return {
     kind: 'flis-conformance-certificate',
     format: CERTIFICATE_FORMAT,
@@ -218,11 +294,18 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
     spec: specProvenance(),
     tool: toolProvenance(),
     run: facts,
-    verdict: verdictOf(failures, run.errors, ran),
+    verdict: verdictOf(failures, run.errors, ran, {
+      coverage,
+      skipped,
+      ...(facts.shard ? { shard: facts.shard } : {}),
+      ...(facts.suites !== 'all' ? { suites: facts.suites } : {}),
+    }),
     counts: {
       passed,
       failed: failures.length,
       skipped: count('skipped'),
+      blocked: skipKind('blocked'),
+      inconclusive: skipKind('inconclusive'),
       total: run.outcomes.length,
       suiteErrors: run.errors.length,
     },

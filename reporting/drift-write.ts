@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../suites/lib/redact.ts';
-import type { DriftFinding, DriftReport } from './drift.ts';
+import { driftCount, OBSERVATION_KINDS, observationCount, type DriftFinding, type DriftReport } from './drift.ts';
 
 export const DRIFT_JSON = 'drift.json';
 export const DRIFT_MD = 'drift.md';
@@ -14,7 +14,7 @@ export const PROPOSED_DIR = 'proposed-schemas';
 
 const TITLES: Record<DriftFinding['kind'], string> = {
   'undocumented-field': 'Fields the contract does not document',
-  'undocumented-value': 'Values beyond those the spec shows',
+  'undocumented-value': 'Values beyond those the spec shows (observations: the spec leaves the list open; never gated)',
   'value-outside-enum': 'Values outside a documented enum',
   'undocumented-status': 'Status codes outside the documented ranges',
   'documented-field-never-seen': 'Documented fields never seen',
@@ -58,7 +58,8 @@ export function renderDriftMarkdown(r: DriftReport): string {
     '# Drift report',
     '',
     `Generated ${r.generatedAt} from: ${r.sources.join(', ') || '(no traffic)'}. ${r.operationsSeen} operation(s) seen.`,
-    'Drift is reported, not failed (`--fail-on drift` makes it a gate).',
+    'Drift is reported, not failed (`--fail-on drift` makes it a gate, for every kind but the observations).',
+    "Request bodies count only from a client's recorded traffic (cassettes): the suites' own requests are never drift.",
     '',
     ...(body.length
       ? body
@@ -89,5 +90,8 @@ export function driftSummary(r: DriftReport, dir: string): string {
   const parts = Object.entries(r.counts)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}`);
-  return `drift: ${parts.length ? parts.join(', ') : 'none'}; ${r.proposedSchemas.length} proposed schema(s); ${join(dir, DRIFT_MD)}`;
+  const observed = observationCount(r);
+  const kinds = parts.length ? parts.join(', ') : 'none';
+  const gated = `${driftCount(r)} gated by --fail-on drift${observed ? `, ${observed} observation(s) (${OBSERVATION_KINDS.join(', ')}) never gated` : ''}`;
+  return `drift: ${kinds} (${gated}); ${r.proposedSchemas.length} proposed schema(s); ${join(dir, DRIFT_MD)}`;
 }

@@ -5,6 +5,11 @@
  * JSON path, with how often and an example; documented fields never seen; and
  * proposed schemas for the records whose fields the spec does not show.
  * Drift is reported, never failed, unless a gate asks (`--fail-on drift`).
+ *
+ * Two things are never gated drift. Request bodies the suites sent: the suite is the client, and some of its
+ * requests are invalid on purpose (a bogus priceStrategy to see it refused); only a partner's client traffic
+ * (cassettes) has its requests judged. And values beyond those the spec shows where it shows examples, not a
+ * closed list ("Complete lists of allowed status values: not shown"): those are observations, reported only.
  */
 import type { SchemaName } from '../schemas/registry.ts';
 import { openapiDocument, operations, type Operation } from '../specs/contract.ts';
@@ -41,6 +46,9 @@ export interface ProposedSchema {
   reason: string;
   schema: JsonSchema;
 }
+
+/** Kinds reported as observations: what the spec leaves open. `--fail-on drift` does not count them. */
+export const OBSERVATION_KINDS: readonly DriftKind[] = ['undocumented-value'];
 
 export interface DriftReport {
   kind: 'flis-drift-report';
@@ -211,14 +219,19 @@ const KINDS: DriftKind[] = [
   'documented-field-never-seen',
 ];
 
-export function buildDriftReport(obs: Observations, now = new Date()): DriftReport {
+/**
+ * `clientRequests` holds the traffic whose request bodies are judged: a client's (cassettes), never the suites'
+ * own requests. By default every request in `obs` is judged.
+ */
+export function buildDriftReport(obs: Observations, now = new Date(), clientRequests: Observations = obs): DriftReport {
   const findings: DriftFinding[] = [];
   const proposedSchemas: ProposedSchema[] = [];
   for (const [id, stats] of Object.entries(obs.operations).sort(([a], [b]) => a.localeCompare(b))) {
     const c = contractOf(id);
     if (!c) continue;
     findings.push(...statusFindings(c, stats));
-    if (c.request) findings.push(...bodyFindings(c, 'request', c.request, stats.request));
+    const requests = clientRequests.operations[id]?.request;
+    if (c.request && requests) findings.push(...bodyFindings(c, 'request', c.request, requests));
     if (c.response) findings.push(...bodyFindings(c, 'response', c.response, stats.response));
     proposedSchemas.push(...proposals(c, stats));
   }
@@ -237,7 +250,12 @@ export function buildDriftReport(obs: Observations, now = new Date()): DriftRepo
   };
 }
 
-/** Total findings: what `--fail-on drift` gates on. */
+/** Findings `--fail-on drift` gates on: all but the observations. */
 export function driftCount(r: DriftReport): number {
-  return r.findings.length;
+  return r.findings.filter((f) => !OBSERVATION_KINDS.includes(f.kind)).length;
+}
+
+/** Findings reported but never gated. */
+export function observationCount(r: DriftReport): number {
+  return r.findings.length - driftCount(r);
 }

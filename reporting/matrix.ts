@@ -12,7 +12,8 @@
 import { operations, type Operation } from '../specs/contract.ts';
 import type { CheckOutcome } from './outcomes.ts';
 
-export type CellStatus = 'passed' | 'failed' | 'skipped' | 'not-covered';
+/** `blocked` and `inconclusive` are skips with those reasons (reporting/outcomes.ts SkipKind), shown apart. */
+export type CellStatus = 'passed' | 'failed' | 'blocked' | 'inconclusive' | 'skipped' | 'not-covered';
 
 export interface CellFailure {
   /** Anchor of the failure in the certificate ("failure-3"). */
@@ -59,7 +60,7 @@ export interface Matrix {
 
 type Contribution = { status: MatrixCell['status']; failure?: CellFailure; skipReason?: string };
 
-const RANK: Record<MatrixCell['status'], number> = { failed: 3, passed: 2, skipped: 1 };
+const RANK: Record<MatrixCell['status'], number> = { failed: 5, passed: 4, blocked: 3, inconclusive: 2, skipped: 1 };
 
 /** The cells one outcome speaks for, as operationId → contribution. */
 function contributions(o: CheckOutcome, failureId: string | undefined): Map<string, Contribution> {
@@ -72,7 +73,7 @@ function contributions(o: CheckOutcome, failureId: string | undefined): Map<stri
         failure: { failure: failureId ?? '', clause: o.record?.clause ?? o.clause ?? '' },
       });
   } else if (o.status === 'skipped') {
-    if (o.operation) out.set(o.operation, { status: 'skipped', skipReason: o.skipReason ?? 'skipped' });
+    if (o.operation) out.set(o.operation, { status: o.skipKind ?? 'skipped', skipReason: o.skipReason ?? 'skipped' });
   } else {
     for (const op of new Set([...(o.operation ? [o.operation] : []), ...o.exercised]))
       out.set(op, { status: 'passed' });

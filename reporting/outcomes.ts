@@ -9,6 +9,16 @@ import type { FailureRecord } from '../suites/lib/check-failure.ts';
 
 export type OutcomeStatus = 'passed' | 'failed' | 'skipped' | 'flaky';
 
+/** docs: HELPERS interface. `contract` fails the verdict; `advisory` is reported and fails only with --strict. */
+export type Severity = 'contract' | 'advisory';
+
+/**
+ * Why a test was skipped: `blocked` when another check's failure left it nothing to judge (annotation
+ * `blocked-by`), `inconclusive` when another writer disturbed it (annotation `inconclusive`), else `skipped`
+ * (a write on a read-only target, a suite not selected, ...).
+ */
+export type SkipKind = 'blocked' | 'inconclusive' | 'skipped';
+
 export interface CheckOutcome {
   /** Playwright's test id (stable across shards and reruns of the same tests). */
   id: string;
@@ -24,6 +34,10 @@ export interface CheckOutcome {
   /** Operations the test called (its `flis-coverage` attachment). */
   exercised: string[];
   skipReason?: string;
+  /** Set for a skipped test. */
+  skipKind?: SkipKind;
+  /** The failure record's severity, else the test's `severity` annotation, else `contract`. */
+  severity: Severity;
   error?: string;
   record?: FailureRecord;
 }
@@ -100,6 +114,30 @@ function allOf(list: Annotation[], type: string): string[] {
   return [...new Set(list.filter((a) => a.type === type && a.description).map((a) => a.description as string))];
 }
 
+function severityOf(record: FailureRecord | undefined, annotated: string | undefined): Severity {
+  const own = (record as { severity?: unknown } | undefined)?.severity;
+  if (own === 'contract' || own === 'advisory') return own;
+  return annotated === 'advisory' ? 'advisory' : 'contract';
+}
+
+/** Blocked and inconclusive skips say so first; a plain skip gives its own reason. */
+function skipOf(all: Annotation[], results: JsonResult[]): { skipKind: SkipKind; skipReason: string } {
+  const blockedBy = firstOf(all, 'blocked-by');
+  if (blockedBy) return { skipKind: 'blocked', skipReason: `blocked by ${blockedBy}` };
+  const inconclusive = firstOf(all, 'inconclusive');
+  if (inconclusive) return { skipKind: 'inconclusive', skipReason: `inconclusive: ${inconclusive}` };
+  // A run stopped by a signal: Playwright reports the tests it cut short and those it never started as skipped.
+  const stopped = results.some((r) => r.status === 'interrupted')
+    ? 'interrupted: the run was stopped while this test ran'
+    : results.length === 0
+      ? 'not run: the run ended before this test started'
+      : undefined;
+  return {
+    skipKind: 'skipped',
+    skipReason: firstOf(all, 'skipped-because') ?? firstOf(all, 'skip') ?? stopped ?? 'skipped (no reason given)',
+  };
+}
+
 function exercisedOf(results: JsonResult[]): string[] {
   const text = attachmentText(results, 'flis-coverage');
   if (!text) return [];
@@ -120,7 +158,6 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
   const runtimeOps = allOf(runtime, 'operation').filter((o) => o !== operation);
   const blamed =
     status === 'failed' ? [...new Set([...(record?.operationId ? [record.operationId] : []), ...runtimeOps])] : [];
-  const skipReason = firstOf(all, 'skipped-because') ?? firstOf(all, 'skip');
   const error = test.results.at(-1)?.errors?.[0]?.message;
   return {
     id: spec.id,
@@ -129,10 +166,11 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
     status,
     blamed,
     exercised: exercisedOf(test.results),
+    severity: severityOf(record, firstOf(all, 'severity')),
     ...(check ? { check } : {}),
     ...(clause ? { clause } : {}),
     ...(operation ? { operation } : {}),
-    ...(status === 'skipped' ? { skipReason: skipReason ?? 'skipped (no reason given)' } : {}),
+    ...(status === 'skipped' ? skipOf(all, test.results) : {}),
     ...(status === 'failed' && error ? { error } : {}),
     ...(record ? { record } : {}),
   };

@@ -13,6 +13,7 @@ import { mergeObservations, type Observations } from '../suites/lib/observations
 import { observationsFromCassette, readObservationsDir } from './traffic-sources.ts';
 import { trafficOutcomes } from './traffic-outcomes.ts';
 import { writeCertificate } from './write-certificate.ts';
+import { fixJunitFile } from './junit-failures.ts';
 
 export const OBSERVATIONS_SUBDIR = 'observations';
 
@@ -33,6 +34,7 @@ export interface RunReports {
 }
 
 export function writeRunReports(input: RunReportsInput): RunReports {
+  fixJunitFile(join(input.reportDir, 'junit.xml'));
   const run = readRunOutcomes(join(input.reportDir, 'results.json'));
   const traffic = (input.cassettes ?? []).map((file) => ({ file, ...trafficOutcomes(file) }));
   const outcomes: CheckOutcome[] = [...run.outcomes, ...traffic.flatMap((t) => t.outcomes)];
@@ -45,12 +47,14 @@ export function writeRunReports(input: RunReportsInput): RunReports {
     { run: { outcomes, errors: run.errors }, subject: input.subject, facts },
     input.secrets,
   );
+  const clientTraffic = (input.cassettes ?? []).map(observationsFromCassette);
   const observations = mergeObservations([
     readObservationsDir(join(input.reportDir, OBSERVATIONS_SUBDIR)),
     ...(input.observations ?? []),
-    ...(input.cassettes ?? []).map(observationsFromCassette),
+    ...clientTraffic,
   ]);
-  const drift = buildDriftReport(observations);
+  // The suites' own requests are never drift (some are invalid on purpose); a client's recorded requests are.
+  const drift = buildDriftReport(observations, new Date(), mergeObservations(clientTraffic));
   writeDriftReport(input.reportDir, drift, input.secrets);
   return { certificate, drift };
 }

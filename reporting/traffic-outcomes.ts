@@ -126,6 +126,8 @@ export function trafficOutcomes(file: string): { outcomes: CheckOutcome[]; excha
           exercised: operation ? [operation.operationId] : [],
           check: `${TRAFFIC_PREFIX}${check}`,
           clause: clauseOf(check, operation),
+          // The client's own traffic is judged on the rules that bind the client: each is a contract rule.
+          severity: 'contract',
           ...(operation ? { operation: operation.operationId } : {}),
         },
       };

@@ -15,6 +15,7 @@ export interface FailedTest {
   operation?: string;
   error?: string;
   record?: FailureRecord;
+  severity?: CheckOutcome['severity'];
 }
 
 export function readOutcomes(file: string): { outcomes: TestOutcome[]; errors: string[] } {
@@ -22,9 +23,10 @@ export function readOutcomes(file: string): { outcomes: TestOutcome[]; errors: s
 }
 
 export function toFailedTest(o: TestOutcome): FailedTest {
-  const { title, check, clause, operation, error, record } = o;
+  const { title, check, clause, operation, error, record, severity } = o;
   return {
     title,
+    severity,
     ...(check ? { check } : {}),
     ...(clause ? { clause } : {}),
     ...(operation ? { operation } : {}),

@@ -38,6 +38,10 @@ export interface SuiteRunOptions {
   shard?: string;
   /** Where progress lines go; defaults to this process's stdout. */
   onOutput?: (chunk: string) => void;
+  /** For a run against the embedded mock: the flis command line that reproduces it (env FLIS_REPRODUCE). */
+  reproduce?: string;
+  /** Resolves with the signal when the user interrupts the run: Playwright is stopped and reports what ran. */
+  stop?: Promise<'SIGINT' | 'SIGTERM'>;
 }
 
 export interface SuiteRunResult {
@@ -50,6 +54,8 @@ export interface SuiteRunResult {
   reportDir: string;
   seed: number;
   runId: string;
+  /** Set when the run was interrupted: the signal that stopped it. */
+  interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
 /** Per-worker traffic summaries for the drift report, under the report dir. */
@@ -80,6 +86,7 @@ function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.Pr
     FLIS_REPORT_DIR: opts.reportDir,
     FLIS_OBSERVATIONS_DIR: join(opts.reportDir, OBSERVATIONS_DIR),
     ...(opts.shard ? { FLIS_SHARD: opts.shard } : {}),
+    ...(opts.reproduce ? { FLIS_REPRODUCE: opts.reproduce } : {}),
     FLIS_PROGRESS: opts.progress ?? 'list',
     FLIS_WORKERS: String(opts.workers ?? 2),
     // Playwright's own colours are fine on a terminal; keep CI logs plain.
@@ -111,18 +118,33 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
   ];
   const secrets = [opts.token];
   const write = opts.onOutput ?? ((chunk: string) => process.stdout.write(chunk));
+  let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
   const code = await new Promise<number>((done, fail) => {
     const child = spawn(process.execPath, args, {
       cwd: PROJECT_ROOT,
       env: childEnv({ ...opts, reportDir }, seed, runId),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // A signal sent to flis alone (a CI cancel, `kill PID`) must stop Playwright too. SIGINT is the signal
+    // Playwright handles gracefully: it stops the workers and still writes its reports of what ran.
+    void opts.stop?.then((signal) => {
+      interrupted = signal;
+      if (child.exitCode === null) child.kill('SIGINT');
+    });
+    // If flis itself exits at once (a second signal), Playwright must not run on as an orphan.
+    const killChild = () => child.exitCode === null && child.kill('SIGKILL');
+    process.once('exit', killChild);
+    child.on('close', () => process.off('exit', killChild));
     // Progress is streamed through redaction: a suite bug must not print the token.
     child.stdout.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
     child.stderr.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
     child.on('error', fail);
     child.on('close', (c) => done(c ?? 1));
   });
+  if (!existsSync(resultsFile) && interrupted) {
+    // Interrupted before Playwright wrote anything: an empty report, so the run still says what (nothing) ran.
+    writeFileSync(resultsFile, JSON.stringify({ suites: [], errors: [] }));
+  }
   if (!existsSync(resultsFile)) {
     throw new FlisError(
       'FLIS_ERR_INTERNAL',
@@ -132,8 +154,10 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
   const { outcomes, errors } = readOutcomes(resultsFile);
   const count = (s: TestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
   const failed = count('failed') + errors.length;
+  const contractFailed = outcomes.some((o) => o.status === 'failed' && o.severity === 'contract');
   const result: SuiteRunResult = {
-    exitCode: failed > 0 || code !== 0 ? 1 : 0,
+    // From the outcomes, not Playwright's exit code: an advisory failure alone is not a failed run (--strict decides).
+    exitCode: contractFailed || errors.length > 0 || (code !== 0 && failed === 0 && !interrupted) ? 1 : 0,
     passed: count('passed') + count('flaky'),
     failed,
     skipped: count('skipped'),
@@ -145,6 +169,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     reportDir,
     seed,
     runId,
+    ...(interrupted ? { interrupted } : {}),
   };
   writeRunSummary(result, opts);
   return result;
@@ -152,9 +177,13 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
 
 /** reports/run.json: what ran, with which seed, and what was skipped and why (never the token). */
 function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
+  const skippedOf = (kind: string) =>
+    r.outcomes
+      .filter((o) => o.status === 'skipped' && (o.skipKind ?? 'skipped') === kind)
+      .map((o) => ({ title: o.title, ...(o.check ? { check: o.check } : {}), reason: o.skipReason ?? 'skipped' }));
   const skipped = r.outcomes
     .filter((o) => o.status === 'skipped')
-    .map((o) => ({ title: o.title, reason: o.skipReason ?? 'skipped' }));
+    .map((o) => ({ title: o.title, kind: o.skipKind ?? 'skipped', reason: o.skipReason ?? 'skipped' }));
   const summary = {
     deployment: opts.deployment,
     baseUrl: opts.baseUrl,
@@ -166,8 +195,19 @@ function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
     passed: r.passed,
     failed: r.failed,
     skipped: r.skipped,
+    blocked: skippedOf('blocked').length,
+    inconclusive: skippedOf('inconclusive').length,
+    ...(r.interrupted ? { interrupted: r.interrupted } : {}),
     skippedTests: skipped,
-    failures: r.failures.map((f) => ({ title: f.title, check: f.check, clause: f.clause, operation: f.operation })),
+    blockedTests: skippedOf('blocked'),
+    inconclusiveTests: skippedOf('inconclusive'),
+    failures: r.failures.map((f) => ({
+      title: f.title,
+      check: f.check,
+      clause: f.clause,
+      operation: f.operation,
+      severity: f.severity ?? 'contract',
+    })),
   };
   writeFileSync(join(r.reportDir, 'run.json'), JSON.stringify(summary, null, 2) + '\n');
 }

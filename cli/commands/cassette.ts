@@ -38,9 +38,7 @@ const options = {
 
 function positionals(sub: string, got: string[], names: string[]): string[] {
   if (got.length !== names.length)
-    throw new UsageError(
-      `flis cassette ${sub} takes ${names.join(' ')}; got ${got.length} argument(s). See 'flis cassette --help'.`,
-    );
+    throw new UsageError(`${sub} takes ${names.join(' ')}; got ${got.length} argument(s). See 'flis cassette --help'.`);
   return got;
 }
 

@@ -9,12 +9,15 @@ import { resolve } from 'node:path';
 import { resolveTarget } from '../../config/deployments.ts';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
+import { probeTarget } from '../../runner/probe-target.ts';
 import { runSuites, type Progress } from '../../runner/run-suites.ts';
 import { startTarget } from '../../runner/start-target.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
 import { intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { finishRun, gateOptionSpec, parseGates } from '../finish-run.ts';
+import type { RunReports } from '../../reporting/run-reports.ts';
+import { undoIfInterrupted } from '../undo-interrupted.ts';
+import { finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
 
 const help = `Usage: flis certify --partner NAME [--deployment sandbox] [--cassette FILE ...] [options]
 
@@ -34,6 +37,7 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
   --report-dir DIR         where reports go (default reports/)                           [env FLIS_REPORT_DIR]
   --progress list|dot|none, --workers N   as for 'flis run'
   --allow-writes           needed only for a live-data deployment
+${STRICT_HELP}
 ${GATES_HELP}
 A failed check on a documented rule, in the suites or in the client traffic, blocks certification (exit 1).`;
 
@@ -58,6 +62,14 @@ function cassettesOf(raw: string[] | undefined): string[] {
   return files;
 }
 
+function clientTrafficFailures(reports: RunReports): string[] {
+  return reports.certificate.failures
+    .filter((f) => f.source === 'traffic')
+    .map(
+      (f) => `CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`,
+    );
+}
+
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values: v } = parseCommandArgs('certify', argv, options);
   if (v.help) {
@@ -67,7 +79,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const partner = v.partner?.trim();
   if (!partner)
     throw new UsageError(
-      "flis certify needs --partner NAME: the certificate is named for the partner (see 'flis certify --help')",
+      "--partner NAME is required: the certificate is named for the partner (see 'flis certify --help')",
     );
   const cassettes = cassettesOf(v.cassette);
   const gates = parseGates(v);
@@ -83,6 +95,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.env,
   );
 
+  if (!resolved.embedded && resolved.baseUrl) await probeTarget(resolved.baseUrl);
   const live = await startTarget(resolved);
   try {
     io.out(
@@ -101,11 +114,19 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(runs !== undefined ? { runs } : {}),
       ...(workers !== undefined ? { workers } : {}),
       ...(io.env.FLIS_RUN_ID ? { runId: io.env.FLIS_RUN_ID } : {}),
+      ...(io.signal ? { stop: io.signal } : {}),
+    });
+    await undoIfInterrupted(io, result, {
+      command: 'certify',
+      baseUrl: live.baseUrl,
+      token: live.token,
+      deployment: resolved.name,
+      wrote: resolved.allowWrites,
     });
     io.out(
       `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
     );
-    const { exitCode, reports } = finishRun(
+    const { exitCode } = finishRun(
       io,
       {
         reportDir,
@@ -114,14 +135,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         subject: { deployment: resolved.name, baseUrl: live.baseUrl, partner },
         facts: { seed: result.seed, runId: result.runId, suites: suites ?? 'all', allowWrites: resolved.allowWrites },
       },
-      result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed,
-      gates,
+      // Client traffic that breaks the contract fails the certification as a failed suite check does (the verdict says so).
+      {
+        command: 'certify',
+        gates,
+        strict: strictOf(v, io.env),
+        describe: clientTrafficFailures,
+        ...(result.interrupted ? { interrupted: result.interrupted } : {}),
+      },
     );
-    const traffic = reports.certificate.failures.filter((f) => f.source === 'traffic');
-    for (const f of traffic)
-      io.out(`CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`);
-    // Client traffic that breaks the contract fails the certification as a failed suite check does.
-    return exitCode === EXIT.ok && reports.certificate.verdict.status === 'not-certified' ? EXIT.checkFailed : exitCode;
+    return exitCode;
   } finally {
     await live.close();
   }

@@ -73,7 +73,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return EXIT.ok;
   }
   const names = v.deployment ?? [];
-  if (names.length !== 2) throw new UsageError(`flis diff needs exactly two --deployment options; got ${names.length}`);
+  if (names.length !== 2) throw new UsageError(`exactly two --deployment options are required; got ${names.length}`);
   const seed = intOption('seed', v.seed, { max: 2 ** 31 - 1 }) ?? newSeed();
   const runs = intOption('runs', v.runs, { min: 1, max: 1000 }) ?? 5;
   const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? 10_000;

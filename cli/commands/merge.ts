@@ -8,7 +8,7 @@ import { GATES_HELP } from '../../reporting/gates.ts';
 import { mergeShards } from '../../reporting/merge-shards.ts';
 import { parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { envSecrets, finishRun, gateOptionSpec, parseGates } from '../finish-run.ts';
+import { envSecrets, finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
 
 const help = `Usage: flis merge [options] SHARD_DIR ...
 
@@ -18,6 +18,7 @@ DIR/allure-results, DIR/certificate.json + DIR/certificate.html and DIR/drift.md
 certificate's verdict and matrix are those an unsharded run of the same tests gives.
 
   --report-dir DIR         where the merged reports go (default reports/)     [env FLIS_REPORT_DIR]
+${STRICT_HELP}
 ${GATES_HELP}`;
 
 const options = { 'report-dir': { type: 'string' }, ...gateOptionSpec } as const;
@@ -30,7 +31,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   if (positionals.length === 0)
     throw new UsageError(
-      "flis merge needs the shards' report folders: flis merge shard-1 shard-2 … (see 'flis merge --help')",
+      "the shards' report folders are required: flis merge shard-1 shard-2 … (see 'flis merge --help')",
     );
   const gates = parseGates(v);
   const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
@@ -39,18 +40,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const secrets = envSecrets(io.env);
   const merged = await mergeShards(positionals, reportDir, secrets);
   for (const w of merged.warnings) io.err(`flis merge: warning: ${w}`);
-  const { exitCode, reports } = finishRun(
+  // A failed contract check in any shard fails the merged run, as it would have failed the unsharded one.
+  const { exitCode } = finishRun(
     io,
     { reportDir, subject: merged.subject, facts: merged.facts, secrets },
-    EXIT.ok,
-    gates,
+    { command: 'merge', gates, strict: strictOf(v, io.env) },
   );
-  const c = reports.certificate;
-  io.out(
-    `merged ${merged.facts.mergedShards?.length ?? 0} shard(s): ${c.counts.passed} passed, ${c.counts.failed} failed, ${c.counts.skipped} skipped`,
-  );
-  // A failed check in any shard fails the merged run, as it would have failed the unsharded one.
-  return c.counts.failed > 0 || c.counts.suiteErrors > 0 ? EXIT.checkFailed : exitCode;
+  return exitCode;
 }
 
 export const mergeCommand: Command = {

@@ -184,9 +184,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return EXIT.ok;
   }
   const mode = parseMode(v.mode ?? 'record');
-  if (!v.cassette) throw new UsageError(`flis record: --cassette FILE is required. See 'flis record --help'.`);
+  if (!v.cassette) throw new UsageError(`--cassette FILE is required. See 'flis record --help'.`);
   if (!v.upstream && modePolicies[mode].needsUpstream)
-    throw new UsageError(`flis record: --upstream NAME|URL is required in mode '${mode}'. See 'flis record --help'.`);
+    throw new UsageError(`--upstream NAME|URL is required in mode '${mode}'. See 'flis record --help'.`);
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
   const host = requireLoopback(v.host ?? '127.0.0.1');
   const maxBodyBytes = intOption('max-body-bytes', v['max-body-bytes'], { min: 0 });

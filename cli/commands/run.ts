@@ -14,8 +14,10 @@ import { startTarget, type EmbeddedOptions } from '../../runner/start-target.ts'
 import { suiteNames } from '../../runner/suite-names.ts';
 import { flagOrEnv, intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { finishRun, gateOptionSpec, parseGates } from '../finish-run.ts';
+import { finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
+import { probeTarget } from '../../runner/probe-target.ts';
+import { undoIfInterrupted } from '../undo-interrupted.ts';
 
 const help = `Usage: flis run [options]
 
@@ -56,7 +58,16 @@ Embedded mock only (to see the suite catch faults):
   --mock-webhook-fault NAME  switch a deliberate webhook violation on (repeatable; see 'flis mock --help')
   --mock-drift             answer with drift (undocumented fields added, a documented one removed)
 
+${STRICT_HELP}
 ${'${gates}'}
+
+Verdict (certificate.json verdict.status): certified (the whole contract exercised, nothing failed),
+certified-with-advisories (only advisory failures), partial (nothing failed on a contract rule, but not
+every operation was exercised or some checks were skipped, e.g. read-only), not-certified.
+A read-only target (live data, or --base-url without --allow-writes) never receives a POST, PUT, PATCH
+or DELETE. An unreachable target exits 2 before any suite runs. The first SIGINT/SIGTERM stops the run,
+undoes what it wrote, writes the reports of what ran and exits 130/143; a second one exits at once.
+
 Reports: DIR/html/index.html (Playwright), DIR/junit.xml, DIR/results.json, DIR/run.json,
 DIR/allure-results/ ('flis report' builds the Allure HTML), DIR/certificate.json and DIR/certificate.html
 (the conformance certificate), DIR/drift.md and DIR/drift.json (undocumented fields, values and status
@@ -115,16 +126,46 @@ function selectSuites(raw: string[] | undefined): string[] | undefined {
   return wanted;
 }
 
+const SKIP_LABEL = { blocked: 'BLOCKED', inconclusive: 'INCONCLUSIVE', skipped: 'skipped' } as const;
+
 function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): void {
   io.out('');
-  for (const f of r.failures) io.out(`FAILED [${f.check ?? '?'}] ${f.clause ?? ''} — ${f.title}`);
+  for (const f of r.failures)
+    io.out(`${f.severity === 'advisory' ? 'ADVISORY' : 'FAILED'} [${f.check ?? '?'}] ${f.clause ?? ''} — ${f.title}`);
+  // Blocked and inconclusive tests one by one (they name what stopped them); plain skips by reason.
   const skippedReasons = new Map<string, number>();
-  for (const o of r.outcomes.filter((x) => x.status === 'skipped'))
-    skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
+  for (const o of r.outcomes.filter((x) => x.status === 'skipped')) {
+    const kind = o.skipKind ?? 'skipped';
+    if (kind !== 'skipped') io.out(`${SKIP_LABEL[kind]} [${o.check ?? '?'}] ${o.title}: ${o.skipReason}`);
+    else skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
+  }
   for (const [reason, n] of skippedReasons) io.out(`skipped ${n}: ${reason}`);
   io.out(`flis run against ${deployment}: seed ${r.seed}, run id ${r.runId}`);
   io.out(`reports: ${r.reportDir}/html/index.html, ${r.reportDir}/junit.xml, ${r.reportDir}/run.json`);
-  io.out(`${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+}
+
+/** The flis command line that reruns an embedded-mock run: same seed, suites, runs and mock switches. */
+export function reproduceCommand(v: {
+  seed: number;
+  suites?: string[];
+  runs?: number;
+  visibilityTimeoutMs?: number;
+  embedded: EmbeddedOptions;
+  variantName?: string;
+}): string {
+  const e = v.embedded;
+  return [
+    'npx flis run',
+    `--seed ${v.seed}`,
+    ...(v.suites ? [`--suite ${v.suites.join(',')}`] : []),
+    ...(v.runs !== undefined ? [`--runs ${v.runs}`] : []),
+    ...(v.visibilityTimeoutMs !== undefined ? [`--visibility-timeout ${v.visibilityTimeoutMs}`] : []),
+    ...(e.faults ?? []).map((f) => `--mock-fault ${f}`),
+    ...(v.variantName ? [`--mock-variant ${v.variantName}`] : []),
+    ...(e.writeDelayMs !== undefined ? [`--mock-write-delay ${e.writeDelayMs}`] : []),
+    ...(e.webhookFaults ?? []).map((f) => `--mock-webhook-fault ${f}`),
+    ...(e.drift ? ['--mock-drift'] : []),
+  ].join(' ');
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -170,10 +211,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     );
   }
   const suites = selectSuites(v.suite ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined)) ?? replayed?.suites;
+  // Drawn here, not by the runner, so an embedded-mock run can say how to reproduce it.
   const seed =
     replayed?.seed ??
     intOption('seed', v.seed ?? env.FLIS_SEED, { max: 2 ** 31 - 1 }) ??
-    (v.record ? newSeed() : undefined);
+    (v.record || resolved.embedded ? newSeed() : undefined);
   const runs = replayed?.runs ?? intOption('runs', v.runs ?? env.FLIS_RUNS, { min: 1, max: 100_000 });
   const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 });
   // A recorded or replayed run uses one worker, so repeated requests keep their recorded order.
@@ -186,6 +228,18 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const runId = replayed?.runId ?? (env.FLIS_RUN_ID || (v.record ? newRunId() : undefined));
   const startedAt = replayed?.startedAt ?? Date.now();
 
+  // The embedded mock and a cassette replay are always there; anything else is probed before Playwright starts.
+  if (!replayed && !resolved.embedded && resolved.baseUrl) await probeTarget(resolved.baseUrl);
+  const reproduce = resolved.embedded
+    ? reproduceCommand({
+        seed: seed!,
+        embedded,
+        ...(v['mock-variant'] && v['mock-variant'] !== 'default' ? { variantName: v['mock-variant'] } : {}),
+        ...(suites ? { suites } : {}),
+        ...(runs !== undefined ? { runs } : {}),
+        ...(visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs } : {}),
+      })
+    : undefined;
   const target = replayed ? await startCassetteTarget(resolve(v.cassette!)) : await startTarget(resolved, embedded);
   const live = v.record
     ? await recordThrough(
@@ -221,23 +275,39 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(workers !== undefined ? { workers } : {}),
       ...(shard ? { shard } : {}),
       ...(runId ? { runId } : {}),
+      ...(reproduce ? { reproduce } : {}),
+      ...(io.signal ? { stop: io.signal } : {}),
       startedAt,
     });
     printSummary(io, result, resolved.name);
+    await undoIfInterrupted(io, result, {
+      command: 'run',
+      baseUrl: live.baseUrl,
+      token: live.token,
+      deployment: resolved.name,
+      wrote: resolved.allowWrites && !replayed,
+    });
     const facts = {
       seed: result.seed,
       runId: result.runId,
-      suites: suites ?? 'all',
+      // Naming every suite is running them all: the verdict's scope is not narrowed by it.
+      suites: !suites || suiteNames().every((n) => suites.includes(n)) ? ('all' as const) : suites,
       allowWrites: resolved.allowWrites,
       ...(shard ? { shard } : {}),
     } as const;
     const subject = { deployment: resolved.name, baseUrl: live.baseUrl };
-    return finishRun(
+    const { exitCode } = finishRun(
       io,
       { reportDir, subject, facts, secrets: [live.token] },
-      result.exitCode === 0 ? EXIT.ok : EXIT.checkFailed,
-      gates,
-    ).exitCode;
+      {
+        command: 'run',
+        gates,
+        strict: strictOf(v, env),
+        ...(reproduce ? { onFailure: [`reproduce against the embedded mock: ${reproduce}`] } : {}),
+        ...(result.interrupted ? { interrupted: result.interrupted } : {}),
+      },
+    );
+    return exitCode;
   } finally {
     await live.close();
   }

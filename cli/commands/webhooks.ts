@@ -73,9 +73,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help);
     return sub ? EXIT.ok : EXIT.usage;
   }
-  throw new UsageError(
-    `flis webhooks: unknown subcommand '${sub}'; the one subcommand is 'listen'. See 'flis webhooks --help'.`,
-  );
+  throw new UsageError(`unknown subcommand '${sub}'; the one subcommand is 'listen'. See 'flis webhooks --help'.`);
 }
 
 export const webhooksCommand: Command = {

@@ -3,7 +3,7 @@
  * every exchange so a failing check can show what was sent and received.
  * Auth is chosen per call so the auth checks can send no token or a wrong one.
  */
-import type { APIRequestContext } from '@playwright/test';
+import { test, type APIRequestContext } from '@playwright/test';
 import { fillPath, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
 import type { Target } from './target.ts';
@@ -24,6 +24,27 @@ export interface CallOptions {
 
 /** A token no deployment issues: used to prove wrong tokens are refused (spec 5). */
 export const WRONG_TOKEN = 'flis-conformance-wrong-token-0000';
+
+/** Methods that may change the target: never sent to a read-only target (live data without --allow-writes). */
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The safety net of the read-only guarantee: a check that would send a write method to a read-only target is
+ * skipped with the reason instead (checks that know they write say so up front; this catches any that do not,
+ * the auth probes of write operations included). Outside a test it refuses with an error.
+ */
+function refuseWrite(method: string, path: string, reason: string): never {
+  const why = `${reason} (refused to send ${method} ${path})`;
+  let info: ReturnType<typeof test.info> | undefined;
+  try {
+    info = test.info();
+  } catch {
+    throw new Error(`read-only target: ${why}`);
+  }
+  info.annotations.push({ type: 'skipped-because', description: why });
+  info.skip(true, why);
+  throw new Error(`read-only target: ${why}`); // not reached: skip() throws to end the test
+}
 
 function headersOf(obj: { [k: string]: string }): Record<string, string> {
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k.toLowerCase(), v]));
@@ -50,6 +71,8 @@ export class FlisClient {
   }
 
   async send(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
+    if (WRITE_METHODS.has(method.toUpperCase()) && !this.target.allowWrites)
+      refuseWrite(method.toUpperCase(), path, this.target.writesSkippedReason);
     const url = this.url(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = options.auth ?? 'valid';

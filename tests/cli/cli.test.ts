@@ -43,6 +43,20 @@ test('an unknown command or flag is a usage error (exit 2) that says where to lo
   assert.match(flag.err, /--frob.*flis run --help/);
 });
 
+test('a usage error names its command once, never twice', () => {
+  for (const name of ['run', 'certify', 'merge', 'diff', 'record', 'cassette']) {
+    const r = flis([name, '--bogus']);
+    assert.equal(r.code, 2, name);
+    assert.match(r.err, new RegExp(`^flis ${name}: Unknown option '--bogus'`), name);
+    assert.doesNotMatch(r.err, /flis \w+: flis /, name);
+  }
+  for (const args of [['record'], ['merge'], ['certify'], ['diff']]) {
+    const r = flis(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.doesNotMatch(r.err, /flis \w+: flis \w+ /, args.join(' '));
+  }
+});
+
 test('closed sets answer with the allowed values (exit 2)', () => {
   const suite = flis(['run', '--suite', 'nope']);
   assert.equal(suite.code, 2);

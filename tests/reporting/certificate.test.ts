@@ -81,7 +81,28 @@ describe('the verdict', () => {
     assert.match(c.verdict.reasons.join(), /spec 4\.1 \(1\)/);
   });
 
-  it('a failure beyond the spec (HTTP semantics) is an advisory', () => {
+  it('an advisory failure (severity annotation or record) is reported, never blocking', () => {
+    const outcomes = [
+      outcome({
+        id: 'x',
+        status: 'failed',
+        check: 'allow-header',
+        clause: 'HTTP semantics',
+        operation: 'listOffers',
+        severity: 'advisory',
+        record: failureRecord({ check: 'allow-header', clause: 'HTTP semantics', operationId: 'listOffers' }),
+      }),
+    ];
+    const c = buildCertificate({ run: { outcomes, errors: [] }, subject, facts });
+    assert.equal(c.failures[0]?.blocking, false);
+    assert.equal(c.failures[0]?.severity, 'advisory');
+    assert.equal(c.verdict.advisories, 1);
+    // One test over one operation is not the whole contract: the verdict says partial, with the advisory.
+    assert.equal(c.verdict.status, 'partial');
+    assert.match(c.verdict.reasons.join(), /1 advisory failure/);
+  });
+
+  it('a 5xx (HTTP semantics) without an advisory severity is a contract failure', () => {
     const outcomes = [
       outcome({
         id: 'x',
@@ -93,14 +114,94 @@ describe('the verdict', () => {
       }),
     ];
     const c = buildCertificate({ run: { outcomes, errors: [] }, subject, facts });
-    assert.equal(c.verdict.status, 'certified-with-advisories');
-    assert.equal(c.failures[0]?.blocking, false);
+    assert.equal(c.verdict.status, 'not-certified');
+    assert.equal(c.failures[0]?.blocking, true);
   });
 
   it('all passed is certified; errors outside tests or nothing run is not', () => {
     assert.equal(verdictOf([], [], 3).status, 'certified');
     assert.equal(verdictOf([], ['suite did not load'], 3).status, 'not-certified');
     assert.equal(verdictOf([], [], 0).status, 'not-certified');
+  });
+});
+
+describe('the scope of a verdict', () => {
+  const whole = { covered: 125, total: 125, percent: 100 };
+  const advisory = {
+    ...buildCertificate({
+      run: {
+        outcomes: [
+          outcome({
+            id: 'a',
+            status: 'failed',
+            operation: 'listOffers',
+            severity: 'advisory',
+            record: failureRecord(),
+          }),
+        ],
+        errors: [],
+      },
+      subject,
+      facts,
+    }).failures[0]!,
+  };
+
+  it('is certified only when every operation was exercised and nothing was skipped', () => {
+    const v = verdictOf([], [], 300, { coverage: whole, skipped: [] });
+    assert.deepEqual([v.status, v.scope, v.coverage, v.advisories], ['certified', 'full', 1, 0]);
+    assert.equal(verdictOf([advisory], [], 300, { coverage: whole, skipped: [] }).status, 'certified-with-advisories');
+  });
+
+  it('is partial, with the coverage and the skip reasons, when operations were not exercised or checks skipped', () => {
+    const low = verdictOf([], [], 3, { coverage: { covered: 2, total: 125, percent: 1.6 }, skipped: [] });
+    assert.deepEqual([low.status, low.scope, low.coverage], ['partial', 'partial', 2 / 125]);
+    assert.match(low.reasons[0]!, /1\.6% \(2\/125 operations\)/);
+    const skipped = [{ kind: 'skipped' as const, reason: 'writes are not allowed (pass --allow-writes)', tests: 40 }];
+    const readOnly = verdictOf([advisory], [], 300, { coverage: whole, skipped });
+    assert.equal(readOnly.status, 'partial');
+    assert.deepEqual(readOnly.skipped, skipped);
+    assert.match(readOnly.reasons.join(), /writes are not allowed.*\(40\)/);
+    assert.equal(readOnly.advisories, 1);
+  });
+
+  it('is partial for one shard, whatever the shard covered', () => {
+    const v = verdictOf([], [], 300, { coverage: whole, skipped: [], shard: '2/4' });
+    assert.equal(v.status, 'partial');
+    assert.match(v.reasons[0]!, /shard 2\/4/);
+  });
+
+  it('shows blocked and inconclusive skips apart from plain skips, in the counts, the matrix and the HTML', () => {
+    const outcomes = [
+      outcome({
+        id: 'b',
+        status: 'skipped',
+        check: 'offer-cancel',
+        operation: 'deleteOffer',
+        skipKind: 'blocked',
+        skipReason: 'blocked by response-schema on getOffer: /0/quantity must be number',
+      }),
+      outcome({
+        id: 'i',
+        status: 'skipped',
+        check: 'billing-forced-status',
+        operation: 'forceBillingGroupStatus',
+        skipKind: 'inconclusive',
+        skipReason: 'inconclusive: another writer forced the status',
+      }),
+      outcome({ id: 's', status: 'skipped', operation: 'createOffer', skipKind: 'skipped', skipReason: 'read-only' }),
+      outcome({ id: 'p', status: 'passed', operation: 'listOffers' }),
+    ];
+    const c = buildCertificate({ run: { outcomes, errors: [] }, subject, facts });
+    assert.deepEqual([c.counts.skipped, c.counts.blocked, c.counts.inconclusive], [3, 1, 1]);
+    assert.equal(c.verdict.status, 'partial');
+    assert.deepEqual(c.verdict.skipped.map((x) => x.kind).sort(), ['blocked', 'inconclusive', 'skipped']);
+    const row = (id: string) => c.matrix.rows.find((r) => r.operationId === id)!;
+    assert.equal(row('deleteOffer').cells['offer-cancel']?.status, 'blocked');
+    assert.equal(row('forceBillingGroupStatus').cells['billing-forced-status']?.status, 'inconclusive');
+    const html = renderCertificateHtml(c);
+    assert.match(html, /class="c blocked"/);
+    assert.match(html, /class="c inconclusive"/);
+    assert.match(html, /PARTIAL — 0\.8% of the contract exercised/);
   });
 });
 

@@ -14,7 +14,7 @@ import { startMock } from '../../mock/server.ts';
 import { encodeBody } from '../../recorder/body.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { cassetteHeader } from '../../recorder/header.ts';
-import { buildDriftReport, type DriftReport } from '../../reporting/drift.ts';
+import { buildDriftReport, driftCount, observationCount, type DriftReport } from '../../reporting/drift.ts';
 import { lookup } from '../../reporting/schema-walk.ts';
 import { observationsFromCassette } from '../../reporting/traffic-sources.ts';
 import { emptyObservations, observe, type Observations } from '../../suites/lib/observations.ts';
@@ -90,6 +90,32 @@ describe('drift rules', () => {
     assert.ok(r.findings.some((f) => f.kind === 'undocumented-value' && f.value === 'Invoiced'));
     assert.equal(lookup('billing-group', '/properties/anything').kind, 'open');
     assert.equal(r.findings.filter((f) => f.kind === 'undocumented-field').length, 0);
+  });
+});
+
+describe('what is never gated drift', () => {
+  it("the suites' own requests (some invalid on purpose) are not judged; a client's recorded requests are", () => {
+    const obs = emptyObservations();
+    observe(obs, {
+      operationId: 'upsertOffer',
+      status: 400,
+      requestBody: { offer: { priceStrategy: 'Bogus-flis-run-1' } },
+    });
+    observe(obs, { operationId: 'upsertOffer', status: 200, requestBody: { offer: { priceStrategy: 'Bogus-x' } } });
+    const suiteOnly = buildDriftReport(obs, new Date(), emptyObservations());
+    assert.equal(suiteOnly.findings.filter((f) => f.direction === 'request').length, 0);
+    const asClient = buildDriftReport(obs, new Date(), obs);
+    assert.ok(asClient.findings.some((f) => f.direction === 'request' && f.path === '/offer/priceStrategy'));
+  });
+
+  it('status values beyond those spec 3 shows are observations: reported, not counted by --fail-on drift', () => {
+    const obs = emptyObservations();
+    observe(obs, { operationId: 'getBillingGroup', status: 200, responseBody: { status: 'Invoiced' } });
+    const r = buildDriftReport(obs);
+    assert.equal(r.counts['undocumented-value'], 1);
+    // The other findings are the billing group's documented fields this one body did not carry.
+    assert.equal(driftCount(r), r.findings.length - 1);
+    assert.equal(observationCount(r), 1);
   });
 });
 

@@ -43,6 +43,7 @@ export function outcome(over: Partial<CheckOutcome> & Pick<CheckOutcome, 'id' | 
     exercised: [],
     check: 'response-schema',
     clause: 'spec 4.1',
+    severity: 'contract',
     ...over,
   };
 }
