@@ -279,31 +279,19 @@ function factsHtml(c: Certificate): string {
   return `<dl class="facts">${facts.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl>`;
 }
 
-/** The verdict's extra facts, as the data model carries them (scope, advisories, skip reasons): shown when present. */
-interface VerdictExtras {
-  scope?: string;
-  advisories?: number;
-  skipReasons?: unknown[];
-  skipped?: unknown[];
-}
-
+/** The verdict's reasons, then what the run did not exercise and why (skipped, blocked, inconclusive). */
 function verdictLines(c: Certificate): string[] {
-  const v = c.verdict as Certificate['verdict'] & VerdictExtras;
-  const lines = [...v.reasons];
-  const skips = v.skipReasons ?? v.skipped;
-  if (Array.isArray(skips) && skips.length)
-    lines.push(
-      `not exercised: ${skips
-        .map((s) => (typeof s === 'string' ? s : typeof s === 'object' && s ? Object.values(s).join(': ') : String(s)))
-        .join('; ')}`,
-    );
-  return lines;
+  const skips = c.verdict.skipped.map((s) => `${s.kind}: ${s.reason} (${s.tests} test${s.tests === 1 ? '' : 's'})`);
+  return skips.length ? [...c.verdict.reasons, `not exercised: ${skips.join('; ')}`] : [...c.verdict.reasons];
 }
 
 function bannerHtml(c: Certificate, title: string): string {
   const status = String(c.verdict.status);
-  const v = c.verdict as Certificate['verdict'] & VerdictExtras;
-  const label = status.replaceAll('-', ' ').toUpperCase();
+  const v = c.verdict;
+  const label =
+    v.scope === 'partial'
+      ? `${status.replaceAll('-', ' ').toUpperCase()} — ${c.coverage.percent}% of the contract exercised`
+      : status.replaceAll('-', ' ').toUpperCase();
   const scope = v.scope ? ` <span class="small" style="color:inherit">(scope: ${e(v.scope)})</span>` : '';
   return `<header class="banner v-${e(status)}">
 <div class="badge">${VERDICT_MARK[status] ?? '•'} ${e(label)}</div>
@@ -315,12 +303,8 @@ function bannerHtml(c: Certificate, title: string): string {
 }
 
 function tilesHtml(c: Certificate): string {
-  const counts = c.counts as Certificate['counts'] & { blocked?: number; inconclusive?: number };
-  const cells = checkTallies(c).reduce(
-    (t, { by }) => ({ blocked: t.blocked + by.blocked, inconclusive: t.inconclusive + by.inconclusive }),
-    { blocked: 0, inconclusive: 0 },
-  );
-  const advisories = (c.verdict as VerdictExtras).advisories ?? c.failures.filter((f) => !f.blocking).length;
+  const counts = c.counts;
+  const advisories = c.verdict.advisories;
   const tile = (kind: string, n: number, what: string, heat = n > 0 ? ' hot' : '') =>
     `<div class="tile t-${kind}${heat}"><b>${n}</b><span>${e(what)}</span></div>`;
   // Red only for failures that block certification; failures on rules beyond the spec alone are amber.
@@ -330,8 +314,8 @@ function tilesHtml(c: Certificate): string {
 <div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
 ${tile('passed', c.counts.passed, 'tests passed')}
 ${tile('failed', c.counts.failed, `tests failed${advisories ? ` (${advisories} advisory)` : ''}`, failedHeat)}
-${tile('blocked', counts.blocked ?? cells.blocked, 'blocked')}
-${tile('inconclusive', counts.inconclusive ?? cells.inconclusive, 'inconclusive')}
+${tile('blocked', counts.blocked, 'blocked')}
+${tile('inconclusive', counts.inconclusive, 'inconclusive')}
 ${tile('skipped', c.counts.skipped, 'tests skipped')}
 </div>`;
 }
