@@ -26,35 +26,60 @@ export interface Difference {
   received: unknown;
 }
 
+const ABSENT = '(absent)';
+
+/** Where a recorded exchange is in the cassette file, so replay reads it when it is asked for. */
+export interface IndexEntry {
+  seq: number;
+  line: number;
+  offset: number;
+  length: number;
+  /** The line of the document's `---`. */
+  docLine: number;
+}
+
+/** A recorded request as the miss answer shows it. */
+export type RecordedHead = Pick<LocatedExchange, 'seq' | 'line' | 'operationId' | 'request'>;
+
 export interface Closest {
-  exchange: LocatedExchange;
+  exchange: RecordedHead;
   differences: Difference[];
 }
 
-const ABSENT = '(absent)';
+interface Slot {
+  list: IndexEntry[];
+  next: number;
+  /** The first request recorded under this key, with only what matching looks at (for the closest-match search). */
+  head: RecordedHead;
+}
 
-/** Recorded exchanges indexed by match key, each key replaying its exchanges in order. */
+/**
+ * Recorded exchanges indexed by match key, each key replaying its exchanges
+ * in order. Only where each exchange is in the file is kept (and one request
+ * per key), never responses: memory grows with the number of distinct
+ * requests, not with the cassette's size.
+ */
 export class Matcher {
-  private readonly byKey = new Map<string, { list: LocatedExchange[]; next: number }>();
+  private readonly byKey = new Map<string, Slot>();
+  private count = 0;
 
-  constructor(
-    private readonly exchanges: LocatedExchange[],
-    private readonly options: MatchOptions = defaultMatchOptions,
-  ) {
-    for (const e of exchanges) {
-      const key = matchKey(e.request, options);
-      const slot = this.byKey.get(key);
-      if (slot) slot.list.push(e);
-      else this.byKey.set(key, { list: [e], next: 0 });
-    }
+  constructor(private readonly options: MatchOptions = defaultMatchOptions) {}
+
+  add(head: RecordedHead, at: { offset: number; length: number; line: number }): void {
+    const key = matchKey(head.request, this.options);
+    const entry = { seq: head.seq, line: head.line, offset: at.offset, length: at.length, docLine: at.line };
+    this.count += 1;
+    const slot = this.byKey.get(key);
+    if (slot) slot.list.push(entry);
+    else this.byKey.set(key, { list: [entry], next: 0, head: matchedPart(head, this.options) });
   }
 
   get size(): number {
-    return this.exchanges.length;
+    return this.count;
   }
 
-  /** The next recorded answer for this request, or undefined on a miss. */
-  take(req: RecordedRequest): LocatedExchange | undefined {
+  /** Where the next recorded answer for this request is, or undefined on a miss. */
+  take(req: RecordedRequest): IndexEntry | undefined {
     const slot = this.byKey.get(matchKey(req, this.options));
     if (!slot) return undefined;
     const e = slot.list[Math.min(slot.next, slot.list.length - 1)];
@@ -65,13 +90,23 @@ export class Matcher {
   /** The recorded request that differs least from `req`, with the differences. */
   closest(req: RecordedRequest): Closest | undefined {
     let best: { score: number; c: Closest } | undefined;
-    for (const exchange of this.exchanges) {
-      const differences = diffRequests(exchange.request, req, this.options);
+    for (const { head } of this.byKey.values()) {
+      const differences = diffRequests(head.request, req, this.options);
       const score = differences.reduce((s, d) => s + weight(d.field), 0);
-      if (!best || score < best.score) best = { score, c: { exchange, differences } };
+      if (!best || score < best.score) best = { score, c: { exchange: head, differences } };
     }
     return best?.c;
   }
+}
+
+/** A request stripped to the fields matching reads, so an index of many keys stays small. */
+function matchedPart(head: RecordedHead, o: MatchOptions): RecordedHead {
+  const headers: RecordedRequest['headers'] = {};
+  for (const h of o.headers) {
+    const v = head.request.headers[h];
+    if (v !== undefined) headers[h] = v;
+  }
+  return { ...head, request: { ...head.request, headers } };
 }
 
 function weight(field: string): number {

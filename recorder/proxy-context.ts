@@ -7,6 +7,7 @@ import type { CassetteWriter } from './cassette-writer.ts';
 import type { Matcher, MatchOptions } from './match.ts';
 import type { Mode } from './modes.ts';
 import type { RedactionPolicy, Redactor } from './redact.ts';
+import type { ExchangeStore } from './replay-store.ts';
 import type { Secret } from './secrets.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -34,7 +35,7 @@ export interface RecorderOptions {
   log?: (line: string, kind: LogKind) => void;
 }
 
-export type LogKind = 'violation' | 'miss' | 'upstream-failure' | 'refused-write' | 'internal';
+export type LogKind = 'violation' | 'miss' | 'upstream-failure' | 'refused-write' | 'internal' | 'cassette-tail';
 
 export interface RecorderStats {
   exchanges: number;
@@ -58,6 +59,8 @@ export interface Ctx {
   redactor: Redactor;
   headers: RedactionPolicy;
   matcher: Matcher | undefined;
+  /** Reads matched exchanges from the cassette file (replayFirst modes). */
+  store: ExchangeStore | undefined;
   matchOptions: MatchOptions;
   writer: CassetteWriter | undefined;
   upstream: Upstream | undefined;

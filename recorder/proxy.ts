@@ -13,15 +13,15 @@ import { performance } from 'node:perf_hooks';
 import { BodyCapture, decodeBody } from './body.ts';
 import type { LocatedExchange, RecordedRequest } from './cassette-format.ts';
 import { CassetteWriter } from './cassette-writer.ts';
-import { readCassette } from './cassette-reader.ts';
 import { recordedRequest } from './exchange-record.ts';
 import { forward } from './forward.ts';
 import { cassetteHeader } from './header.ts';
-import { defaultMatchOptions, Matcher, type MatchOptions } from './match.ts';
+import { defaultMatchOptions, type MatchOptions } from './match.ts';
 import { missAnswer, MISS_STATUS } from './miss.ts';
 import { modePolicies } from './modes.ts';
 import { headerValue, type Ctx, type Pending, type Recorder, type RecorderOptions } from './proxy-context.ts';
 import { credentialHeaders, redactionPolicy, Redactor } from './redact.ts';
+import { openReplayIndex } from './replay-store.ts';
 import { credentialsOf, secretsFromEnv } from './secrets.ts';
 import { openUpstream, publicBaseUrl } from './upstream.ts';
 
@@ -38,13 +38,17 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
   if (policy.needsUpstream && !o.upstream) throw new Error(`mode '${o.mode}' needs an upstream`);
   const matchOptions: MatchOptions = { ...defaultMatchOptions, ...o.match };
   const existing =
-    policy.replayFirst && (o.mode === 'replay' || existsSync(o.cassette)) ? readCassette(o.cassette) : undefined;
-  const lastSeq = existing?.exchanges.reduce((m, e) => Math.max(m, e.seq), 0) ?? 0;
+    policy.replayFirst && (o.mode === 'replay' || existsSync(o.cassette))
+      ? openReplayIndex(o.cassette, matchOptions)
+      : undefined;
+  const lastSeq = existing?.lastSeq ?? 0;
+  if (existing?.tail) (o.log ?? (() => {}))(`${o.cassette}: ignored ${existing.tail.message}`, 'cassette-tail');
   const ctx: Ctx = {
     o,
     redactor: new Redactor(o.secrets ?? secretsFromEnv(o.env ?? process.env)),
     headers: redactionPolicy(o.keepHeaders),
-    matcher: existing ? new Matcher(existing.exchanges, matchOptions) : undefined,
+    matcher: existing?.matcher,
+    store: existing?.store,
     matchOptions,
     writer: undefined,
     upstream:
@@ -96,6 +100,7 @@ async function closeAll(ctx: Ctx, server: Server): Promise<void> {
   await closed;
   await ctx.upstream?.pool.close();
   ctx.writer?.close();
+  ctx.store?.close();
 }
 
 async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -130,14 +135,14 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   }
   const recorded = recordedRequest(ctx, req, x, capture);
   const hit = ctx.matcher?.take(recorded);
-  if (hit) return serveRecorded(ctx, res, hit);
+  if (hit && ctx.store) return serveRecorded(ctx, res, ctx.store.read(hit));
   if (policy.onMiss === 'error') return answerMiss(ctx, res, recorded);
   return forward(ctx, req, res, x, capture);
 }
 
 function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void {
   ctx.stats.replayed += 1;
-  const bytes = decodeBody(e.response.body);
+  const bytes = decodedBody(e);
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(e.response.headers))
     if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
@@ -145,6 +150,18 @@ function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void 
   headers['x-flis-cassette'] = `replayed seq=${e.seq}`;
   res.writeHead(e.response.status, headers);
   res.end(bytes);
+}
+
+/** Decoded once per cached exchange: the same answer is often served many times. */
+const decoded = new WeakMap<LocatedExchange, Buffer>();
+
+function decodedBody(e: LocatedExchange): Buffer {
+  let bytes = decoded.get(e);
+  if (!bytes) {
+    bytes = decodeBody(e.response.body);
+    decoded.set(e, bytes);
+  }
+  return bytes;
 }
 
 function answerMiss(ctx: Ctx, res: ServerResponse, request: RecordedRequest): void {

@@ -1,0 +1,85 @@
+/**
+ * A cassette as replay holds it: one streaming pass builds the match index
+ * (each exchange's request and where it is in the file), and an exchange is
+ * read from the file by offset when it is asked for, through a cache bounded
+ * in bytes. Memory stays low whatever the cassette's size; start-up reads
+ * each request but never parses a response body.
+ */
+import { closeSync, openSync } from 'node:fs';
+import { readRange } from './cassette-documents.ts';
+import type { LocatedExchange } from './cassette-format.ts';
+import { type CassetteTail, fileParts, parseExchange, parseRequestHead, walkCassette } from './cassette-reader.ts';
+import { type IndexEntry, Matcher, type MatchOptions } from './match.ts';
+
+/** Parsed exchanges kept for serving again, by the bytes of their documents. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+export interface ReplayIndex {
+  matcher: Matcher;
+  store: ExchangeStore;
+  /** The highest seq recorded, so appended exchanges go on from it. */
+  lastSeq: number;
+  /** A torn last exchange or junk after the last document: ignored, and said so once. */
+  tail?: CassetteTail;
+}
+
+/** Throws CassetteParseError for a cassette whose header or any request cannot be read. */
+export function openReplayIndex(file: string, options: MatchOptions): ReplayIndex {
+  const matcher = new Matcher(options);
+  let lastSeq = 0;
+  const walked = walkCassette(file, fileParts(file), { allowTorn: true }, (doc) => {
+    const head = parseRequestHead(file, doc);
+    if (head.seq > lastSeq) lastSeq = head.seq;
+    matcher.add(head, doc);
+  });
+  return { matcher, store: new ExchangeStore(file), lastSeq, ...(walked.tail ? { tail: walked.tail } : {}) };
+}
+
+export class ExchangeStore {
+  private fd: number | undefined;
+  private readonly cache = new Map<number, { exchange: LocatedExchange; bytes: number }>();
+  private cached = 0;
+
+  constructor(readonly file: string) {}
+
+  /** The whole exchange at `entry`, parsed and checked (CassetteParseError names its line). */
+  read(entry: IndexEntry): LocatedExchange {
+    const hit = this.cache.get(entry.offset);
+    if (hit) {
+      // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
+      this.cache.delete(entry.offset);
+      this.cache.set(entry.offset, hit);
+      return hit.exchange;
+    }
+    this.fd ??= openSync(this.file, 'r');
+    const bytes = readRange(this.fd, entry.offset, entry.length);
+    const exchange = parseExchange(this.file, {
+      kind: 'document',
+      line: entry.docLine,
+      offset: entry.offset,
+      length: bytes.length,
+      bytes,
+      complete: true,
+    });
+    this.remember(entry.offset, exchange, bytes.length);
+    return exchange;
+  }
+
+  private remember(offset: number, exchange: LocatedExchange, bytes: number): void {
+    if (bytes > CACHE_BYTES / 4) return;
+    this.cache.set(offset, { exchange, bytes });
+    this.cached += bytes;
+    for (const [k, v] of this.cache) {
+      if (this.cached <= CACHE_BYTES) break;
+      this.cache.delete(k);
+      this.cached -= v.bytes;
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    this.cache.clear();
+    this.cached = 0;
+  }
+}
