@@ -1,9 +1,10 @@
 /**
- * Appends exchanges to a cassette, one complete YAML document per write(2) on
- * a file opened for appending. Each exchange is handed to the kernel as soon as
- * it completes (and before the client sees the end of its response), so a
- * recorder killed with SIGKILL leaves every completed exchange on disk. Writes
- * are synchronous on one thread, so concurrent exchanges never interleave.
+ * Appends exchanges to a cassette, one complete YAML document each, on a file
+ * opened for appending. With `batch`, documents are gathered until flush() (the
+ * recorder's write queue flushes once per event-loop turn) and written in one
+ * write(2); otherwise each is written at once. Either way a document is handed
+ * to the kernel whole, and writes are synchronous on one thread, so concurrent
+ * exchanges never interleave and a crash can tear only the last document.
  */
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -20,6 +21,8 @@ export interface WriterOptions {
   firstSeq?: number;
   /** fdatasync after each exchange: survives power loss too, at a cost in throughput. */
   durable?: boolean;
+  /** Gather documents until flush() instead of writing each at once. */
+  batch?: boolean;
 }
 
 /**
@@ -33,6 +36,7 @@ export class CassetteWriter {
   private readonly fd: number;
   private seq: number;
   private closed = false;
+  private pending: Buffer[] = [];
   written = 0;
 
   constructor(
@@ -66,14 +70,26 @@ export class CassetteWriter {
         leak.label,
         leak.form,
       );
-    this.writeText(text);
+    if (this.options.batch) this.pending.push(Buffer.from(text, 'utf8'));
+    else this.writeText(text);
     this.seq += 1;
     this.written += 1;
     return full;
   }
 
+  /** Write the gathered documents in one write. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
+    this.writeBytes(buf);
+  }
+
   private writeText(text: string): void {
-    const buf = Buffer.from(text, 'utf8');
+    this.writeBytes(Buffer.from(text, 'utf8'));
+  }
+
+  private writeBytes(buf: Buffer): void {
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
     if (this.options.durable) fdatasyncSync(this.fd);
@@ -81,6 +97,7 @@ export class CassetteWriter {
 
   close(): void {
     if (this.closed) return;
+    this.flush();
     this.closed = true;
     closeSync(this.fd);
   }

@@ -10,6 +10,7 @@ import type { RedactionPolicy, Redactor } from './redact.ts';
 import type { ExchangeStore } from './replay-store.ts';
 import type { Secret } from './secrets.ts';
 import type { Upstream } from './upstream.ts';
+import type { WriteQueue } from './write-queue.ts';
 
 export interface RecorderOptions {
   mode: Mode;
@@ -27,7 +28,7 @@ export interface RecorderOptions {
   /** The most body bytes written per body; more streams through but is not kept. */
   maxBodyBytes?: number;
   upstreamTimeoutMs?: number;
-  /** fdatasync after every exchange. */
+  /** Append each exchange before its answer ends, and fdatasync it (default: write-behind, recorder/write-queue.ts). */
   durable?: boolean;
   /** Written in the cassette header (e.g. a suite run's runId and seed); never secrets. */
   labels?: Record<string, string>;
@@ -63,6 +64,8 @@ export interface Ctx {
   store: ExchangeStore | undefined;
   matchOptions: MatchOptions;
   writer: CassetteWriter | undefined;
+  /** Checks and appends completed exchanges after their answers (recorder/write-queue.ts). */
+  queue: WriteQueue;
   upstream: Upstream | undefined;
   upstreamName: string;
   cap: number;

@@ -24,6 +24,7 @@ import { credentialHeaders, redactionPolicy, Redactor } from './redact.ts';
 import { openReplayIndex } from './replay-store.ts';
 import { credentialsOf, secretsFromEnv } from './secrets.ts';
 import { openUpstream, publicBaseUrl } from './upstream.ts';
+import { WriteQueue } from './write-queue.ts';
 
 export type { LogKind, Recorder, RecorderOptions, RecorderStats } from './proxy-context.ts';
 
@@ -51,6 +52,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     store: existing?.store,
     matchOptions,
     writer: undefined,
+    queue: new WriteQueue(undefined, () => {}),
     upstream:
       o.upstream && policy.needsUpstream
         ? openUpstream(o.upstream.baseUrl, { ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}) })
@@ -67,8 +69,12 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       header,
       firstSeq: lastSeq + 1,
       durable: o.durable ?? false,
+      batch: !o.durable,
     });
   }
+  ctx.queue = new WriteQueue(ctx.writer, (err) =>
+    ctx.log(`FLIS_ERR_INTERNAL: recording an exchange failed: ${ctx.redactor.text(String(err))}`, 'internal'),
+  );
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(ctx, req, res).catch((err: unknown) => internalError(ctx, res, err));
   });
@@ -99,6 +105,7 @@ async function closeAll(ctx: Ctx, server: Server): Promise<void> {
   server.closeAllConnections();
   await closed;
   await ctx.upstream?.pool.close();
+  ctx.queue.flush();
   ctx.writer?.close();
   ctx.store?.close();
 }
