@@ -27,28 +27,32 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The fast upstream: plain node:http, no framework, answering every GET under
- * /apis/v0 with a JSON list it serialises per request (as a service
- * serialising its rows would), so that the proxy's own cost is not hidden
- * behind a slow upstream. It checks the bearer token like a deployment.
+ * The fast upstream: plain node:http, no framework. Its answers are the
+ * embedded mock's own (valid against the contract, so the recorder's contract
+ * check sees realistic traffic), fetched once at start; each request is
+ * answered by serialising its answer afresh, as a service serialising its rows
+ * would, so that the proxy's own cost is not hidden behind a slow upstream.
+ * It checks the bearer token like a deployment.
  */
 async function startFastUpstream(): Promise<{ baseUrl: string }> {
-  const rows = Array.from({ length: 12 }, (_, i) => ({
-    id: `bg-${1000 + i}`,
-    name: `Billing group ${i}`,
-    corporateId: `corporate-${200 + i}`,
-    currency: 'GBP',
-    active: i % 3 !== 0,
-    createdAt: '2025-06-01T10:00:00Z',
-    properties: { costCentre: `CC-${i}`, region: 'North West' },
-  }));
+  const mock = await startMock({ token });
+  const answers = new Map<string, unknown>();
+  try {
+    for (const path of ['/billingGroups', '/invoices?limit=5', '/offers', '/customers']) {
+      const r = await fetch(`${mock.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      answers.set(`/apis/v0${path}`, await r.json());
+    }
+  } finally {
+    await mock.close();
+  }
   const server = createHttpServer((req, res) => {
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(401, { 'content-type': 'application/json' });
-      res.end('{"message":"unauthorized"}');
+    const answer = answers.get(req.url ?? '');
+    if (req.headers.authorization !== `Bearer ${token}` || answer === undefined) {
+      res.writeHead(answer === undefined ? 404 : 401, { 'content-type': 'application/json' });
+      res.end('{"message":"no"}');
       return;
     }
-    const body = JSON.stringify(rows);
+    const body = JSON.stringify(answer);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });

@@ -92,6 +92,24 @@ function result(file: string, w: Walked, exchanges: LocatedExchange[]): ReadResu
   };
 }
 
+function noHeader(file: string, stray: StrayLine): CassetteParseError {
+  return new CassetteParseError(
+    file,
+    stray.line,
+    `a cassette document starting with '---' (the header, with format: ${CASSETTE_FORMAT})`,
+    JSON.stringify(stray.text.slice(0, 60)),
+  );
+}
+
+/** Only the header: the first document, without reading further (a cassette's header says what it was recorded for). */
+export function readCassetteHeader(file: string): CassetteHeader {
+  for (const part of fileParts(file)) {
+    if (part.kind === 'stray') throw noHeader(file, part);
+    return readHeader(docCtx(file, part));
+  }
+  throw new CassetteParseError(file, 1, `a header document with format: ${CASSETTE_FORMAT}`, 'an empty file');
+}
+
 /** The documents of a cassette file, read in chunks; an unreadable file is a CassetteParseError. */
 export function fileParts(file: string): Iterable<CassettePart> {
   try {
@@ -127,13 +145,7 @@ export function walkCassette(
   };
   for (const part of parts) {
     if (part.kind === 'stray') {
-      if (!header && !held)
-        throw new CassetteParseError(
-          file,
-          part.line,
-          `a cassette document starting with '---' (the header, with format: ${CASSETTE_FORMAT})`,
-          JSON.stringify(part.text.slice(0, 60)),
-        );
+      if (!header && !held) throw noHeader(file, part);
       stray ??= part;
       continue;
     }

@@ -84,19 +84,21 @@ export function record(
 ): void {
   ctx.stats.exchanges += 1;
   if (failure) ctx.stats.failures += 1;
-  const job = (): void => checkAndAppend(ctx, req, x, reqCapture, response, failure);
+  const job = (): void => checkAndAppend(ctx, { req, x, reqCapture, response, failure });
   if (ctx.o.durable) job();
   else ctx.queue.push(job);
 }
 
-function checkAndAppend(
-  ctx: Ctx,
-  req: IncomingMessage,
-  x: Pending,
-  reqCapture: BodyCapture,
-  response: RecordedResponse,
-  failure: UpstreamFailure | undefined,
-): void {
+/** A completed exchange as captured, waiting to be checked and written. */
+interface Completed {
+  req: IncomingMessage;
+  x: Pending;
+  reqCapture: BodyCapture;
+  response: RecordedResponse;
+  failure: UpstreamFailure | undefined;
+}
+
+function checkAndAppend(ctx: Ctx, { req, x, reqCapture, response, failure }: Completed): void {
   const request = recordedRequest(ctx, req, x, reqCapture);
   const { operation, violations } = checkExchange({
     request,

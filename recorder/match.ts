@@ -7,7 +7,7 @@
  * order and the last answer repeats. A miss comes with the closest recorded
  * request and a field-by-field difference.
  */
-import type { LocatedExchange, QueryMap, RecordedRequest } from './cassette-format.ts';
+import type { LocatedExchange, QueryMap, RecordedRequest, StoredBody } from './cassette-format.ts';
 
 export interface MatchOptions {
   /** Query parameter names left out of matching. */
@@ -32,6 +32,7 @@ const ABSENT = '(absent)';
 export interface IndexEntry {
   seq: number;
   line: number;
+  operationId: string | null;
   offset: number;
   length: number;
   /** The line of the document's `---`. */
@@ -49,15 +50,15 @@ export interface Closest {
 interface Slot {
   list: IndexEntry[];
   next: number;
-  /** The first request recorded under this key, with only what matching looks at (for the closest-match search). */
-  head: RecordedHead;
 }
 
 /**
  * Recorded exchanges indexed by match key, each key replaying its exchanges
- * in order. Only where each exchange is in the file is kept (and one request
- * per key), never responses: memory grows with the number of distinct
- * requests, not with the cassette's size.
+ * in order. Only the key and where each exchange is in the file are kept,
+ * never responses or whole requests: memory grows with the number of
+ * distinct requests and exchanges, not with the cassette's size. The key is
+ * the canonical text of what matching reads, so the closest-match search
+ * reads the recorded request back from it.
  */
 export class Matcher {
   private readonly byKey = new Map<string, Slot>();
@@ -67,11 +68,18 @@ export class Matcher {
 
   add(head: RecordedHead, at: { offset: number; length: number; line: number }): void {
     const key = matchKey(head.request, this.options);
-    const entry = { seq: head.seq, line: head.line, offset: at.offset, length: at.length, docLine: at.line };
+    const entry: IndexEntry = {
+      seq: head.seq,
+      line: head.line,
+      operationId: head.operationId,
+      offset: at.offset,
+      length: at.length,
+      docLine: at.line,
+    };
     this.count += 1;
     const slot = this.byKey.get(key);
     if (slot) slot.list.push(entry);
-    else this.byKey.set(key, { list: [entry], next: 0, head: matchedPart(head, this.options) });
+    else this.byKey.set(key, { list: [entry], next: 0 });
   }
 
   get size(): number {
@@ -90,23 +98,41 @@ export class Matcher {
   /** The recorded request that differs least from `req`, with the differences. */
   closest(req: RecordedRequest): Closest | undefined {
     let best: { score: number; c: Closest } | undefined;
-    for (const { head } of this.byKey.values()) {
-      const differences = diffRequests(head.request, req, this.options);
+    for (const [key, slot] of this.byKey) {
+      const recorded = requestOfKey(key);
+      const differences = diffRequests(recorded, req, this.options);
       const score = differences.reduce((s, d) => s + weight(d.field), 0);
-      if (!best || score < best.score) best = { score, c: { exchange: head, differences } };
+      if (!best || score < best.score) {
+        const { seq, line, operationId } = slot.list[0]!;
+        best = { score, c: { exchange: { seq, line, operationId, request: recorded }, differences } };
+      }
     }
     return best?.c;
   }
 }
 
-/** A request stripped to the fields matching reads, so an index of many keys stays small. */
-function matchedPart(head: RecordedHead, o: MatchOptions): RecordedHead {
-  const headers: RecordedRequest['headers'] = {};
-  for (const h of o.headers) {
-    const v = head.request.headers[h];
-    if (v !== undefined) headers[h] = v;
-  }
-  return { ...head, request: { ...head.request, headers } };
+/** The request a match key was made from, as far as matching reads it (matchKey in reverse). */
+function requestOfKey(key: string): RecordedRequest {
+  const [method, path, query, body, headers] = JSON.parse(key) as [
+    string,
+    string,
+    Array<[string, string[]]>,
+    unknown,
+    Array<[string, string]>,
+  ];
+  const stored: StoredBody | null =
+    body === null
+      ? null
+      : Array.isArray(body) && body.length === 2 && (body[0] === 'text' || body[0] === 'base64')
+        ? { encoding: body[0], value: body[1], size: 0, truncated: false }
+        : { encoding: 'json', value: body, size: 0, truncated: false };
+  return {
+    method,
+    path,
+    query: Object.fromEntries(query.map(([k, v]) => [k, v.length === 1 ? v[0]! : v])),
+    headers: Object.fromEntries(headers.filter(([, v]) => v !== ABSENT)),
+    body: stored,
+  };
 }
 
 function weight(field: string): number {

@@ -14,7 +14,7 @@ import { BodyCapture, decodeBody } from './body.ts';
 import type { LocatedExchange, RecordedRequest } from './cassette-format.ts';
 import { CassetteWriter } from './cassette-writer.ts';
 import { recordedRequest } from './exchange-record.ts';
-import { forward } from './forward.ts';
+import { forward, hasBody } from './forward.ts';
 import { cassetteHeader } from './header.ts';
 import { defaultMatchOptions, type MatchOptions } from './match.ts';
 import { missAnswer, MISS_STATUS } from './miss.ts';
@@ -132,7 +132,8 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);
   // Read whole: it is matched now and may still be forwarded (mode new), so it cannot be cut at the cassette's cap.
   const capture = new BodyCapture(MAX_BUFFERED_BODY);
-  for await (const chunk of req) capture.add(chunk as Buffer);
+  // Most replayed requests are GETs without a body: no stream to drain, nothing to wait for.
+  if (hasBody(req)) for await (const chunk of req) capture.add(chunk as Buffer);
   if (capture.truncated) {
     sendJson(res, 413, {
       code: 'FLIS_ERR_USAGE',

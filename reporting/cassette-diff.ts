@@ -104,7 +104,14 @@ export function diffCassettes(fileA: string, fileB: string): CassetteDiff {
   walkCassette(fileB, fileParts(fileB), { allowTorn: true }, (doc) => {
     const head = parseRequestHead(fileB, doc);
     const key = matchKey(head.request, opts);
-    const entry = { seq: head.seq, line: head.line, offset: doc.offset, length: doc.length, docLine: doc.line };
+    const entry: IndexEntry = {
+      seq: head.seq,
+      line: head.line,
+      operationId: head.operationId,
+      offset: doc.offset,
+      length: doc.length,
+      docLine: doc.line,
+    };
     const slot = index.get(key);
     if (slot) slot.list.push(entry);
     else index.set(key, { list: [entry], next: 0 });

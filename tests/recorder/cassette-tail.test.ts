@@ -11,6 +11,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { CommandIo } from '../../cli/command.ts';
 import { cassetteCommand } from '../../cli/commands/cassette.ts';
+import { readCassetteHeader } from '../../recorder/cassette-reader.ts';
 import { lintCassette } from '../../recorder/lint.ts';
 import { startReplayServer } from '../../recorder/replay-server.ts';
 import { WebhookCassette } from '../../webhooks/cassette.ts';
@@ -91,6 +92,16 @@ describe('a torn or junk tail', () => {
       const out = io();
       assert.equal(await cassetteCommand.run(['lint', file], out), 0);
       assert.ok(out.lines.some((l) => /warning: .*not a cassette document/.test(l)));
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('the header of a torn cassette reads without the rest (what flis run --cassette needs first)', () => {
+    const tmp = tempDir();
+    try {
+      assert.equal(readCassetteHeader(write(tmp, TORN)).format, 1);
+      assert.throws(() => readCassetteHeader(write(tmp, ['no header here'])), /starting with '---'/);
     } finally {
       tmp.cleanup();
     }
