@@ -160,14 +160,14 @@ function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void 
   res.end(bytes);
 }
 
-/** Decoded once per cached exchange: the same answer is often served many times. */
-const decoded = new WeakMap<LocatedExchange, Buffer>();
+/** Decoded once per parsed response (the store shares one among identical answers): most are served many times. */
+const decoded = new WeakMap<LocatedExchange['response'], Buffer>();
 
 function decodedBody(e: LocatedExchange): Buffer {
-  let bytes = decoded.get(e);
+  let bytes = decoded.get(e.response);
   if (!bytes) {
     bytes = decodeBody(e.response.body);
-    decoded.set(e, bytes);
+    decoded.set(e.response, bytes);
   }
   return bytes;
 }

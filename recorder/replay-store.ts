@@ -11,7 +11,7 @@ import type { LocatedExchange } from './cassette-format.ts';
 import { type CassetteTail, fileParts, parseExchange, parseRequestHead, walkCassette } from './cassette-reader.ts';
 import { type IndexEntry, Matcher, type MatchOptions } from './match.ts';
 
-/** Parsed exchanges kept for serving again, by the bytes of their documents. */
+/** Parsed exchanges kept for serving again, by the bytes of their response text. */
 const CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface ReplayIndex {
@@ -35,24 +35,36 @@ export function openReplayIndex(file: string, options: MatchOptions): ReplayInde
   return { matcher, store: new ExchangeStore(file), lastSeq, ...(walked.tail ? { tail: walked.tail } : {}) };
 }
 
+const RESPONSE_LINE = Buffer.from('\nresponse:');
+
 export class ExchangeStore {
   private fd: number | undefined;
-  private readonly cache = new Map<number, { exchange: LocatedExchange; bytes: number }>();
+  /**
+   * Parsed exchanges by the text of their document from the `response:` line
+   * on (response, failure, violations: everything replay serves). A recorded
+   * cassette repeats the same answers many times under other seqs: an
+   * exchange whose text there is one already parsed is served from that parse,
+   * with its own seq and line, and without parsing its body again.
+   */
+  private readonly cache = new Map<string, { exchange: LocatedExchange; bytes: number }>();
   private cached = 0;
 
   constructor(readonly file: string) {}
 
-  /** The whole exchange at `entry`, parsed and checked (CassetteParseError names its line). */
+  /** The exchange at `entry`, parsed and checked (CassetteParseError names its line). */
   read(entry: IndexEntry): LocatedExchange {
-    const hit = this.cache.get(entry.offset);
-    if (hit) {
-      // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
-      this.cache.delete(entry.offset);
-      this.cache.set(entry.offset, hit);
-      return hit.exchange;
-    }
     this.fd ??= openSync(this.file, 'r');
     const bytes = readRange(this.fd, entry.offset, entry.length);
+    const at = bytes.indexOf(RESPONSE_LINE);
+    // latin1 maps every byte to one character: the key is the exact bytes, at the cost of a copy.
+    const key = at > 0 ? bytes.toString('latin1', at) : undefined;
+    const hit = key === undefined ? undefined : this.cache.get(key);
+    if (hit) {
+      // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
+      this.cache.delete(key!);
+      this.cache.set(key!, hit);
+      return { ...hit.exchange, seq: entry.seq, line: entry.line };
+    }
     const exchange = parseExchange(this.file, {
       kind: 'document',
       line: entry.docLine,
@@ -61,14 +73,14 @@ export class ExchangeStore {
       bytes,
       complete: true,
     });
-    this.remember(entry.offset, exchange, bytes.length);
+    if (key !== undefined) this.remember(key, exchange);
     return exchange;
   }
 
-  private remember(offset: number, exchange: LocatedExchange, bytes: number): void {
-    if (bytes > CACHE_BYTES / 4) return;
-    this.cache.set(offset, { exchange, bytes });
-    this.cached += bytes;
+  private remember(key: string, exchange: LocatedExchange): void {
+    if (key.length > CACHE_BYTES / 4) return;
+    this.cache.set(key, { exchange, bytes: key.length });
+    this.cached += key.length;
     for (const [k, v] of this.cache) {
       if (this.cached <= CACHE_BYTES) break;
       this.cache.delete(k);
