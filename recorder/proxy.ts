@@ -110,6 +110,26 @@ async function closeAll(ctx: Ctx, server: Server): Promise<void> {
   ctx.store?.close();
 }
 
+/**
+ * The redactor that also knows this request's credential. Computing every
+ * encoded form of a credential costs more than proxying a small answer, and a
+ * client sends the same few credentials again and again: they are kept, a few.
+ */
+const credentialRedactors = new WeakMap<Ctx, Map<string, Redactor>>();
+const MAX_CREDENTIAL_REDACTORS = 16;
+
+function redactorWith(ctx: Ctx, credential: string): Redactor {
+  let known = credentialRedactors.get(ctx);
+  if (!known) credentialRedactors.set(ctx, (known = new Map()));
+  let r = known.get(credential);
+  if (!r) {
+    r = ctx.redactor.with([{ label: 'the Authorization header', value: credential }]);
+    if (known.size >= MAX_CREDENTIAL_REDACTORS) known.delete(known.keys().next().value!);
+    known.set(credential, r);
+  }
+  return r;
+}
+
 async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
@@ -124,9 +144,7 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   const rel = url.pathname.slice(BASE_PATH.length) || '/';
   const authorization = headerValue(req.headers.authorization);
   const credential = authorization ? credentialsOf(authorization) : undefined;
-  const redactor = credential
-    ? ctx.redactor.with([{ label: 'the Authorization header', value: credential }])
-    : ctx.redactor;
+  const redactor = credential ? redactorWith(ctx, credential) : ctx.redactor;
   const policy = modePolicies[ctx.o.mode];
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);

@@ -36,6 +36,28 @@ export function openReplayIndex(file: string, options: MatchOptions): ReplayInde
 }
 
 const RESPONSE_LINE = Buffer.from('\nresponse:');
+const TIMING_LINE = Buffer.from('\n  timing:');
+
+/**
+ * What replay serves of an exchange document, as a cache key: its text from
+ * the `response:` line on, without the response's timing block (which differs
+ * between otherwise identical answers and is never served). latin1 maps each
+ * byte to one character, so the key is the exact bytes. Undefined when the
+ * document is not laid out as the recorder writes it (then it is not cached).
+ */
+function servedText(bytes: Buffer): string | undefined {
+  const at = bytes.indexOf(RESPONSE_LINE);
+  if (at < 0) return undefined;
+  const timing = bytes.indexOf(TIMING_LINE, at);
+  if (timing < 0) return bytes.toString('latin1', at);
+  // The timing block ends at the next line that is not indented (a top-level key, or the `...` end line).
+  let end = timing + TIMING_LINE.length;
+  for (let nl = bytes.indexOf(10, end); nl >= 0 && nl + 1 < bytes.length; nl = bytes.indexOf(10, nl + 1)) {
+    end = nl + 1;
+    if (bytes[end] !== 0x20) break;
+  }
+  return bytes.toString('latin1', at, timing) + bytes.toString('latin1', end);
+}
 
 export class ExchangeStore {
   private fd: number | undefined;
@@ -55,9 +77,7 @@ export class ExchangeStore {
   read(entry: IndexEntry): LocatedExchange {
     this.fd ??= openSync(this.file, 'r');
     const bytes = readRange(this.fd, entry.offset, entry.length);
-    const at = bytes.indexOf(RESPONSE_LINE);
-    // latin1 maps every byte to one character: the key is the exact bytes, at the cost of a copy.
-    const key = at > 0 ? bytes.toString('latin1', at) : undefined;
+    const key = servedText(bytes);
     const hit = key === undefined ? undefined : this.cache.get(key);
     if (hit) {
       // Most recently used last: Map keeps insertion order, so the first key is the one to evict.

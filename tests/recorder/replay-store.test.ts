@@ -22,6 +22,9 @@ function exchange(seq: number, answer: string): string[] {
     '  body:',
     `    state: ${answer}`,
     '  bodyEncoding: json',
+    '  timing:',
+    `    durationMs: ${seq * 1.5}`,
+    `    firstByteMs: ${seq}`,
     '...',
   ];
 }
@@ -54,8 +57,12 @@ describe('replay store', () => {
           [3, 'DONE'],
         ],
       );
-      assert.equal(served[1]!.line, 16, 'its own line: the one after its ---');
-      assert.equal(served[1]!.response, served[0]!.response, 'the identical answer was not parsed again');
+      assert.equal(served[1]!.line, 19, 'its own line: the one after its ---');
+      assert.equal(
+        served[1]!.response,
+        served[0]!.response,
+        'the identical answer (timing apart) was not parsed again',
+      );
     } finally {
       tmp.cleanup();
     }
