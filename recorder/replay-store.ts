@@ -13,6 +13,7 @@ import { type IndexEntry, Matcher, type MatchOptions } from './match.ts';
 
 /** Parsed exchanges kept for serving again, by the bytes of their response text. */
 const CACHE_BYTES = 64 * 1024 * 1024;
+const MAX_BY_OFFSET = 1024;
 
 export interface ReplayIndex {
   matcher: Matcher;
@@ -70,11 +71,23 @@ export class ExchangeStore {
    */
   private readonly cache = new Map<string, { exchange: LocatedExchange; bytes: number }>();
   private cached = 0;
+  /** The exchanges served last, by offset (they share their parsed parts with `cache`, so this costs little). */
+  private readonly byOffset = new Map<number, LocatedExchange>();
 
   constructor(readonly file: string) {}
 
   /** The exchange at `entry`, parsed and checked (CassetteParseError names its line). */
   read(entry: IndexEntry): LocatedExchange {
+    // The last answer of a request repeats once its recorded ones are used up (polling): no read for it at all.
+    const again = this.byOffset.get(entry.offset);
+    if (again) return again;
+    const exchange = this.readFromFile(entry);
+    if (this.byOffset.size >= MAX_BY_OFFSET) this.byOffset.delete(this.byOffset.keys().next().value!);
+    this.byOffset.set(entry.offset, exchange);
+    return exchange;
+  }
+
+  private readFromFile(entry: IndexEntry): LocatedExchange {
     this.fd ??= openSync(this.file, 'r');
     const bytes = readRange(this.fd, entry.offset, entry.length);
     const key = servedText(bytes);
@@ -112,6 +125,7 @@ export class ExchangeStore {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     this.cache.clear();
+    this.byOffset.clear();
     this.cached = 0;
   }
 }
