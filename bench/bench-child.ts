@@ -1,11 +1,13 @@
 /**
  * One server of the recorder benchmark, in its own process so that the load
  * generator, the upstream and the box under test do not share an event loop.
- * Roles: mock (the embedded mock), record, passthrough, replay (recorder/), talkback.
+ * Roles: mock (the embedded mock), upstream (a minimal fast node:http server), record, passthrough,
+ * replay (recorder/), talkback (recording), talkback-playback.
  * Prints its base URL on stdout; answers {type:'mem'} over IPC with its memory
  * after a full GC, its CPU time so far, and the number of exchanges it has written.
  */
 import { mkdirSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { startMock } from '../mock/server.ts';
 import { startRecorder, type Recorder } from '../recorder/proxy.ts';
@@ -24,8 +26,44 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The fast upstream: plain node:http, no framework. Its answers are the
+ * embedded mock's own (valid against the contract, so the recorder's contract
+ * check sees realistic traffic), fetched once at start; each request is
+ * answered by serialising its answer afresh, as a service serialising its rows
+ * would, so that the proxy's own cost is not hidden behind a slow upstream.
+ * It checks the bearer token like a deployment.
+ */
+async function startFastUpstream(): Promise<{ baseUrl: string }> {
+  const mock = await startMock({ token });
+  const answers = new Map<string, unknown>();
+  try {
+    for (const path of ['/billingGroups', '/invoices?limit=5', '/offers', '/customers']) {
+      const r = await fetch(`${mock.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      answers.set(`/apis/v0${path}`, await r.json());
+    }
+  } finally {
+    await mock.close();
+  }
+  const server = createHttpServer((req, res) => {
+    const answer = answers.get(req.url ?? '');
+    if (req.headers.authorization !== `Bearer ${token}` || answer === undefined) {
+      res.writeHead(answer === undefined ? 404 : 401, { 'content-type': 'application/json' });
+      res.end('{"message":"no"}');
+      return;
+    }
+    const body = JSON.stringify(answer);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((r) => server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 }, r));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/apis/v0` };
+}
+
 async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
   if (role === 'mock') return startMock({ token });
+  if (role === 'upstream') return startFastUpstream();
   if (role === 'record' || role === 'passthrough') {
     const recorder = await startRecorder({
       mode: role,
@@ -36,7 +74,7 @@ async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
     return { baseUrl: recorder.baseUrl, recorder };
   }
   if (role === 'replay') return startReplayServer({ cassette });
-  if (role === 'talkback') {
+  if (role === 'talkback' || role === 'talkback-playback') {
     // talkback is CommonJS; its default export arrives as the module under ESM.
     const mod = (await import('talkback')) as unknown as { default: any };
     const talkback = mod.default.default ?? mod.default;
@@ -47,7 +85,9 @@ async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
       host: url.origin,
       port,
       path: cassette,
-      record: talkback.Options.RecordMode.OVERWRITE,
+      // Playback serves the tapes recorded by the 'talkback' role and never contacts the upstream.
+      record: role === 'talkback' ? talkback.Options.RecordMode.OVERWRITE : talkback.Options.RecordMode.DISABLED,
+      fallbackMode: talkback.Options.FallbackMode.NOT_FOUND,
       silent: true,
       summary: false,
     });
@@ -57,7 +97,10 @@ async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
   throw new Error(`unknown role '${role}'`);
 }
 
+const t0 = performance.now();
 const { baseUrl, recorder } = await start();
+/** From the call that starts the server to listening: for replay, the cassette's indexing. */
+const readyMs = performance.now() - t0;
 process.on('message', (m: { type?: string }) => {
   if (m.type !== 'mem') return;
   (globalThis as { gc?: () => void }).gc?.();
@@ -69,6 +112,8 @@ process.on('message', (m: { type?: string }) => {
     heapUsed: mem.heapUsed,
     written: recorder?.stats.written ?? 0,
     cpuMicros: cpu.user + cpu.system,
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    readyMs,
   });
 });
 process.stdout.write(`${baseUrl}\n`);

@@ -1,11 +1,14 @@
 /**
  * Reads a cassette back, strictly: every problem is a CassetteParseError that
- * names the file, the line and what was expected there. A last document
- * without its `...` end marker is a torn write (the recorder died while
- * writing it) and is reported, never silently replayed.
+ * names the file, the line and what was expected there. The file is read as a
+ * stream of documents (recorder/cassette-documents.ts), each parsed alone, so
+ * its size is bounded by the disk, not by memory or V8's string limit. A last
+ * document without its `...` end marker is a torn write (the recorder died
+ * while writing it), and text after the last document is junk: either is
+ * reported as the cassette's tail, never silently replayed.
  */
-import { readFileSync } from 'node:fs';
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { closeSync, openSync, statSync } from 'node:fs';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import {
   CASSETTE_FORMAT,
   CASSETTE_KIND,
@@ -13,11 +16,20 @@ import {
   type CassetteHeader,
   type HeaderMap,
   type LocatedExchange,
+  type RecordedRequest,
   type StoredBody,
   type UpstreamFailure,
   type Violation,
 } from './cassette-format.ts';
+import {
+  fileChunks,
+  splitDocuments,
+  type CassettePart,
+  type RawDocument,
+  type StrayLine,
+} from './cassette-documents.ts';
 import { CassetteParseError } from './errors.ts';
+import { readFastYaml } from './yaml-read-fast.ts';
 
 export interface Cassette {
   file: string;
@@ -26,43 +38,230 @@ export interface Cassette {
 }
 
 export interface ReadOptions {
-  /** Drop a torn last exchange instead of failing (`torn` then says where it was). */
+  /** Drop a torn last exchange, or text after the last document, instead of failing (`tail` then says what and where). */
   allowTorn?: boolean;
+}
+
+/**
+ * What follows the last complete document and is not one: a document the
+ * recorder was writing when it stopped (`torn`), or text that is no document
+ * at all (`junk`). Both can be cut off (`flis cassette repair`) without
+ * touching a complete exchange.
+ */
+export interface CassetteTail {
+  kind: 'torn' | 'junk';
+  line: number;
+  /** Byte offset where the tail starts: the file's length once repaired. */
+  offset: number;
+  /** One line saying what was found, for lint, replay and repair. */
+  message: string;
 }
 
 export interface ReadResult extends Cassette {
   torn?: { line: number };
+  tail?: CassetteTail;
+}
+
+/** The header and tail of a cassette walked document by document. */
+export interface Walked {
+  header: CassetteHeader;
+  exchanges: number;
+  tail?: CassetteTail;
 }
 
 export function readCassette(file: string, options: ReadOptions = {}): ReadResult {
-  let text: string;
+  const exchanges: LocatedExchange[] = [];
+  const w = walkCassette(file, fileParts(file), options, (doc) => exchanges.push(parseExchange(file, doc)));
+  return result(file, w, exchanges);
+}
+
+export function parseCassette(text: string, file: string, options: ReadOptions = {}): ReadResult {
+  const exchanges: LocatedExchange[] = [];
+  const parts = splitDocuments([Buffer.from(text, 'utf8')]);
+  const w = walkCassette(file, parts, options, (doc) => exchanges.push(parseExchange(file, doc)));
+  return result(file, w, exchanges);
+}
+
+function result(file: string, w: Walked, exchanges: LocatedExchange[]): ReadResult {
+  return {
+    file,
+    header: w.header,
+    exchanges,
+    ...(w.tail ? { tail: w.tail } : {}),
+    ...(w.tail?.kind === 'torn' ? { torn: { line: w.tail.line } } : {}),
+  };
+}
+
+function noHeader(file: string, stray: StrayLine): CassetteParseError {
+  return new CassetteParseError(
+    file,
+    stray.line,
+    `a cassette document starting with '---' (the header, with format: ${CASSETTE_FORMAT})`,
+    JSON.stringify(stray.text.slice(0, 60)),
+  );
+}
+
+/** Only the header: the first document, without reading further (a cassette's header says what it was recorded for). */
+export function readCassetteHeader(file: string): CassetteHeader {
+  for (const part of fileParts(file)) {
+    if (part.kind === 'stray') throw noHeader(file, part);
+    return readHeader(docCtx(file, part));
+  }
+  throw new CassetteParseError(file, 1, `a header document with format: ${CASSETTE_FORMAT}`, 'an empty file');
+}
+
+/** The documents of a cassette file, read in chunks; an unreadable file is a CassetteParseError. */
+export function fileParts(file: string): Iterable<CassettePart> {
   try {
-    text = readFileSync(file, 'utf8');
+    if (statSync(file).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    closeSync(openSync(file, 'r'));
   } catch (e) {
     throw new CassetteParseError(file, 1, 'a readable cassette file', (e as NodeJS.ErrnoException).code ?? String(e));
   }
-  return parseCassette(text, file, options);
+  return splitDocuments(fileChunks(file));
+}
+
+/**
+ * Walks a cassette: checks the header, hands every complete exchange document
+ * to `onExchange` in file order (nothing is kept here, so memory does not
+ * grow with the file), and says what tail, if any, follows the last one.
+ */
+export function walkCassette(
+  file: string,
+  parts: Iterable<CassettePart>,
+  options: ReadOptions,
+  onExchange: (doc: RawDocument, header: CassetteHeader) => void,
+): Walked {
+  let header: CassetteHeader | undefined;
+  let held: RawDocument | undefined;
+  let stray: StrayLine | undefined;
+  let exchanges = 0;
+  const take = (doc: RawDocument): void => {
+    if (!header) header = readHeader(docCtx(file, doc));
+    else {
+      onExchange(doc, header);
+      exchanges += 1;
+    }
+  };
+  for (const part of parts) {
+    if (part.kind === 'stray') {
+      if (!header && !held) throw noHeader(file, part);
+      stray ??= part;
+      continue;
+    }
+    if (stray)
+      throw new CassetteParseError(
+        file,
+        stray.line,
+        "a '---' line: text between two documents is not part of a cassette",
+        JSON.stringify(stray.text.slice(0, 60)),
+      );
+    if (held) take(held);
+    held = part;
+  }
+  if (!held)
+    throw new CassetteParseError(file, 1, `a header document with format: ${CASSETTE_FORMAT}`, 'an empty file');
+  let tail: CassetteTail | undefined;
+  if (held.complete || !header) take(held);
+  else tail = tornTail(held, exchanges);
+  if (!tail && stray) tail = junkTail(stray);
+  if (tail && !options.allowTorn) throw new CassetteParseError(file, tail.line, tailExpectation(tail, exchanges));
+  return { header: header!, exchanges, ...(tail ? { tail } : {}) };
+}
+
+function tornTail(doc: RawDocument, complete: number): CassetteTail {
+  return {
+    kind: 'torn',
+    line: doc.line,
+    offset: doc.offset,
+    message: `line ${doc.line}: the last exchange has no '...' end line; it is torn (the recorder stopped while writing it), and the ${complete} complete exchanges before it are intact`,
+  };
+}
+
+function junkTail(s: StrayLine): CassetteTail {
+  return {
+    kind: 'junk',
+    line: s.line,
+    offset: s.offset,
+    message: `line ${s.line}: text after the last document is not a cassette document (found ${JSON.stringify(s.text.slice(0, 40))})`,
+  };
+}
+
+function tailExpectation(t: CassetteTail, complete: number): string {
+  const fix = `run 'flis cassette repair FILE' to cut it off and keep the ${complete} complete exchanges`;
+  return t.kind === 'torn'
+    ? `the exchange starting here to end with a '...' line; it is torn (the recorder stopped while writing it). ${fix}`
+    : `nothing after the last document; ${t.message.replace(/^line \d+: /, '')}. ${fix}`;
+}
+
+/** One exchange document, parsed and checked strictly (a mistake names the file and line). */
+export function parseExchange(file: string, doc: RawDocument): LocatedExchange {
+  return readExchange(docCtx(file, doc));
+}
+
+function docCtx(file: string, raw: RawDocument): DocCtx {
+  return new DocCtx(file, raw.bytes.toString('utf8'), raw.line);
 }
 
 type Path = Array<string | number>;
 type Plain = Record<string, unknown>;
 
-/** Locates nodes of one YAML document by path, for line numbers in messages. */
+interface Parsed {
+  doc: Document.Parsed;
+  lc: LineCounter;
+}
+
+/**
+ * One document's value, read by the fast reader when the emitter wrote it and
+ * by `yaml` otherwise; `yaml` also locates nodes by path for line numbers in
+ * messages, so it runs on the fast path only when something is wrong.
+ */
 class DocCtx {
+  private parsed: Parsed | undefined;
+  readonly value: unknown;
+
   constructor(
     readonly file: string,
-    readonly doc: Document.Parsed,
-    readonly lc: LineCounter,
-  ) {}
+    readonly text: string,
+    /** File line of the document's `---` line. */
+    readonly baseLine = 1,
+  ) {
+    const fast = readFastYaml(text);
+    this.value = fast !== undefined ? fast : this.yaml().doc.toJS();
+  }
+
+  private yaml(): Parsed {
+    if (this.parsed) return this.parsed;
+    const lc = new LineCounter();
+    const doc = parseDocument(this.text, { lineCounter: lc, uniqueKeys: true });
+    const err = doc.errors[0];
+    if (err)
+      throw new CassetteParseError(
+        this.file,
+        (err.linePos?.[0].line ?? 1) + this.baseLine - 1,
+        'valid YAML',
+        err.message.split('\n')[0],
+      );
+    this.parsed = { doc, lc };
+    return this.parsed;
+  }
+
+  private fileLine(at: number): number {
+    return this.yaml().lc.linePos(at).line + this.baseLine - 1;
+  }
+
+  /** The line of the document's first content line (the usual case needs no `yaml` parse). */
+  firstLine(): number {
+    return this.parsed ? this.line([]) : this.baseLine + 1;
+  }
 
   line(path: Path): number {
+    const { doc } = this.yaml();
     for (let p = path; ; p = p.slice(0, -1)) {
-      const node = p.length
-        ? (this.doc.getIn(p, true) as { range?: [number, number, number] } | undefined)
-        : this.doc.contents;
-      const at = node?.range?.[0] ?? (p.length ? undefined : this.doc.range[0]);
-      if (at !== undefined) return this.lc.linePos(at).line;
-      if (p.length === 0) return this.lc.linePos(this.doc.range[0]).line;
+      const node = p.length ? (doc.getIn(p, true) as { range?: [number, number, number] } | undefined) : doc.contents;
+      const at = node?.range?.[0] ?? (p.length ? undefined : doc.range[0]);
+      if (at !== undefined) return this.fileLine(at);
+      if (p.length === 0) return this.fileLine(doc.range[0]);
     }
   }
 
@@ -77,38 +276,8 @@ class DocCtx {
   }
 }
 
-export function parseCassette(text: string, file: string, options: ReadOptions = {}): ReadResult {
-  const lc = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: true });
-  if (!Array.isArray(docs)) throw new CassetteParseError(file, 1, 'a YAML stream', 'an empty file');
-  for (const doc of docs) {
-    const err = doc.errors[0];
-    if (err) throw new CassetteParseError(file, err.linePos?.[0].line ?? 1, 'valid YAML', err.message.split('\n')[0]);
-  }
-  const [first, ...rest] = docs;
-  if (!first)
-    throw new CassetteParseError(file, 1, `a header document with format: ${CASSETTE_FORMAT}`, 'an empty file');
-  const header = readHeader(new DocCtx(file, first, lc));
-  const last = rest[rest.length - 1];
-  let torn: { line: number } | undefined;
-  if (last && !last.directives.docEnd) {
-    const line = lc.linePos(last.range[0]).line;
-    if (!options.allowTorn) {
-      throw new CassetteParseError(
-        file,
-        line,
-        `the exchange starting here to end with a '...' line; it is torn (the recorder stopped while writing it). Delete from line ${line} to the end to keep the ${rest.length - 1} complete exchanges`,
-      );
-    }
-    torn = { line };
-    rest.pop();
-  }
-  const exchanges = rest.map((doc) => readExchange(new DocCtx(file, doc, lc)));
-  return { file, header, exchanges, ...(torn ? { torn } : {}) };
-}
-
 function readHeader(c: DocCtx): CassetteHeader {
-  const h = c.doc.toJS() as Plain | null;
+  const h = c.value as Plain | null;
   if (!isMap(h)) c.fail([], `a header mapping with format: ${CASSETTE_FORMAT}`, h);
   if (h.format !== CASSETTE_FORMAT)
     c.fail(['format'], `${CASSETTE_FORMAT} (the only cassette format this tool reads)`, h.format);
@@ -133,36 +302,17 @@ function labelsOf(c: DocCtx, v: unknown): Record<string, string> {
 }
 
 function readExchange(c: DocCtx): LocatedExchange {
-  const e = c.doc.toJS() as unknown;
-  if (!isMap(e)) c.fail([], 'an exchange mapping with request and response', e);
-  const req = isMap(e.request)
-    ? e.request
-    : c.fail(['request'], 'a request mapping (method, path, query, headers, body)', e.request);
+  const e = exchangeMap(c);
   const res = isMap(e.response)
     ? e.response
     : c.fail(['response'], 'a response mapping (status, headers, body, timing)', e.response);
-  const method = req.method;
-  if (typeof method !== 'string' || !/^[A-Z]+$/.test(method))
-    c.fail(['request', 'method'], 'an HTTP method in capitals, e.g. GET', method);
-  const path = req.path;
-  if (typeof path !== 'string' || !path.startsWith('/'))
-    c.fail(['request', 'path'], "a path starting with '/', relative to the base URL", path);
   const status = res.status;
   if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
     c.fail(['response', 'status'], 'an HTTP status code from 100 to 599', status);
   const timing = isMap(res.timing) ? res.timing : {};
   return {
-    line: c.line([]),
-    seq: Number.isInteger(e.seq) ? (e.seq as number) : c.fail(['seq'], 'seq: a whole number', e.seq),
-    startedAt: typeof e.startedAt === 'string' ? e.startedAt : '',
-    operationId: typeof e.operationId === 'string' ? e.operationId : null,
-    request: {
-      method,
-      path,
-      query: stringMap(c, req.query, ['request', 'query']),
-      headers: stringMap(c, req.headers, ['request', 'headers']) as HeaderMap,
-      body: readBody(c, req, ['request']),
-    },
+    ...exchangeHead(c, e),
+    request: readRequest(c, e),
     response: {
       status: status as number,
       headers: stringMap(c, res.headers, ['response', 'headers']) as HeaderMap,
@@ -172,6 +322,60 @@ function readExchange(c: DocCtx): LocatedExchange {
     ...(e.failure !== undefined ? { failure: readFailure(c, e.failure) } : {}),
     violations: Array.isArray(e.violations) ? (e.violations as Violation[]) : [],
   };
+}
+
+function exchangeMap(c: DocCtx): Plain {
+  const e = c.value;
+  if (!isMap(e)) c.fail([], 'an exchange mapping with request and response', e);
+  return e;
+}
+
+function exchangeHead(c: DocCtx, e: Plain): Pick<LocatedExchange, 'line' | 'seq' | 'startedAt' | 'operationId'> {
+  return {
+    line: c.firstLine(),
+    seq: Number.isInteger(e.seq) ? (e.seq as number) : c.fail(['seq'], 'seq: a whole number', e.seq),
+    startedAt: typeof e.startedAt === 'string' ? e.startedAt : '',
+    operationId: typeof e.operationId === 'string' ? e.operationId : null,
+  };
+}
+
+function readRequest(c: DocCtx, e: Plain): RecordedRequest {
+  const req = isMap(e.request)
+    ? e.request
+    : c.fail(['request'], 'a request mapping (method, path, query, headers, body)', e.request);
+  const method = req.method;
+  if (typeof method !== 'string' || !/^[A-Z]+$/.test(method))
+    c.fail(['request', 'method'], 'an HTTP method in capitals, e.g. GET', method);
+  const path = req.path;
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    c.fail(['request', 'path'], "a path starting with '/', relative to the base URL", path);
+  return {
+    method,
+    path,
+    query: stringMap(c, req.query, ['request', 'query']),
+    headers: stringMap(c, req.headers, ['request', 'headers']) as HeaderMap,
+    body: readBody(c, req, ['request']),
+  };
+}
+
+/** An exchange's head and request only, for replay's index. */
+export type RequestHead = Pick<LocatedExchange, 'line' | 'seq' | 'operationId' | 'request'>;
+
+const RESPONSE_LINE = Buffer.from('\nresponse:');
+
+/**
+ * The head and request of one exchange document, reading only the text before
+ * its `response:` line when the request comes first (as the recorder writes
+ * it): an index of a large cassette then never parses a response body. The
+ * response is checked when the exchange is read whole (`parseExchange`).
+ */
+export function parseRequestHead(file: string, doc: RawDocument): RequestHead {
+  const at = doc.bytes.indexOf(RESPONSE_LINE);
+  const requestFirst = at > 0 && doc.bytes.lastIndexOf('\nrequest:', at) > 0;
+  const text = requestFirst ? `${doc.bytes.toString('utf8', 0, at + 1)}...\n` : doc.bytes.toString('utf8');
+  const c = new DocCtx(file, text, doc.line);
+  const e = exchangeMap(c);
+  return { ...exchangeHead(c, e), request: readRequest(c, e) };
 }
 
 const encodings: BodyEncoding[] = ['json', 'text', 'base64'];

@@ -1,9 +1,10 @@
 /**
- * Appends exchanges to a cassette, one complete YAML document per write(2) on
- * a file opened for appending. Each exchange is handed to the kernel as soon as
- * it completes (and before the client sees the end of its response), so a
- * recorder killed with SIGKILL leaves every completed exchange on disk. Writes
- * are synchronous on one thread, so concurrent exchanges never interleave.
+ * Appends exchanges to a cassette, one complete YAML document each, on a file
+ * opened for appending. With `batch`, documents are gathered until flush() (the
+ * recorder's write queue flushes once per event-loop turn) and written in one
+ * write(2); otherwise each is written at once. Either way a document is handed
+ * to the kernel whole, and writes are synchronous on one thread, so concurrent
+ * exchanges never interleave and a crash can tear only the last document.
  *
  * One writer per cassette (recorder/cassette-lock.ts). A new cassette, or one
  * that replaces an existing file, starts in a temp file beside it that is
@@ -40,6 +41,8 @@ export interface WriterOptions {
   durable?: boolean;
   /** Keep a new or replacing file in its temp file until commit() (default: commit at once). */
   staged?: boolean;
+  /** Gather documents until flush() instead of writing each at once. */
+  batch?: boolean;
 }
 
 /**
@@ -56,6 +59,7 @@ export class CassetteWriter {
   private temp: string | undefined;
   private seq: number;
   private closed = false;
+  private pending: Buffer[] = [];
   written = 0;
 
   /** Throws ConfigError for a path that cannot be written, CassetteLockedError when another process writes it. */
@@ -129,14 +133,26 @@ export class CassetteWriter {
         leak.label,
         leak.form,
       );
-    this.writeText(text);
+    if (this.options.batch) this.pending.push(Buffer.from(text, 'utf8'));
+    else this.writeText(text);
     this.seq += 1;
     this.written += 1;
     return full;
   }
 
+  /** Write the gathered documents in one write. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
+    this.writeBytes(buf);
+  }
+
   private writeText(text: string): void {
-    const buf = Buffer.from(text, 'utf8');
+    this.writeBytes(Buffer.from(text, 'utf8'));
+  }
+
+  private writeBytes(buf: Buffer): void {
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
     if (this.options.durable) fdatasyncSync(this.fd);
@@ -145,6 +161,7 @@ export class CassetteWriter {
   /** Commits a staged file (everything appended is complete), then closes and releases the lock. */
   close(): void {
     if (this.closed) return;
+    this.flush();
     this.commit();
     this.closed = true;
     closeSync(this.fd);

@@ -1,8 +1,8 @@
 /**
  * Turning a finished exchange into a cassette entry: the request and response
  * as written (allow-listed headers, redacted values, bodies as captured), the
- * contract check, the live log, and the append — before the client's response
- * is ended, so what a client saw complete is on disk.
+ * contract check, the live log, and the append — through the write queue, off
+ * the client's response path (or before the response ends, with --durable).
  */
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -69,7 +69,11 @@ function round(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
-/** Check, log and append one completed exchange. Runs before the client's response is ended. */
+/**
+ * Record one completed exchange: counted now; checked, logged and appended by
+ * the write queue once the answer has been handed to the client, or at once
+ * with --durable (recorder/write-queue.ts says what each guarantees).
+ */
 export function record(
   ctx: Ctx,
   req: IncomingMessage,
@@ -78,6 +82,23 @@ export function record(
   response: RecordedResponse,
   failure: UpstreamFailure | undefined,
 ): void {
+  ctx.stats.exchanges += 1;
+  if (failure) ctx.stats.failures += 1;
+  const job = (): void => checkAndAppend(ctx, { req, x, reqCapture, response, failure });
+  if (ctx.o.durable) job();
+  else ctx.queue.push(job);
+}
+
+/** A completed exchange as captured, waiting to be checked and written. */
+interface Completed {
+  req: IncomingMessage;
+  x: Pending;
+  reqCapture: BodyCapture;
+  response: RecordedResponse;
+  failure: UpstreamFailure | undefined;
+}
+
+function checkAndAppend(ctx: Ctx, { req, x, reqCapture, response, failure }: Completed): void {
   const request = recordedRequest(ctx, req, x, reqCapture);
   const { operation, violations } = checkExchange({
     request,
@@ -85,8 +106,6 @@ export function record(
     authorization: x.authorization,
     upstreamFailed: failure !== undefined,
   });
-  ctx.stats.exchanges += 1;
-  if (failure) ctx.stats.failures += 1;
   ctx.stats.violations += violations.length;
   for (const v of violations)
     ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');

@@ -18,7 +18,7 @@ import {
   forwardResponseHeaders,
 } from './upstream.ts';
 
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
 }

@@ -8,7 +8,7 @@ export {
   type LogKind,
 } from './proxy.ts';
 export { startReplayServer, type ReplayServer, type ReplayServerOptions } from './replay-server.ts';
-export { readCassette, parseCassette, type Cassette } from './cassette-reader.ts';
+export { readCassette, readCassetteHeader, parseCassette, type Cassette } from './cassette-reader.ts';
 export { modes, parseMode, type Mode } from './modes.ts';
 export { lintCassette, type LintReport } from './lint.ts';
 export { scanCassette } from './scan.ts';

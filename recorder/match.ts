@@ -7,7 +7,7 @@
  * order and the last answer repeats. A miss comes with the closest recorded
  * request and a field-by-field difference.
  */
-import type { LocatedExchange, QueryMap, RecordedRequest } from './cassette-format.ts';
+import type { LocatedExchange, QueryMap, RecordedRequest, StoredBody } from './cassette-format.ts';
 
 export interface MatchOptions {
   /** Query parameter names left out of matching. */
@@ -26,35 +26,68 @@ export interface Difference {
   received: unknown;
 }
 
+const ABSENT = '(absent)';
+
+/** Where a recorded exchange is in the cassette file, so replay reads it when it is asked for. */
+export interface IndexEntry {
+  seq: number;
+  line: number;
+  operationId: string | null;
+  offset: number;
+  length: number;
+  /** The line of the document's `---`. */
+  docLine: number;
+}
+
+/** A recorded request as the miss answer shows it. */
+export type RecordedHead = Pick<LocatedExchange, 'seq' | 'line' | 'operationId' | 'request'>;
+
 export interface Closest {
-  exchange: LocatedExchange;
+  exchange: RecordedHead;
   differences: Difference[];
 }
 
-const ABSENT = '(absent)';
+interface Slot {
+  list: IndexEntry[];
+  next: number;
+}
 
-/** Recorded exchanges indexed by match key, each key replaying its exchanges in order. */
+/**
+ * Recorded exchanges indexed by match key, each key replaying its exchanges
+ * in order. Only the key and where each exchange is in the file are kept,
+ * never responses or whole requests: memory grows with the number of
+ * distinct requests and exchanges, not with the cassette's size. The key is
+ * the canonical text of what matching reads, so the closest-match search
+ * reads the recorded request back from it.
+ */
 export class Matcher {
-  private readonly byKey = new Map<string, { list: LocatedExchange[]; next: number }>();
+  private readonly byKey = new Map<string, Slot>();
+  private count = 0;
 
-  constructor(
-    private readonly exchanges: LocatedExchange[],
-    private readonly options: MatchOptions = defaultMatchOptions,
-  ) {
-    for (const e of exchanges) {
-      const key = matchKey(e.request, options);
-      const slot = this.byKey.get(key);
-      if (slot) slot.list.push(e);
-      else this.byKey.set(key, { list: [e], next: 0 });
-    }
+  constructor(private readonly options: MatchOptions = defaultMatchOptions) {}
+
+  add(head: RecordedHead, at: { offset: number; length: number; line: number }): void {
+    const key = matchKey(head.request, this.options);
+    const entry: IndexEntry = {
+      seq: head.seq,
+      line: head.line,
+      operationId: head.operationId,
+      offset: at.offset,
+      length: at.length,
+      docLine: at.line,
+    };
+    this.count += 1;
+    const slot = this.byKey.get(key);
+    if (slot) slot.list.push(entry);
+    else this.byKey.set(key, { list: [entry], next: 0 });
   }
 
   get size(): number {
-    return this.exchanges.length;
+    return this.count;
   }
 
-  /** The next recorded answer for this request, or undefined on a miss. */
-  take(req: RecordedRequest): LocatedExchange | undefined {
+  /** Where the next recorded answer for this request is, or undefined on a miss. */
+  take(req: RecordedRequest): IndexEntry | undefined {
     const slot = this.byKey.get(matchKey(req, this.options));
     if (!slot) return undefined;
     const e = slot.list[Math.min(slot.next, slot.list.length - 1)];
@@ -65,13 +98,41 @@ export class Matcher {
   /** The recorded request that differs least from `req`, with the differences. */
   closest(req: RecordedRequest): Closest | undefined {
     let best: { score: number; c: Closest } | undefined;
-    for (const exchange of this.exchanges) {
-      const differences = diffRequests(exchange.request, req, this.options);
+    for (const [key, slot] of this.byKey) {
+      const recorded = requestOfKey(key);
+      const differences = diffRequests(recorded, req, this.options);
       const score = differences.reduce((s, d) => s + weight(d.field), 0);
-      if (!best || score < best.score) best = { score, c: { exchange, differences } };
+      if (!best || score < best.score) {
+        const { seq, line, operationId } = slot.list[0]!;
+        best = { score, c: { exchange: { seq, line, operationId, request: recorded }, differences } };
+      }
     }
     return best?.c;
   }
+}
+
+/** The request a match key was made from, as far as matching reads it (matchKey in reverse). */
+function requestOfKey(key: string): RecordedRequest {
+  const [method, path, query, body, headers] = JSON.parse(key) as [
+    string,
+    string,
+    Array<[string, string[]]>,
+    unknown,
+    Array<[string, string]>,
+  ];
+  const stored: StoredBody | null =
+    body === null
+      ? null
+      : Array.isArray(body) && body.length === 2 && (body[0] === 'text' || body[0] === 'base64')
+        ? { encoding: body[0], value: body[1], size: 0, truncated: false }
+        : { encoding: 'json', value: body, size: 0, truncated: false };
+  return {
+    method,
+    path,
+    query: Object.fromEntries(query.map(([k, v]) => [k, v.length === 1 ? v[0]! : v])),
+    headers: Object.fromEntries(headers.filter(([, v]) => v !== ABSENT)),
+    body: stored,
+  };
 }
 
 function weight(field: string): number {

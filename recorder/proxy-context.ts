@@ -7,8 +7,10 @@ import type { CassetteWriter } from './cassette-writer.ts';
 import type { Matcher, MatchOptions } from './match.ts';
 import type { Mode } from './modes.ts';
 import type { RedactionPolicy, Redactor } from './redact.ts';
+import type { ExchangeStore } from './replay-store.ts';
 import type { Secret } from './secrets.ts';
 import type { Upstream } from './upstream.ts';
+import type { WriteQueue } from './write-queue.ts';
 
 export interface RecorderOptions {
   mode: Mode;
@@ -26,7 +28,7 @@ export interface RecorderOptions {
   /** The most body bytes written per body; more streams through but is not kept. */
   maxBodyBytes?: number;
   upstreamTimeoutMs?: number;
-  /** fdatasync after every exchange. */
+  /** Append each exchange before its answer ends, and fdatasync it (default: write-behind, recorder/write-queue.ts). */
   durable?: boolean;
   /** Written in the cassette header (e.g. a suite run's runId and seed); never secrets. */
   labels?: Record<string, string>;
@@ -34,7 +36,7 @@ export interface RecorderOptions {
   log?: (line: string, kind: LogKind) => void;
 }
 
-export type LogKind = 'violation' | 'miss' | 'upstream-failure' | 'refused-write' | 'internal';
+export type LogKind = 'violation' | 'miss' | 'upstream-failure' | 'refused-write' | 'internal' | 'cassette-tail';
 
 export interface RecorderStats {
   exchanges: number;
@@ -58,8 +60,12 @@ export interface Ctx {
   redactor: Redactor;
   headers: RedactionPolicy;
   matcher: Matcher | undefined;
+  /** Reads matched exchanges from the cassette file (replayFirst modes). */
+  store: ExchangeStore | undefined;
   matchOptions: MatchOptions;
   writer: CassetteWriter | undefined;
+  /** Checks and appends completed exchanges after their answers (recorder/write-queue.ts). */
+  queue: WriteQueue;
   upstream: Upstream | undefined;
   upstreamName: string;
   cap: number;

@@ -15,18 +15,19 @@ import { BodyCapture, decodeBody } from './body.ts';
 import type { LocatedExchange, RecordedRequest } from './cassette-format.ts';
 import { checkReadableCassette } from './cassette-path.ts';
 import { CassetteWriter } from './cassette-writer.ts';
-import { readCassette } from './cassette-reader.ts';
 import { recordedRequest } from './exchange-record.ts';
-import { forward } from './forward.ts';
+import { forward, hasBody } from './forward.ts';
 import { cassetteHeader } from './header.ts';
-import { defaultMatchOptions, Matcher, type MatchOptions } from './match.ts';
+import { defaultMatchOptions, type MatchOptions } from './match.ts';
 import { missAnswer, MISS_STATUS } from './miss.ts';
 import { modePolicies } from './modes.ts';
 import { headerValue, type Ctx, type Pending, type Recorder, type RecorderOptions } from './proxy-context.ts';
 import { credentialHeaders, redactionPolicy, Redactor } from './redact.ts';
 import { failedMidBody, serveCutOff } from './replay-failure.ts';
+import { openReplayIndex } from './replay-store.ts';
 import { credentialsOf, secretsFromEnv } from './secrets.ts';
 import { openUpstream, publicBaseUrl } from './upstream.ts';
+import { WriteQueue } from './write-queue.ts';
 
 export type { LogKind, Recorder, RecorderOptions, RecorderStats } from './proxy-context.ts';
 
@@ -42,15 +43,20 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
   const matchOptions: MatchOptions = { ...defaultMatchOptions, ...o.match };
   checkReadableCassette(o.cassette);
   const existing =
-    policy.replayFirst && (o.mode === 'replay' || existsSync(o.cassette)) ? readCassette(o.cassette) : undefined;
-  const lastSeq = existing?.exchanges.reduce((m, e) => Math.max(m, e.seq), 0) ?? 0;
+    policy.replayFirst && (o.mode === 'replay' || existsSync(o.cassette))
+      ? openReplayIndex(o.cassette, matchOptions)
+      : undefined;
+  const lastSeq = existing?.lastSeq ?? 0;
+  if (existing?.tail) (o.log ?? (() => {}))(`${o.cassette}: ignored ${existing.tail.message}`, 'cassette-tail');
   const ctx: Ctx = {
     o,
     redactor: new Redactor(o.secrets ?? secretsFromEnv(o.env ?? process.env)),
     headers: redactionPolicy(o.keepHeaders),
-    matcher: existing ? new Matcher(existing.exchanges, matchOptions) : undefined,
+    matcher: existing?.matcher,
+    store: existing?.store,
     matchOptions,
     writer: undefined,
+    queue: new WriteQueue(undefined, () => {}),
     upstream:
       o.upstream && policy.needsUpstream
         ? openUpstream(o.upstream.baseUrl, { ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}) })
@@ -69,8 +75,12 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       durable: o.durable ?? false,
       // An existing cassette stays untouched until the proxy listens (a busy port must not cost a recording).
       staged: true,
+      batch: !o.durable,
     });
   }
+  ctx.queue = new WriteQueue(ctx.writer, (err) =>
+    ctx.log(`FLIS_ERR_INTERNAL: recording an exchange failed: ${ctx.redactor.text(String(err))}`, 'internal'),
+  );
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(ctx, req, res).catch((err: unknown) => internalError(ctx, res, err));
   });
@@ -120,7 +130,29 @@ async function closeAll(ctx: Ctx, server: Server): Promise<void> {
   server.closeAllConnections();
   await closed;
   await ctx.upstream?.pool.close();
+  ctx.queue.flush();
   ctx.writer?.close();
+  ctx.store?.close();
+}
+
+/**
+ * The redactor that also knows this request's credential. Computing every
+ * encoded form of a credential costs more than proxying a small answer, and a
+ * client sends the same few credentials again and again: they are kept, a few.
+ */
+const credentialRedactors = new WeakMap<Ctx, Map<string, Redactor>>();
+const MAX_CREDENTIAL_REDACTORS = 16;
+
+function redactorWith(ctx: Ctx, credential: string): Redactor {
+  let known = credentialRedactors.get(ctx);
+  if (!known) credentialRedactors.set(ctx, (known = new Map()));
+  let r = known.get(credential);
+  if (!r) {
+    r = ctx.redactor.with([{ label: 'the Authorization header', value: credential }]);
+    if (known.size >= MAX_CREDENTIAL_REDACTORS) known.delete(known.keys().next().value!);
+    known.set(credential, r);
+  }
+  return r;
 }
 
 async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -137,15 +169,14 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   const rel = url.pathname.slice(BASE_PATH.length) || '/';
   const authorization = headerValue(req.headers.authorization);
   const credential = authorization ? credentialsOf(authorization) : undefined;
-  const redactor = credential
-    ? ctx.redactor.with([{ label: 'the Authorization header', value: credential }])
-    : ctx.redactor;
+  const redactor = credential ? redactorWith(ctx, credential) : ctx.redactor;
   const policy = modePolicies[ctx.o.mode];
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);
   // Read whole: it is matched now and may still be forwarded (mode new), so it cannot be cut at the cassette's cap.
   const capture = new BodyCapture(MAX_BUFFERED_BODY);
-  for await (const chunk of req) capture.add(chunk as Buffer);
+  // Most replayed requests are GETs without a body: no stream to drain, nothing to wait for.
+  if (hasBody(req)) for await (const chunk of req) capture.add(chunk as Buffer);
   if (capture.truncated) {
     sendJson(res, 413, {
       code: 'FLIS_ERR_USAGE',
@@ -155,14 +186,14 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   }
   const recorded = recordedRequest(ctx, req, x, capture);
   const hit = ctx.matcher?.take(recorded);
-  if (hit) return serveRecorded(ctx, res, hit);
+  if (hit && ctx.store) return serveRecorded(ctx, res, ctx.store.read(hit));
   if (policy.onMiss === 'error') return answerMiss(ctx, res, recorded);
   return forward(ctx, req, res, x, capture);
 }
 
 function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void {
   ctx.stats.replayed += 1;
-  const bytes = decodeBody(e.response.body);
+  const bytes = decodedBody(e);
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(e.response.headers))
     if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
@@ -174,6 +205,18 @@ function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void 
   }
   res.writeHead(e.response.status, headers);
   res.end(bytes);
+}
+
+/** Decoded once per parsed response (the store shares one among identical answers): most are served many times. */
+const decoded = new WeakMap<LocatedExchange['response'], Buffer>();
+
+function decodedBody(e: LocatedExchange): Buffer {
+  let bytes = decoded.get(e.response);
+  if (!bytes) {
+    bytes = decodeBody(e.response.body);
+    decoded.set(e.response, bytes);
+  }
+  return bytes;
 }
 
 function answerMiss(ctx: Ctx, res: ServerResponse, request: RecordedRequest): void {

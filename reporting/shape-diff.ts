@@ -9,6 +9,7 @@
  * other's, and a documented field of a pinned type answered as another type.
  */
 import type { SchemaName } from '../schemas/registry.ts';
+import { operationById } from '../specs/contract.ts';
 import { emptyObservations, observe, type BodyStats } from '../suites/lib/observations.ts';
 import { lookup } from './schema-walk.ts';
 
@@ -108,4 +109,11 @@ export function compareOperation(
     });
   if (schema) out.push(...shapeDifferences(operationId, schema, pairs));
   return out;
+}
+
+/** Differences over answers of many operations: grouped per operation, each judged against its documented shape. */
+export function differencesByOperation(pairs: PairedAnswers[]): Difference[] {
+  const byOp = new Map<string, PairedAnswers[]>();
+  for (const p of pairs) byOp.set(p.operationId, [...(byOp.get(p.operationId) ?? []), p]);
+  return [...byOp].flatMap(([id, list]) => compareOperation(id, operationById(id).responseSchema, list));
 }

@@ -6,7 +6,7 @@
  * seed: the replayed run must send the same requests to find them recorded.
  * Both use one worker, so requests that repeat meet their answers in recorded order.
  */
-import { readCassette, startRecorder, startReplayServer } from '../recorder/index.ts';
+import { readCassetteHeader, startRecorder, startReplayServer } from '../recorder/index.ts';
 import { ConfigError } from '../errors/flis-error.ts';
 import type { LiveTarget } from './start-target.ts';
 
@@ -66,7 +66,8 @@ export async function recordThrough(
 
 /** The run a cassette was recorded from: what the replayed run must reuse. */
 export function recordedRun(cassette: string): RecordedRunLabels & { deployment: string } {
-  const { header } = readCassette(cassette);
+  // The header alone: a cassette of any size (or with a torn tail, which replay ignores) answers at once.
+  const header = readCassetteHeader(cassette);
   const labels = header.labels ?? {};
   const seed = Number(labels.seed);
   const startedAt = Number(labels.startedAt);

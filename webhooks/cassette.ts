@@ -5,13 +5,14 @@
  * in specs/openapi.yaml. The drift report reads such cassettes like any other
  * (`flis certify --cassette`, proposed schemas for the payloads not shown).
  */
-import { encodeBody } from '../recorder/body.ts';
-import type { Violation } from '../recorder/cassette-format.ts';
+import { decodeBody, encodeBody } from '../recorder/body.ts';
+import type { CassetteHeader, LocatedExchange, Violation } from '../recorder/cassette-format.ts';
 import { CassetteWriter } from '../recorder/cassette-writer.ts';
 import { cassetteHeader } from '../recorder/header.ts';
 import { formsOf, secretsFromEnv } from '../recorder/secrets.ts';
 import { openapiDocument } from '../specs/contract.ts';
 import type { Delivery } from './receiver.ts';
+import { type DeliveryViolation, validateDelivery } from './validate-delivery.ts';
 
 /** Webhook type → operationId of its entry under `webhooks:` in specs/openapi.yaml. */
 export function webhookOperationIds(): Map<string, string> {
@@ -23,28 +24,59 @@ export function webhookOperationIds(): Map<string, string> {
   );
 }
 
+/** The header label that marks a cassette of webhook deliveries, so tools judge it as one (not as API traffic). */
+export const WEBHOOK_CASSETTE_LABELS = { recordedBy: 'flis webhooks listen' } as const;
+
+export function isWebhookCassette(h: CassetteHeader): boolean {
+  return h.labels?.recordedBy === WEBHOOK_CASSETTE_LABELS.recordedBy;
+}
+
+/** A delivery's violations as cassette violations, under the webhook's operationId. */
+function deliveryViolations(found: DeliveryViolation[], operationId: string | null): Violation[] {
+  return found.map((v) => ({
+    check: v.check,
+    clause: v.clause,
+    operationId,
+    direction: 'request',
+    pointer: v.pointer,
+    message: v.message,
+    ...(v.check === 'webhook-envelope' ? { schema: 'webhook-envelope' } : {}),
+  }));
+}
+
+/**
+ * How `flis cassette lint` judges a recorded delivery: as the receiver judged
+ * it live (validate-delivery.ts, spec 6), never by the API's rules (it is not
+ * an operation, and a service's delivery carries no bearer token). An
+ * exchange is a delivery when its cassette's header says so, or (cassettes
+ * from before that label) when it carries a webhook's operationId, as
+ * `flis certify` reads it (reporting/cassettes.ts). Undefined: API traffic.
+ */
+export function judgeDelivery(h: CassetteHeader, e: LocatedExchange): Violation[] | undefined {
+  if (!isWebhookCassette(h) && !e.operationId?.startsWith('webhook')) return undefined;
+  const ct = e.request.headers['content-type'];
+  const text = decodeBody(e.request.body).toString('utf8');
+  const verdict = validateDelivery(e.request.method, Array.isArray(ct) ? ct[0] : ct, text);
+  return deliveryViolations(verdict.violations, e.operationId);
+}
+
 export class WebhookCassette {
   private readonly writer: CassetteWriter;
   private readonly guard;
   private readonly ids = webhookOperationIds();
 
   constructor(file: string, env: NodeJS.ProcessEnv) {
-    this.writer = new CassetteWriter(file, { mode: 'truncate', header: cassetteHeader(null, null) });
+    this.writer = new CassetteWriter(file, {
+      mode: 'truncate',
+      header: cassetteHeader(null, null, { ...WEBHOOK_CASSETTE_LABELS }),
+    });
     // A token in a delivery (a service echoing one) stops the write instead of landing on disk.
     this.guard = formsOf(secretsFromEnv(env));
   }
 
   append(d: Delivery): void {
     const operationId = (d.type && this.ids.get(d.type)) ?? null;
-    const violations: Violation[] = d.violations.map((v) => ({
-      check: v.check,
-      clause: v.clause,
-      operationId,
-      direction: 'request',
-      pointer: v.pointer,
-      message: v.message,
-      ...(v.check === 'webhook-envelope' ? { schema: 'webhook-envelope' } : {}),
-    }));
+    const violations = deliveryViolations(d.violations, operationId);
     this.writer.append(
       {
         startedAt: d.receivedAt,

@@ -1,5 +1,6 @@
 /** `flis cassette lint|scan|export-har|import-har`: check, scan and convert cassettes. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { readCassette } from '../../recorder/cassette-reader.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
@@ -7,19 +8,33 @@ import { formatViolation } from '../../recorder/contract-check.ts';
 import { CassetteParseError } from '../../recorder/errors.ts';
 import { cassetteToHar, harToCassette } from '../../recorder/har.ts';
 import { lintCassette } from '../../recorder/lint.ts';
+import { repairCassette } from '../../recorder/repair.ts';
 import { Redactor } from '../../recorder/redact.ts';
 import { scanCassette } from '../../recorder/scan.ts';
 import { secretsFromEnv } from '../../recorder/secrets.ts';
+import { judgeDelivery } from '../../webhooks/cassette.ts';
+import { diffCassettes, diffLine, diffMarkdown } from '../../reporting/cassette-diff.ts';
 import { listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
-const subcommands = ['lint', 'scan', 'export-har', 'import-har'] as const;
+const subcommands = ['lint', 'repair', 'diff', 'scan', 'export-har', 'import-har'] as const;
 
 const help = `Usage: flis cassette <subcommand> ...
 
   flis cassette lint FILE                 check the format (a mistake names the file and line) and
                                           check every exchange against the contract, citing the clause;
-                                          exit 1 when a violation is found
+                                          exit 1 when a violation is found. A torn last exchange or text
+                                          after the last document is a warning (see repair). Webhook
+                                          cassettes (flis webhooks listen) are judged by spec 6
+  flis cassette repair FILE               cut a torn last exchange, or text after the last document, off
+                                          FILE (written to a temporary file, then renamed over FILE)
+  flis cassette diff A.yaml B.yaml [--out DIR]
+                                          pair the exchanges of two recordings of the same traffic by
+                                          request (replay's matching) and report where status, allow-listed
+                                          headers and bodies differ beyond what the contract leaves open
+                                          (judged as 'flis diff' does); diff.json and diff.md go to DIR
+                                          (default reports/, env FLIS_REPORT_DIR); exit 1 on a difference
+                                          that matters
   flis cassette scan FILE [--secret-env NAME ...]
                                           look for the token values of the environment (raw,
                                           URL-encoded, base64) and for token shapes (bearer tokens,
@@ -29,9 +44,10 @@ const help = `Usage: flis cassette <subcommand> ...
                                           write a HAR as a cassette, through the same header allow-list
                                           and secret redaction as recording
 
-Exit codes: 0 clean, 1 violations or secrets found, 2 usage error or unreadable cassette.`;
+Exit codes: 0 clean, 1 violations, secrets or differences that matter found, 2 usage error or unreadable cassette.`;
 
 const options = {
+  out: { type: 'string' },
   'secret-env': { type: 'string', multiple: true },
   'keep-header': { type: 'string', multiple: true },
 } as const;
@@ -43,11 +59,39 @@ function positionals(sub: string, got: string[], names: string[]): string[] {
 }
 
 function lint(file: string, io: CommandIo): number {
-  const report = lintCassette(file);
+  const report = lintCassette(file, judgeDelivery);
   for (const f of report.findings)
     io.out(`${file}:${f.line}: seq ${f.seq} ${f.method} ${f.path} → ${f.status}: ${formatViolation(f.violation)}`);
-  io.out(`flis cassette lint: ${report.exchanges} exchanges, ${report.findings.length} contract violations`);
+  if (report.tail)
+    io.out(`${file}:${report.tail.line}: warning: ${report.tail.message}; 'flis cassette repair ${file}' cuts it off`);
+  io.out(
+    `flis cassette lint: ${report.exchanges} exchanges, ${report.findings.length} contract violations${report.tail ? ', 1 warning' : ''}`,
+  );
   return report.findings.length ? EXIT.checkFailed : EXIT.ok;
+}
+
+function repair(file: string, io: CommandIo): number {
+  const r = repairCassette(file);
+  io.out(
+    r.cut
+      ? `flis cassette repair: cut ${r.bytesCut} bytes from ${file} (${r.cut.message}); ${r.exchanges} complete exchanges kept`
+      : `flis cassette repair: ${file} has no torn or stray tail; left untouched (${r.exchanges} exchanges)`,
+  );
+  return EXIT.ok;
+}
+
+function diff(a: string, b: string, io: CommandIo, out: string): number {
+  const r = diffCassettes(a, b);
+  const dir = resolve(out);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'diff.json'), `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync(join(dir, 'diff.md'), diffMarkdown(r));
+  for (const d of r.differences) io.out(diffLine(d));
+  const matters = r.differences.filter((d) => d.matters).length;
+  io.out(
+    `flis cassette diff: ${r.paired} exchanges paired, ${matters} difference(s) that matter, ${r.differences.length - matters} note(s); ${join(dir, 'diff.md')}`,
+  );
+  return matters ? EXIT.checkFailed : EXIT.ok;
 }
 
 function scan(file: string, io: CommandIo, secretEnv: string[]): number {
@@ -89,6 +133,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   oneOf('flis cassette: the subcommand', sub, subcommands);
   const secretEnv = listOption(v['secret-env']) ?? [];
   if (sub === 'lint') return lint(positionals(sub, args, ['FILE'])[0]!, io);
+  if (sub === 'repair') return repair(positionals(sub, args, ['FILE'])[0]!, io);
+  if (sub === 'diff') {
+    const [a, b] = positionals(sub, args, ['A.yaml', 'B.yaml']);
+    return diff(a!, b!, io, v.out ?? io.env.FLIS_REPORT_DIR ?? 'reports');
+  }
   if (sub === 'scan') return scan(positionals(sub, args, ['FILE'])[0]!, io, secretEnv);
   if (sub === 'export-har') {
     const [file, out] = positionals(sub, args, ['FILE', 'OUT.har']);
@@ -100,7 +149,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const cassetteCommand: Command = {
   name: 'cassette',
-  summary: 'Lint, scan for secrets, and convert cassettes to and from HAR 1.2',
+  summary: 'Lint, repair, diff, scan for secrets, and convert cassettes to and from HAR 1.2',
   help,
   run,
 };

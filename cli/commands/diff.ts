@@ -7,8 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { resolveTarget } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
-import { compareOperation, type Difference, type PairedAnswers } from '../../reporting/shape-diff.ts';
-import { operationById } from '../../specs/contract.ts';
+import { type Difference, differencesByOperation } from '../../reporting/shape-diff.ts';
 import { redactText } from '../../suites/lib/redact.ts';
 import { runDifferential } from '../../runner/differential.ts';
 import { newRunId, newSeed } from '../../runner/run-suites.ts';
@@ -42,12 +41,6 @@ const options = {
   'visibility-timeout': { type: 'string' },
   'report-dir': { type: 'string' },
 } as const;
-
-function differences(pairs: PairedAnswers[]): Difference[] {
-  const byOp = new Map<string, PairedAnswers[]>();
-  for (const p of pairs) byOp.set(p.operationId, [...(byOp.get(p.operationId) ?? []), p]);
-  return [...byOp].flatMap(([id, list]) => compareOperation(id, operationById(id).responseSchema, list));
-}
 
 function markdown(names: [string, string], seed: number, diffs: Difference[], sent: number): string {
   const rows = diffs.map(
@@ -94,7 +87,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       writes,
       visibilityTimeoutMs,
     });
-    const diffs = differences(pairs);
+    const diffs = differencesByOperation(pairs);
     const secrets = live.map((l) => l.token);
     mkdirSync(reportDir, { recursive: true });
     writeFileSync(

@@ -51,7 +51,8 @@ Options:
                                (default 30000); then the client gets a 504 and the failure is recorded
   --label KEY=VALUE            written in the cassette header, e.g. the run id and seed of the suite
                                run being recorded, which a replay must reuse (repeatable; never a secret)
-  --durable                    fdatasync the cassette after every exchange (survives power loss; slower)
+  --durable                    write each exchange before its answer ends and fdatasync it (survives
+                               SIGKILL and power loss; slower). Default: written right after the answer
   --quiet                      do not print contract violations as they pass
 
 Replay matching (modes new and replay):

@@ -1,6 +1,7 @@
 /**
- * Crash safety and concurrency of cassette writes: a recorder killed with
- * SIGKILL keeps every exchange whose response the client saw complete, and
+ * Crash safety and concurrency of cassette writes: a --durable recorder killed
+ * with SIGKILL keeps every exchange whose response the client saw complete; the
+ * default write-behind recorder writes each exchange right after its answer; and
  * 1,000 concurrent requests become exactly 1,000 whole, non-interleaved
  * exchanges. All traffic stays on loopback and every loop is bounded.
  */
@@ -33,12 +34,18 @@ async function firstLine(child: ReturnType<typeof spawn>, deadlineMs: number): P
 }
 
 describe('durability', () => {
-  it('SIGKILL during recording loses no completed exchange', async () => {
+  it('SIGKILL during --durable recording loses no completed exchange', async () => {
     const tmp = tempDir();
     const up = await startUpstream();
     const cassette = tmp.file('killed.yaml');
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: { ...process.env, CHILD_UPSTREAM: up.baseUrl, CHILD_CASSETTE: cassette, FLIS_TOKEN: TOKEN },
+      env: {
+        ...process.env,
+        CHILD_UPSTREAM: up.baseUrl,
+        CHILD_CASSETTE: cassette,
+        FLIS_TOKEN: TOKEN,
+        CHILD_DURABLE: '1',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
@@ -74,6 +81,33 @@ describe('durability', () => {
       for (const e of read.exchanges) assert.equal(e.response.status, 200);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await up.close();
+      tmp.cleanup();
+    }
+  });
+
+  it('the default write-behind recorder writes an answered exchange without waiting for close', async () => {
+    const tmp = tempDir();
+    const up = await startUpstream();
+    const cassette = tmp.file('behind.yaml');
+    const rec = await startRecorder({
+      mode: 'record',
+      cassette,
+      upstream: { baseUrl: up.baseUrl, deployment: null },
+      env: { FLIS_TOKEN: TOKEN },
+    });
+    try {
+      assert.equal((await call(rec.baseUrl, '/offers/o-behind')).status, 200);
+      const deadline = Date.now() + 10_000;
+      let paths: string[] = [];
+      while (Date.now() < deadline) {
+        paths = readCassette(cassette, { allowTorn: true }).exchanges.map((e) => e.request.path);
+        if (paths.length) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      assert.deepEqual(paths, ['/offers/o-behind']);
+    } finally {
+      await rec.close();
       await up.close();
       tmp.cleanup();
     }

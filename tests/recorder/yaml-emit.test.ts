@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parse } from 'yaml';
+import { documentText } from '../../recorder/cassette-yaml.ts';
 import { emitYaml } from '../../recorder/yaml-emit.ts';
+import { readFastYaml } from '../../recorder/yaml-read-fast.ts';
 
 const tricky = fc.constantFrom(
   '',
@@ -137,5 +139,35 @@ describe('YAML emitter', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('the fast reader (recorder/yaml-read-fast.ts) reads what the emitter wrote as yaml does, or declines', () => {
+    let declined = 0;
+    fc.assert(
+      fc.property(fc.dictionary(str, json, { maxKeys: 5 }), (value) => {
+        const text = documentText(value);
+        const fast = readFastYaml(text);
+        if (fast === undefined) declined += 1;
+        else assert.deepEqual(fast, parse(text, { uniqueKeys: false }));
+      }),
+      { numRuns: 600 },
+    );
+    // It declines only what it cannot be sure of (a '#', a tab, a CR): most documents take the fast path.
+    assert.ok(declined < 300, `declined ${declined} of 600`);
+  });
+
+  it('the fast reader declines what the emitter never writes, leaving it to yaml', () => {
+    for (const text of [
+      '---\na: {b: 1}\n...\n',
+      '---\na: [1]\n...\n',
+      '---\na: 1 # note\n...\n',
+      '---\na: &x 1\nb: *x\n...\n',
+      "---\na: 'q'\n...\n",
+      '---\na: 1\na: 2\n...\n',
+      '---\na:\n- 1\n...\n',
+      '---\na: yes\n...\n',
+      '---\na: .inf\n...\n',
+    ])
+      assert.equal(readFastYaml(text), undefined, text);
   });
 });

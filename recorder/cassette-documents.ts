@@ -1,0 +1,134 @@
+/**
+ * A cassette split into its YAML documents, line by line, from a file read in
+ * fixed-size chunks: the file is never one string (a 600 MB cassette is past
+ * V8's string limit), and each document keeps its byte offset so replay can
+ * read it again later. A document starts at a `---` line and ends at a `...`
+ * line (recorder/cassette-yaml.ts writes both at column 0; every line of a
+ * document's content is a key or indented, so neither marker can occur inside
+ * one). Text outside documents is reported as stray, not guessed at.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/** One document: its lines from `---` to `...` (or to where the file or the next `---` cut it). */
+export interface RawDocument {
+  kind: 'document';
+  /** 1-based line of the `---` line. */
+  line: number;
+  /** Byte offset of the `---` line, and the bytes up to and including the `...` line. */
+  offset: number;
+  length: number;
+  bytes: Buffer;
+  /** Ended by a `...` line. False for a document the file (or a following `---`) cut short. */
+  complete: boolean;
+}
+
+/** A line outside any document that is neither blank, a comment nor a directive. */
+export interface StrayLine {
+  kind: 'stray';
+  line: number;
+  offset: number;
+  text: string;
+}
+
+export type CassettePart = RawDocument | StrayLine;
+
+const CHUNK = 4 * 1024 * 1024;
+const DASH = 0x2d;
+const DOT = 0x2e;
+const NL = 0x0a;
+
+/** `---` or `...` alone on its line (trailing spaces, a comment or CR allowed); `---` may carry content after a space. */
+function marker(buf: Buffer, start: number, end: number, ch: number): boolean {
+  if (end - start < 3 || buf[start] !== ch || buf[start + 1] !== ch || buf[start + 2] !== ch) return false;
+  if (end - start === 3) return true;
+  const next = buf[start + 3];
+  return next === 0x20 || next === 0x09 || next === 0x0d || next === NL;
+}
+
+function ignorable(text: string): boolean {
+  const t = text.trim();
+  return t === '' || t.startsWith('#') || t.startsWith('%');
+}
+
+/** Splits byte chunks (in file order) into documents and stray lines. */
+export function* splitDocuments(chunks: Iterable<Buffer>): Generator<CassettePart> {
+  let carry: Buffer = Buffer.alloc(0);
+  /** Byte offset of `carry[0]` in the file. */
+  let base = 0;
+  let lineNo = 0;
+  let doc: { line: number; offset: number; parts: Buffer[]; from: number } | undefined;
+  const out: CassettePart[] = [];
+
+  const finish = (complete: boolean, buf: Buffer, end: number): void => {
+    const d = doc!;
+    doc = undefined;
+    d.parts.push(buf.subarray(d.from, end));
+    const bytes = d.parts.length === 1 ? d.parts[0]! : Buffer.concat(d.parts);
+    out.push({ kind: 'document', line: d.line, offset: d.offset, length: bytes.length, bytes, complete });
+  };
+
+  /** One line [start, end) of buf (end past its newline); only lines that can matter are looked at closely. */
+  const line = (buf: Buffer, start: number, end: number): void => {
+    lineNo += 1;
+    const c = buf[start];
+    if (c === DASH && marker(buf, start, end, DASH)) {
+      if (doc) finish(false, buf, start);
+      doc = { line: lineNo, offset: base + start, parts: [], from: start };
+      return;
+    }
+    if (doc) {
+      if (c === DOT && marker(buf, start, end, DOT)) finish(true, buf, end);
+      return;
+    }
+    const text = buf.toString('utf8', start, end);
+    if (!ignorable(text))
+      out.push({ kind: 'stray', line: lineNo, offset: base + start, text: text.replace(/\r?\n$/, '') });
+  };
+
+  for (const chunk of chunks) {
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (let nl = buf.indexOf(NL); nl >= 0; nl = buf.indexOf(NL, start)) {
+      line(buf, start, nl + 1);
+      start = nl + 1;
+    }
+    // An open document keeps what it has of this buffer (which is never reused), and goes on in the next.
+    if (doc) {
+      doc.parts.push(buf.subarray(doc.from, start));
+      doc.from = 0;
+    }
+    carry = buf.subarray(start);
+    base += start;
+    yield* out.splice(0);
+  }
+  if (carry.length) line(carry, 0, carry.length);
+  if (doc) finish(false, carry, carry.length);
+  yield* out.splice(0);
+}
+
+/** The file's bytes in chunks of a few MB, never all at once. */
+export function* fileChunks(file: string): Generator<Buffer> {
+  const fd = openSync(file, 'r');
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) return;
+      yield n === CHUNK ? buf : buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes [offset, offset + length) of an open file. */
+export function readRange(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, offset + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}

@@ -1,0 +1,131 @@
+/**
+ * A cassette as replay holds it: one streaming pass builds the match index
+ * (each exchange's request and where it is in the file), and an exchange is
+ * read from the file by offset when it is asked for, through a cache bounded
+ * in bytes. Memory stays low whatever the cassette's size; start-up reads
+ * each request but never parses a response body.
+ */
+import { closeSync, openSync } from 'node:fs';
+import { readRange } from './cassette-documents.ts';
+import type { LocatedExchange } from './cassette-format.ts';
+import { type CassetteTail, fileParts, parseExchange, parseRequestHead, walkCassette } from './cassette-reader.ts';
+import { type IndexEntry, Matcher, type MatchOptions } from './match.ts';
+
+/** Parsed exchanges kept for serving again, by the bytes of their response text. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+const MAX_BY_OFFSET = 1024;
+
+export interface ReplayIndex {
+  matcher: Matcher;
+  store: ExchangeStore;
+  /** The highest seq recorded, so appended exchanges go on from it. */
+  lastSeq: number;
+  /** A torn last exchange or junk after the last document: ignored, and said so once. */
+  tail?: CassetteTail;
+}
+
+/** Throws CassetteParseError for a cassette whose header or any request cannot be read. */
+export function openReplayIndex(file: string, options: MatchOptions): ReplayIndex {
+  const matcher = new Matcher(options);
+  let lastSeq = 0;
+  const walked = walkCassette(file, fileParts(file), { allowTorn: true }, (doc) => {
+    const head = parseRequestHead(file, doc);
+    if (head.seq > lastSeq) lastSeq = head.seq;
+    matcher.add(head, doc);
+  });
+  return { matcher, store: new ExchangeStore(file), lastSeq, ...(walked.tail ? { tail: walked.tail } : {}) };
+}
+
+const RESPONSE_LINE = Buffer.from('\nresponse:');
+const TIMING_LINE = Buffer.from('\n  timing:');
+
+/**
+ * What replay serves of an exchange document, as a cache key: its text from
+ * the `response:` line on, without the response's timing block (which differs
+ * between otherwise identical answers and is never served). latin1 maps each
+ * byte to one character, so the key is the exact bytes. Undefined when the
+ * document is not laid out as the recorder writes it (then it is not cached).
+ */
+function servedText(bytes: Buffer): string | undefined {
+  const at = bytes.indexOf(RESPONSE_LINE);
+  if (at < 0) return undefined;
+  const timing = bytes.indexOf(TIMING_LINE, at);
+  if (timing < 0) return bytes.toString('latin1', at);
+  // The timing block ends at the next line that is not indented (a top-level key, or the `...` end line).
+  let end = timing + TIMING_LINE.length;
+  for (let nl = bytes.indexOf(10, end); nl >= 0 && nl + 1 < bytes.length; nl = bytes.indexOf(10, nl + 1)) {
+    end = nl + 1;
+    if (bytes[end] !== 0x20) break;
+  }
+  return bytes.toString('latin1', at, timing) + bytes.toString('latin1', end);
+}
+
+export class ExchangeStore {
+  private fd: number | undefined;
+  /**
+   * Parsed exchanges by the text of their document from the `response:` line
+   * on (response, failure, violations: everything replay serves). A recorded
+   * cassette repeats the same answers many times under other seqs: an
+   * exchange whose text there is one already parsed is served from that parse,
+   * with its own seq and line, and without parsing its body again.
+   */
+  private readonly cache = new Map<string, { exchange: LocatedExchange; bytes: number }>();
+  private cached = 0;
+  /** The exchanges served last, by offset (they share their parsed parts with `cache`, so this costs little). */
+  private readonly byOffset = new Map<number, LocatedExchange>();
+
+  constructor(readonly file: string) {}
+
+  /** The exchange at `entry`, parsed and checked (CassetteParseError names its line). */
+  read(entry: IndexEntry): LocatedExchange {
+    // The last answer of a request repeats once its recorded ones are used up (polling): no read for it at all.
+    const again = this.byOffset.get(entry.offset);
+    if (again) return again;
+    const exchange = this.readFromFile(entry);
+    if (this.byOffset.size >= MAX_BY_OFFSET) this.byOffset.delete(this.byOffset.keys().next().value!);
+    this.byOffset.set(entry.offset, exchange);
+    return exchange;
+  }
+
+  private readFromFile(entry: IndexEntry): LocatedExchange {
+    this.fd ??= openSync(this.file, 'r');
+    const bytes = readRange(this.fd, entry.offset, entry.length);
+    const key = servedText(bytes);
+    const hit = key === undefined ? undefined : this.cache.get(key);
+    if (hit) {
+      // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
+      this.cache.delete(key!);
+      this.cache.set(key!, hit);
+      return { ...hit.exchange, seq: entry.seq, line: entry.line };
+    }
+    const exchange = parseExchange(this.file, {
+      kind: 'document',
+      line: entry.docLine,
+      offset: entry.offset,
+      length: bytes.length,
+      bytes,
+      complete: true,
+    });
+    if (key !== undefined) this.remember(key, exchange);
+    return exchange;
+  }
+
+  private remember(key: string, exchange: LocatedExchange): void {
+    if (key.length > CACHE_BYTES / 4) return;
+    this.cache.set(key, { exchange, bytes: key.length });
+    this.cached += key.length;
+    for (const [k, v] of this.cache) {
+      if (this.cached <= CACHE_BYTES) break;
+      this.cache.delete(k);
+      this.cached -= v.bytes;
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    this.cache.clear();
+    this.byOffset.clear();
+    this.cached = 0;
+  }
+}
