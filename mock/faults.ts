@@ -33,6 +33,7 @@ export const faultNames = [
   'invalid-body-accepted',
   'snapshot-has-billing-groups',
   'batch-status-missing',
+  'price-strategy-stored',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -75,6 +76,8 @@ export const faultDescriptions: Record<FaultName, string> = {
   'snapshot-has-billing-groups':
     'GET /invoicesBillingGroupDetailsSnapshot/{id} carries billingGroups besides billingGroupDetails (spec 2.6).',
   'batch-status-missing': 'GET /bookings/requestsStatus/batch/{batchId} answers 404 for batches that exist (spec 1).',
+  'price-strategy-stored':
+    'A priceStrategy sent in an offer write is stored and read back even outside the enum (spec 2.2, spec 3); offers written without one stay valid.',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

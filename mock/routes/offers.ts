@@ -45,12 +45,20 @@ function checkWriteBody(ctx: MockContext, schema: SchemaName, body: unknown): vo
   requireValid(schema, body, extraViolations(schema, body));
 }
 
+/** The price-strategy-stored fault: a priceStrategy sent in a write (not a field of spec 2.3) is stored as is. */
+function storeWrittenPriceStrategy(ctx: MockContext, offer: Offer | undefined, body: unknown): Offer | undefined {
+  const written = asObject(asObject(body).offer).priceStrategy;
+  if (!offer || !ctx.faults.has('price-strategy-stored') || typeof written !== 'string') return offer;
+  return { ...offer, priceStrategy: written as Offer['priceStrategy'] };
+}
+
 function upsert(ctx: MockContext, offerId: string, body: unknown): OfferWrite {
   const opts = { ignoreCancel: ctx.faults.has('cancel-flag-ignored') };
-  const mutate: OfferMutation = (existing) => {
+  const write: OfferMutation = (existing) => {
     if (!existing) return createOffer(offerId, body, ctx.directory, opts);
     return ctx.faults.has('update-not-applied') ? existing : applyWrite(existing, body, ctx.directory, opts);
   };
+  const mutate: OfferMutation = (existing) => storeWrittenPriceStrategy(ctx, write(existing), body);
   const bookingId = asObject(asObject(body).offer).bookingId;
   return { offerId, operation: 'UPSERT', mutate, ...(typeof bookingId === 'string' ? { bookingId } : {}) };
 }

@@ -222,6 +222,19 @@ const probes: Record<FaultName, Probe> = {
       faulty ? 404 : 200,
     );
   },
+  'price-strategy-stored': async (mock, faulty) => {
+    const written = offerBody('ps');
+    await call(mock, 'PUT', '/offers/fault-ps', {
+      json: { ...written, offer: { ...written.offer, priceStrategy: 'Bogus' } },
+    });
+    assert.equal((await offer(mock, 'fault-ps'))?.priceStrategy, faulty ? 'Bogus' : null);
+    await call(mock, 'PUT', '/offers/fault-ps-plain', { json: offerBody('ps-plain') });
+    assert.equal(
+      (await offer(mock, 'fault-ps-plain'))?.priceStrategy,
+      null,
+      'an offer written without one stays valid',
+    );
+  },
 };
 
 describe('fault switches', () => {
