@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { invalidOfferBodyArb, type InvalidBody } from '../generators/invalid-offer-body.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { freshOfferId, withCleanup, type FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { checkProperty } from '../lib/property.ts';
@@ -64,44 +64,46 @@ function echoesToken(x: Exchange, token: string): boolean {
   return secretForms(token).some((form) => x.response.text.includes(form));
 }
 
-checkTest(
-  {
-    check: 'bad-input-rejected',
-    clause: 'HTTP semantics; spec 2.3, spec 4, spec 5 rule 3',
-    title: 'invalid offer writes are answered 4xx, never accepted, never 5xx, never echo the token',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      const token = target().token;
-      await checkProperty(
-        flow,
-        [caseArb(target().runId)],
-        async ({ operationId, bad }) => {
-          const op = operationById(operationId);
-          const x = await send(flow, operationId, bad);
-          const where = { exchanges: [x], operationId: op.operationId, method: op.method, path: op.path };
-          const status = x.response.status;
-          if (status >= 200 && status < 300) registerAccepted(flow, x, bad);
-          if (status >= 500)
-            flow.check.fail(
-              `${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); bad input is the client's error, a 4xx`,
-              where,
-              'HTTP semantics',
-            );
-          if (status < 400 || status >= 500)
-            flow.check.fail(
-              `${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); it must be refused with a 4xx, not accepted`,
-              where,
-            );
-          if (token && echoesToken(x, token))
-            flow.check.fail(
-              `the ${status} error body of ${op.method.toUpperCase()} ${op.path} echoes the bearer token`,
-              where,
-              'spec 5',
-            );
-        },
-        { numRuns: Math.max(1, target().runs * 2) },
-      );
-    }),
+test(
+  ...checkTest(
+    {
+      check: 'bad-input-rejected',
+      clause: 'HTTP semantics; spec 2.3, spec 4, spec 5 rule 3',
+      title: 'invalid offer writes are answered 4xx, never accepted, never 5xx, never echo the token',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        const token = target().token;
+        await checkProperty(
+          flow,
+          [caseArb(target().runId)],
+          async ({ operationId, bad }) => {
+            const op = operationById(operationId);
+            const x = await send(flow, operationId, bad);
+            const where = { exchanges: [x], operationId: op.operationId, method: op.method, path: op.path };
+            const status = x.response.status;
+            if (status >= 200 && status < 300) registerAccepted(flow, x, bad);
+            if (status >= 500)
+              flow.check.fail(
+                `${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); bad input is the client's error, a 4xx`,
+                where,
+                'HTTP semantics',
+              );
+            if (status < 400 || status >= 500)
+              flow.check.fail(
+                `${op.method.toUpperCase()} ${op.path} answered ${status} to bad input (${bad.flaw}); it must be refused with a 4xx, not accepted`,
+                where,
+              );
+            if (token && echoesToken(x, token))
+              flow.check.fail(
+                `the ${status} error body of ${op.method.toUpperCase()} ${op.path} echoes the bearer token`,
+                where,
+                'spec 5',
+              );
+          },
+          { numRuns: Math.max(1, target().runs * 2) },
+        );
+      }),
+  ),
 );

@@ -10,7 +10,7 @@ import { operationById, operations, type Operation, type QueryParam } from '../.
 import type { CallOptions } from '../lib/client.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
-import { NO_5XX, contractTest, is2xx, type ContractContext } from './contract-test.ts';
+import { NO_5XX, contractTest, test, is2xx, type ContractContext } from './contract-test.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from './fixtures.ts';
 import { cancelLater } from './offers.ts';
@@ -103,5 +103,5 @@ for (const op of operations().filter((o) => o.documented)) {
   const probe = probeOf(op);
   if (!probe) continue;
   // Anything but a GET may be carried out by a server that wrongly accepts it.
-  contractTest({ ...NO_5XX, operation: op, writes: op.method !== 'get' }, (ctx) => probe(ctx, op));
+  test(...contractTest({ ...NO_5XX, operation: op, writes: op.method !== 'get' }, (ctx) => probe(ctx, op)));
 }
