@@ -154,6 +154,11 @@ const probes: Record<FaultName, Probe> = {
     await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-x' } });
     assert.deepEqual((await call(mock, 'DELETE', `/billingGroups/${g.id}/status`)).body, { success: true });
     assert.equal(await statusOf(mock, g.id), faulty ? 'Forced-x' : g.status);
+    // The single DELETE only: bulkStatusUpdate with deleteStatus still removes (one fault, one failing check).
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: g.id, deleteStatus: true }],
+    });
+    assert.equal(await statusOf(mock, g.id), g.status);
   },
   'delete-status-ignored': async (mock, faulty) => {
     const g = await firstGroup(mock);
@@ -170,6 +175,11 @@ const probes: Record<FaultName, Probe> = {
       { success: true },
     );
     assert.equal(await statusOf(mock, g.id), faulty ? g.status : 'Forced-w');
+    // The single PUT only: bulkStatusUpdate still forces (one fault, one failing check).
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: g.id, status: 'Forced-v', deleteStatus: false }],
+    });
+    assert.equal(await statusOf(mock, g.id), 'Forced-v');
   },
   'billing-filter-ignored': async (mock, faulty) => {
     const all = (await call(mock, 'GET', '/billingGroups')).body as { customerId: string }[];
