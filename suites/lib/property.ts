@@ -161,7 +161,9 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   if (!run.failed) return;
 
   // Confirm the shrunk case with the full deadline; if it passes, the cut deadline misled the shrinker.
-  const shrunk = run.counterexample ? await attempt(run.counterexample) : undefined;
+  const confirmed = run.counterexample ? await attempt(run.counterexample) : undefined;
+  // A confirmation that meets another check's fault says nothing about this one: report the first failure.
+  const shrunk = confirmed?.error instanceof CheckBlocked ? undefined : confirmed;
   // No failure of ours recorded means fast-check itself failed (a generator threw): report its error.
   const reported = shrunk ?? first ?? { args: run.counterexample, error: run.errorInstance, exchanges: [] };
   const note =

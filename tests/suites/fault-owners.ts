@@ -121,10 +121,12 @@ export function assertExactFailures(r: SuiteRunResult, faults: readonly FaultNam
   assertSpecLocations(r);
 }
 
-/** Every test of the run is located in its own spec file (results.json), not in the helper that builds it. */
+/** Every test of the run is located in its own spec file (results.json), not in the helper that builds it, and is weighed. */
 export function assertSpecLocations(r: SuiteRunResult): void {
   const located = testLocations(r);
   assert.ok(located.length > 0, 'results.json lists no test');
   const elsewhere = located.filter((l) => !/\.spec\.ts$/.test(l.file));
   assert.deepEqual(elsewhere, [], 'tests located outside their spec file');
+  const unweighed = located.filter((l) => l.severity !== 'contract' && l.severity !== 'advisory');
+  assert.deepEqual(unweighed, [], 'tests without a severity annotation');
 }

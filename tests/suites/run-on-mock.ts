@@ -89,18 +89,30 @@ interface JsonSpec {
   title: string;
   file: string;
   line: number;
+  tests?: { annotations?: { type: string; description?: string }[] }[];
 }
 interface JsonSuite {
   specs?: JsonSpec[];
   suites?: JsonSuite[];
 }
 
-/** Where Playwright says each test is (results.json): "file:line" per test title. */
-export function testLocations(r: SuiteRunResult): { title: string; file: string; line: number }[] {
+export interface TestLocation {
+  title: string;
+  file: string;
+  line: number;
+  /** The test's `severity` annotation. */
+  severity?: string;
+}
+
+/** Where Playwright says each test is (results.json), with its severity annotation. */
+export function testLocations(r: SuiteRunResult): TestLocation[] {
   const report = JSON.parse(readFileSync(join(r.reportDir, 'results.json'), 'utf8')) as { suites?: JsonSuite[] };
-  const out: { title: string; file: string; line: number }[] = [];
+  const out: TestLocation[] = [];
   const walk = (s: JsonSuite): void => {
-    for (const spec of s.specs ?? []) out.push({ title: spec.title, file: spec.file, line: spec.line });
+    for (const spec of s.specs ?? []) {
+      const severity = spec.tests?.[0]?.annotations?.find((a) => a.type === 'severity')?.description;
+      out.push({ title: spec.title, file: spec.file, line: spec.line, ...(severity ? { severity } : {}) });
+    }
     for (const child of s.suites ?? []) walk(child);
   };
   for (const s of report.suites ?? []) walk(s);
