@@ -138,8 +138,29 @@ function skipBlocked(testInfo: TestInfo, blocked: CheckBlocked): never {
   throw blocked;
 }
 
+/**
+ * A bare `checkTest(...)` (not spread into test()) would declare nothing and the check would silently never run.
+ * The arguments notice being spread; if they are not by the end of the spec file's synchronous load, it throws.
+ */
+function mustBeSpread(args: CheckTestArgs): CheckTestArgs {
+  let spread = false;
+  Object.defineProperty(args, Symbol.iterator, {
+    value: function* () {
+      spread = true;
+      yield* Array.prototype.values.call(args);
+    },
+  });
+  queueMicrotask(() => {
+    if (!spread)
+      throw new Error(
+        `check '${args[0]}' was built but never declared: write test(...checkTest(meta, body)) (scripts/wrap-check-tests.ts rewrites bare calls)`,
+      );
+  });
+  return args;
+}
+
 export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): CheckTestArgs {
-  return [
+  return mustBeSpread([
     checkTitle(meta),
     { tag: [`@${meta.check}`], annotation: annotationsOf(meta) },
     async ({ workerRequest, observer }, testInfo) => {
@@ -172,5 +193,5 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
         await attachCoverage(api, testInfo);
       }
     },
-  ];
+  ]);
 }
