@@ -39,7 +39,7 @@ export async function buildApp({ token, context, drift = false }: AppOptions): P
   });
   installErrorHandling(app);
   installAuth(app, token, context.faults);
-  installJsonBody(app);
+  installJsonBody(app, context.variant.lenientInput);
   if (context.variant.extraFields) installExtraFields(app);
   if (drift) installDrift(app);
   installWebhookTriggers(app, context);

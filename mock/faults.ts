@@ -33,6 +33,7 @@ export const faultNames = [
   'invalid-body-accepted',
   'snapshot-has-billing-groups',
   'batch-status-missing',
+  'price-strategy-stored',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -62,11 +63,11 @@ export const faultDescriptions: Record<FaultName, string> = {
   'bulk-item-dropped': 'The last item of a bulk offer write of 2+ items is never stored (spec 4.1).',
   'bulk-items-mixed': 'In a bulk offer write of 2+ items, the contents of the first two items are swapped (spec 4.1).',
   'forced-status-not-removed':
-    'DELETE /billingGroups/{id}/status answers success but keeps the forced status (spec 3 rule 2).',
+    'DELETE /billingGroups/{id}/status answers success but keeps the forced status (spec 3 rule 2); bulk deleteStatus still works.',
   'delete-status-ignored':
     'bulkStatusUpdate ignores deleteStatus: true and forces the item status instead (spec 3 rule 3).',
   'forced-status-ignored':
-    'PUT /billingGroups/{id}/status answers success but the status does not change (spec 3 rule 1).',
+    'PUT /billingGroups/{id}/status answers success but the status does not change (spec 3 rule 1); bulk forcing still works.',
   'billing-filter-ignored': 'GET /billingGroups ignores the customerId filter (spec 4.2).',
   'page-repeats': 'GET /invoices answers the same items for page N+1 as for page N (spec 4.2).',
   'limit-ignored': 'GET /invoices ignores limit; pages still work with the default page size (spec 4.2).',
@@ -75,6 +76,8 @@ export const faultDescriptions: Record<FaultName, string> = {
   'snapshot-has-billing-groups':
     'GET /invoicesBillingGroupDetailsSnapshot/{id} carries billingGroups besides billingGroupDetails (spec 2.6).',
   'batch-status-missing': 'GET /bookings/requestsStatus/batch/{batchId} answers 404 for batches that exist (spec 1).',
+  'price-strategy-stored':
+    'A priceStrategy sent in an offer write is stored and read back even outside the enum (spec 2.2, spec 3); offers written without one stay valid.',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

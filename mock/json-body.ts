@@ -1,7 +1,9 @@
 /**
  * Body parsing. Bodies are JSON (spec 4, spec 5 rule 3): anything else is a
  * 415, malformed or empty JSON on a write is a 400, and neither may reach a
- * handler as a half-parsed value that could end in a 500.
+ * handler as a half-parsed value that could end in a 500. The lenient variant
+ * reads JSON under any content type and an empty write as {} (spec 5 rule 3
+ * binds the client, so a server may).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
@@ -33,6 +35,16 @@ function rejectNonJson(request: FastifyRequest, text: string): unknown {
   throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'bodies must be sent as Content-Type: application/json');
 }
 
+/** The lenient variant: whatever the content type, a body that parses as JSON is JSON; an empty write is {}. */
+function parseAnyAsJson(request: FastifyRequest, text: string): unknown {
+  if (text.trim() === '') return request.method === 'DELETE' ? undefined : {};
+  try {
+    return parseJson(request, text);
+  } catch {
+    return rejectNonJson(request, text);
+  }
+}
+
 type TextParser = (request: FastifyRequest, text: string) => unknown;
 
 function addTextParser(app: FastifyInstance, contentType: string | RegExp, parse: TextParser): void {
@@ -45,9 +57,9 @@ function addTextParser(app: FastifyInstance, contentType: string | RegExp, parse
   });
 }
 
-export function installJsonBody(app: FastifyInstance): void {
+export function installJsonBody(app: FastifyInstance, lenient = false): void {
   app.removeAllContentTypeParsers();
-  for (const type of JSON_TYPES) addTextParser(app, type, parseJson);
+  for (const type of JSON_TYPES) addTextParser(app, type, lenient ? parseAnyAsJson : parseJson);
   // "*" also catches a body sent with no content type at all.
-  addTextParser(app, '*', rejectNonJson);
+  addTextParser(app, '*', lenient ? parseAnyAsJson : rejectNonJson);
 }

@@ -10,11 +10,17 @@ export interface MockVariant {
   idFormat: 'prefixed' | 'uuid' | 'numeric';
   /** Adds undocumented fields to every object response (the schemas allow them). */
   extraFields: boolean;
+  /**
+   * Reads what it can instead of refusing (lenient.ts): a JSON body under any content type, an empty write as {},
+   * fields of the wrong type dropped, a bulk item without id given one. The spec binds the client here
+   * (spec 5 rule 3; no field is marked required), so this is conformant: only advisory checks may object.
+   */
+  lenientInput: boolean;
 }
 
 export const variantPresets: Record<'default' | 'different', MockVariant> = {
-  default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false },
-  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true },
+  default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false },
+  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true },
 };
 
 const createdStatuses: readonly number[] = [200, 201, 202];
@@ -27,6 +33,7 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
     throw new Error(`variant.createdStatus must be one of ${createdStatuses.join(', ')}`);
   if (!idFormats.includes(v.idFormat)) throw new Error(`variant.idFormat must be one of ${idFormats.join(', ')}`);
   if (typeof v.extraFields !== 'boolean') throw new Error('variant.extraFields must be a boolean');
+  if (typeof v.lenientInput !== 'boolean') throw new Error('variant.lenientInput must be a boolean');
   return v;
 }
 

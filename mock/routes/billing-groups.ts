@@ -56,12 +56,15 @@ function existingId(ctx: MockContext, request: FastifyRequest): string {
   return id;
 }
 
-function forceStatus(ctx: MockContext, id: string, status: string): void {
-  if (!ctx.faults.has('forced-status-ignored')) ctx.billing.force(id, status);
+/** How a status change arrived: the forced-status faults bend the single PUT/DELETE only, as they say, not bulk. */
+type Via = 'single' | 'bulk';
+
+function forceStatus(ctx: MockContext, id: string, status: string, via: Via): void {
+  if (via === 'bulk' || !ctx.faults.has('forced-status-ignored')) ctx.billing.force(id, status);
 }
 
-function removeForcedStatus(ctx: MockContext, id: string): void {
-  if (!ctx.faults.has('forced-status-not-removed')) ctx.billing.unforce(id);
+function removeForcedStatus(ctx: MockContext, id: string, via: Via): void {
+  if (via === 'bulk' || !ctx.faults.has('forced-status-not-removed')) ctx.billing.unforce(id);
 }
 
 interface StatusUpdate {
@@ -89,8 +92,8 @@ function readUpdates(ctx: MockContext, body: unknown): StatusUpdate[] {
 /** All items are checked before any is applied, so a bad item leaves every group as it was. */
 function applyUpdate(ctx: MockContext, u: StatusUpdate): void {
   const treatAsForce = !u.deleteStatus || ctx.faults.has('delete-status-ignored');
-  if (!treatAsForce) removeForcedStatus(ctx, u.billingGroupId);
-  else if (u.status !== undefined) forceStatus(ctx, u.billingGroupId, u.status);
+  if (!treatAsForce) removeForcedStatus(ctx, u.billingGroupId, 'bulk');
+  else if (u.status !== undefined) forceStatus(ctx, u.billingGroupId, u.status, 'bulk');
 }
 
 /** The text-content-type fault: the body stays JSON, the label says otherwise. */
@@ -121,11 +124,11 @@ export function billingGroupRoutes(ctx: MockContext) {
     app.put('/billingGroups/:billingGroupId/status', async (request) => {
       const id = existingId(ctx, request);
       requireValid('billing-group-status', request.body);
-      forceStatus(ctx, id, String(asObject(request.body).status));
+      forceStatus(ctx, id, String(asObject(request.body).status), 'single');
       return { success: true };
     });
     app.delete('/billingGroups/:billingGroupId/status', async (request) => {
-      removeForcedStatus(ctx, existingId(ctx, request));
+      removeForcedStatus(ctx, existingId(ctx, request), 'single');
       return { success: true };
     });
     app.get('/billingGroups/:billingGroupId/details', async (request) => {

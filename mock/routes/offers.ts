@@ -11,6 +11,7 @@ import { asObject, isObject, type JsonObject } from '../json.ts';
 import { applyWrite, createOffer, type Offer } from '../offer-model.ts';
 import type { OfferMutation, OfferWrite } from '../offers-store.ts';
 import { dateTimeParam } from '../query.ts';
+import { leniently } from '../lenient.ts';
 import { requireValid } from '../validation.ts';
 import { offerAckStatus } from '../variant.ts';
 import { pathParam } from './params.ts';
@@ -40,17 +41,28 @@ function extraViolations(schema: SchemaName, body: unknown): SchemaViolation[] {
   return Array.isArray(body) ? body.flatMap((item, i) => propertiesViolation(item, `/${i}`)) : [];
 }
 
-function checkWriteBody(ctx: MockContext, schema: SchemaName, body: unknown): void {
-  if (ctx.faults.has('invalid-body-accepted')) return;
+/** The body the route goes on with: validated (400 otherwise), or read leniently by the lenient variant. */
+function checkWriteBody(ctx: MockContext, schema: SchemaName, body: unknown): unknown {
+  if (ctx.faults.has('invalid-body-accepted')) return body;
+  if (ctx.variant.lenientInput) return leniently(schema, body, (b) => extraViolations(schema, b));
   requireValid(schema, body, extraViolations(schema, body));
+  return body;
+}
+
+/** The price-strategy-stored fault: a priceStrategy sent in a write (not a field of spec 2.3) is stored as is. */
+function storeWrittenPriceStrategy(ctx: MockContext, offer: Offer | undefined, body: unknown): Offer | undefined {
+  const written = asObject(asObject(body).offer).priceStrategy;
+  if (!offer || !ctx.faults.has('price-strategy-stored') || typeof written !== 'string') return offer;
+  return { ...offer, priceStrategy: written as Offer['priceStrategy'] };
 }
 
 function upsert(ctx: MockContext, offerId: string, body: unknown): OfferWrite {
   const opts = { ignoreCancel: ctx.faults.has('cancel-flag-ignored') };
-  const mutate: OfferMutation = (existing) => {
+  const write: OfferMutation = (existing) => {
     if (!existing) return createOffer(offerId, body, ctx.directory, opts);
     return ctx.faults.has('update-not-applied') ? existing : applyWrite(existing, body, ctx.directory, opts);
   };
+  const mutate: OfferMutation = (existing) => storeWrittenPriceStrategy(ctx, write(existing), body);
   const bookingId = asObject(asObject(body).offer).bookingId;
   return { offerId, operation: 'UPSERT', mutate, ...(typeof bookingId === 'string' ? { bookingId } : {}) };
 }
@@ -103,19 +115,19 @@ function getOffer(ctx: MockContext) {
 
 function createOfferRoute(ctx: MockContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    checkWriteBody(ctx, 'offer-write', request.body);
+    const body = checkWriteBody(ctx, 'offer-write', request.body);
     const id = ctx.ids.next('offer');
     const batchId = ctx.ids.next('batch');
-    ctx.offers.submit(batchId, [upsert(ctx, id, request.body)]);
+    ctx.offers.submit(batchId, [upsert(ctx, id, body)]);
     return reply.code(ctx.variant.createdStatus).send({ batchId, id });
   };
 }
 
 function upsertOfferRoute(ctx: MockContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    checkWriteBody(ctx, 'offer-write', request.body);
+    const body = checkWriteBody(ctx, 'offer-write', request.body);
     const batchId = ctx.ids.next('batch');
-    ctx.offers.submit(batchId, [upsert(ctx, pathParam(request, 'offerId'), request.body)]);
+    ctx.offers.submit(batchId, [upsert(ctx, pathParam(request, 'offerId'), body)]);
     return reply.code(offerAckStatus(ctx.variant)).send(ctx.faults.has('ack-missing-batch-id') ? {} : { batchId });
   };
 }
@@ -132,9 +144,9 @@ function deleteOfferRoute(ctx: MockContext) {
 
 function bulkOfferRoute(ctx: MockContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    checkWriteBody(ctx, 'offer-bulk', request.body);
+    const body = checkWriteBody(ctx, 'offer-bulk', request.body);
     const batchId = ctx.ids.next('batch');
-    ctx.offers.submit(batchId, bulkWrites(ctx, request.body));
+    ctx.offers.submit(batchId, bulkWrites(ctx, body));
     return reply.code(offerAckStatus(ctx.variant)).send({ success: true, batchId });
   };
 }

@@ -23,47 +23,49 @@ import { awaitStatus, bulkStatus, currentStatus, expectForced, forceStatus, remo
 
 test.describe.configure({ mode: 'default' });
 
-checkTest(
-  {
-    check: 'billing-forced-status',
-    clause: 'spec 3 rules 1-2',
-    operation: operationById('forceBillingGroupStatus'),
-    title: 'PUT status forces it, DELETE status removes it',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      const { groups } = await listGroups(flow);
-      const group = writableGroups(groups)[0];
-      if (!group) throw new Error('listGroups returned no group without skipping');
-      const own = (await currentStatus(flow, group.id)) ?? group.status;
-      const { values, invented } = statusCandidates(groups, own, target().runId);
-      const forced = values[target().seed % values.length] ?? values[0] ?? 'Booked';
-      flow.cleanup.billingStatus(group.id, own);
-      const put = await forceStatus(flow, group.id, forced);
-      if (invented && put.response.status >= 400 && put.response.status < 500) {
-        flow.testInfo.skip(
-          true,
-          `billing group ${group.id} shows '${own}', every group shows that, and the server refused '${forced}': the spec lists no other status value (spec 3), so there is nothing to force`,
+test(
+  ...checkTest(
+    {
+      check: 'billing-forced-status',
+      clause: 'spec 3 rules 1-2',
+      operation: operationById('forceBillingGroupStatus'),
+      title: 'PUT status forces it, DELETE status removes it',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        const { groups } = await listGroups(flow);
+        const group = writableGroups(groups)[0];
+        if (!group) throw new Error('listGroups returned no group without skipping');
+        const own = (await currentStatus(flow, group.id)) ?? group.status;
+        const { values, invented } = statusCandidates(groups, own, target().runId);
+        const forced = values[target().seed % values.length] ?? values[0] ?? 'Booked';
+        flow.cleanup.billingStatus(group.id, own);
+        const put = await forceStatus(flow, group.id, forced);
+        if (invented && put.response.status >= 400 && put.response.status < 500) {
+          flow.testInfo.skip(
+            true,
+            `billing group ${group.id} shows '${own}', every group shows that, and the server refused '${forced}': the spec lists no other status value (spec 3), so there is nothing to force`,
+          );
+        }
+        expectForced(flow, put, group.id);
+        await awaitStatus(
+          flow,
+          group.id,
+          (s) => s === forced,
+          `was forced to '${forced}' (PUT answered success) but does not show it`,
+          'spec 3 rule 1',
         );
-      }
-      expectForced(flow, put, group.id);
-      await awaitStatus(
-        flow,
-        group.id,
-        (s) => s === forced,
-        `was forced to '${forced}' (PUT answered success) but does not show it`,
-        'spec 3 rule 1',
-      );
-      await removeStatus(flow, group.id);
-      await awaitStatus(
-        flow,
-        group.id,
-        (s) => s !== forced,
-        `had its forced status '${forced}' removed (DELETE answered success) but still shows it`,
-        'spec 3 rule 2',
-      );
-    }),
+        await removeStatus(flow, group.id);
+        await awaitStatus(
+          flow,
+          group.id,
+          (s) => s !== forced,
+          `had its forced status '${forced}' removed (DELETE answered success) but still shows it`,
+          'spec 3 rule 2',
+        );
+      }),
+  ),
 );
 
 function itemArb(
@@ -147,46 +149,48 @@ async function checkStep(
   }
 }
 
-checkTest(
-  {
-    check: 'billing-bulk-status',
-    clause: 'spec 3 rule 3',
-    operation: operationById('bulkUpdateBillingGroupStatus'),
-    title: 'bulkStatusUpdate forces, and removes with deleteStatus, per item',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      const { groups } = await listGroups(flow);
-      const writable = writableGroups(groups);
-      const mine = writable.length >= 3 ? writable.slice(1, 3) : writable.slice(0, 2);
-      const own = new Map<string, string>();
-      for (const g of mine) {
-        const s = (await currentStatus(flow, g.id)) ?? g.status;
-        own.set(g.id, s);
-        flow.cleanup.billingStatus(g.id, s);
-      }
-      const plan = planArb(mine, own, groups);
-      await checkProperty(
-        flow,
-        [plan],
-        async (steps) => {
-          const forced = new Map<string, string>();
-          try {
-            for (const items of steps) {
-              await bulkStatus(flow, items);
-              await checkStep(flow, items, forced);
+test(
+  ...checkTest(
+    {
+      check: 'billing-bulk-status',
+      clause: 'spec 3 rule 3',
+      operation: operationById('bulkUpdateBillingGroupStatus'),
+      title: 'bulkStatusUpdate forces, and removes with deleteStatus, per item',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        const { groups } = await listGroups(flow);
+        const writable = writableGroups(groups);
+        const mine = writable.length >= 3 ? writable.slice(1, 3) : writable.slice(0, 2);
+        const own = new Map<string, string>();
+        for (const g of mine) {
+          const s = (await currentStatus(flow, g.id)) ?? g.status;
+          own.set(g.id, s);
+          flow.cleanup.billingStatus(g.id, s);
+        }
+        const plan = planArb(mine, own, groups);
+        await checkProperty(
+          flow,
+          [plan],
+          async (steps) => {
+            const forced = new Map<string, string>();
+            try {
+              for (const items of steps) {
+                await bulkStatus(flow, items);
+                await checkStep(flow, items, forced);
+              }
+            } finally {
+              // Each run starts from the groups' own statuses, so a shrunk run means the same thing alone.
+              if (forced.size > 0)
+                await bulkStatus(
+                  flow,
+                  [...forced.keys()].map((billingGroupId) => ({ billingGroupId, deleteStatus: true })),
+                ).catch(() => undefined);
             }
-          } finally {
-            // Each run starts from the groups' own statuses, so a shrunk run means the same thing alone.
-            if (forced.size > 0)
-              await bulkStatus(
-                flow,
-                [...forced.keys()].map((billingGroupId) => ({ billingGroupId, deleteStatus: true })),
-              ).catch(() => undefined);
-          }
-        },
-        { numRuns: Math.max(1, Math.ceil(target().runs / 4)), waitsPerRun: 3 },
-      );
-    }),
+          },
+          { numRuns: Math.max(1, Math.ceil(target().runs / 4)), waitsPerRun: 3 },
+        );
+      }),
+  ),
 );

@@ -14,7 +14,7 @@
 import { operations, type Operation } from '../../specs/contract.ts';
 import type { AuthMode } from '../lib/client.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { contractTest, is2xx, type ContractContext } from './contract-test.ts';
+import { contractTest, test, is2xx, type ContractContext } from './contract-test.ts';
 import { placeholderParams, validLookingBody } from './fixtures.ts';
 import { cancelOffer } from './offers.ts';
 
@@ -79,26 +79,28 @@ function describe(l: LetThrough): string {
 const all = operations();
 
 for (const { auth, label, what } of PROBES) {
-  contractTest(
-    { check: 'auth-required', clause: 'spec 5 rule 2', title: `${label} · all ${all.length} operations` },
-    async (ctx) => {
-      // Hundreds of sequential requests to a remote deployment can outlast the default test timeout.
-      ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
-      const letThrough = (await mapLimited(all, IN_FLIGHT, (op) => probe(ctx, op, auth, what))).filter(
-        (l): l is LetThrough => l !== undefined,
-      );
-      const first = letThrough[0];
-      if (!first) return;
-      for (const l of letThrough) ctx.testInfo.annotations.push({ type: 'operation', description: l.op.operationId });
-      ctx.check.fail(
-        `every request must send the bearer token, and one with ${what} must be refused with 401 or 403 (spec 5 rule 2); ${letThrough.length} of ${all.length} operation(s) answered otherwise:\n    ${letThrough.map(describe).join('\n    ')}`,
-        {
-          operationId: first.op.operationId,
-          method: first.op.method,
-          path: first.op.path,
-          exchanges: letThrough.slice(0, SHOWN_EXCHANGES).map((l) => l.exchange),
-        },
-      );
-    },
+  test(
+    ...contractTest(
+      { check: 'auth-required', clause: 'spec 5 rule 2', title: `${label} · all ${all.length} operations` },
+      async (ctx) => {
+        // Hundreds of sequential requests to a remote deployment can outlast the default test timeout.
+        ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
+        const letThrough = (await mapLimited(all, IN_FLIGHT, (op) => probe(ctx, op, auth, what))).filter(
+          (l): l is LetThrough => l !== undefined,
+        );
+        const first = letThrough[0];
+        if (!first) return;
+        for (const l of letThrough) ctx.testInfo.annotations.push({ type: 'operation', description: l.op.operationId });
+        ctx.check.fail(
+          `every request must send the bearer token, and one with ${what} must be refused with 401 or 403 (spec 5 rule 2); ${letThrough.length} of ${all.length} operation(s) answered otherwise:\n    ${letThrough.map(describe).join('\n    ')}`,
+          {
+            operationId: first.op.operationId,
+            method: first.op.method,
+            path: first.op.path,
+            exchanges: letThrough.slice(0, SHOWN_EXCHANGES).map((l) => l.exchange),
+          },
+        );
+      },
+    ),
   );
 }

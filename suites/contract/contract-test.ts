@@ -5,7 +5,9 @@
  * about (HTTP semantics).
  */
 import { matchOperation, operationById, type Operation } from '../../specs/contract.ts';
-import { checkTest, type CheckContext, type CheckTestMeta } from '../lib/check-test.ts';
+import { checkTest, type CheckContext, type CheckTestArgs, type CheckTestMeta } from '../lib/check-test.ts';
+
+export { test } from '../lib/check-test.ts';
 import { Check } from '../lib/check.ts';
 import { CheckFailure } from '../lib/check-failure.ts';
 import type { Exchange } from '../lib/exchange.ts';
@@ -58,11 +60,11 @@ export function expectNo5xxOnEvery(exchanges: readonly Exchange[]): void {
 }
 
 /**
- * A contract test. A 5xx anywhere in the test is reported in preference to the
+ * A contract test, for `test(...contractTest(meta, body))`. A 5xx anywhere in the test is reported in preference to the
  * body's own failure: a server error usually is the cause of whatever else broke.
  */
-export function contractTest(meta: CheckTestMeta, body: (ctx: ContractContext) => Promise<void>): void {
-  checkTest(meta, async (ctx) => {
+export function contractTest(meta: CheckTestMeta, body: (ctx: ContractContext) => Promise<void>): CheckTestArgs {
+  return checkTest(meta, async (ctx) => {
     const cleanup = new Cleanup();
     let failure: unknown;
     try {

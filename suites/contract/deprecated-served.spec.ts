@@ -13,7 +13,7 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { contractTest, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
+import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
 import { opaqueRecord, taggedId } from './fixtures.ts';
 import { recordTemplate } from './records.ts';
 
@@ -99,33 +99,35 @@ async function createRecord(
 }
 
 for (const op of operations().filter((o) => o.deprecated)) {
-  contractTest(
-    { check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' },
-    async (ctx) => {
-      const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
-      const json = bodyFor(op, ctx.runId);
-      const call = () => ctx.api.op(op, { params, ...(json !== undefined ? { json } : {}) });
-      const record = recordTemplate(op);
-      if (!record) {
-        const x = await call();
-        if (is2xx(x) && op.method === 'put') deleteLater(ctx, op.path, params);
-        if (is2xx(x) && op.method === 'post') deleteCreatedLater(ctx, op, json, x);
-        const why =
-          op.method === 'put'
-            ? 'a PUT to a path carrying the id creates the record (spec 1), so no record is missing'
-            : 'the path names no record that could be missing';
-        return judge(ctx, x, { conclusive: true, why });
-      }
-      const created = await createRecord(ctx, record, params);
-      if (!created.ok) return judge(ctx, await call(), { conclusive: false, why: created.why });
-      // Writes may be asynchronous (spec 1): a 404 right after the PUT may only mean "not visible yet".
-      const seen = await untilVisible(call, (x) => x.response.status !== 404);
-      if (op.method === 'delete' && is2xx(seen.value))
-        ctx.testInfo.annotations.push({ type: 'note', description: `${record} deleted by the operation under test` });
-      judge(ctx, seen.value, {
-        conclusive: true,
-        why: `the record was written by PUT ${record} (answered ${created.put.response.status}) and was still not found after ${seen.elapsedMs} ms`,
-      });
-    },
+  test(
+    ...contractTest(
+      { check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' },
+      async (ctx) => {
+        const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
+        const json = bodyFor(op, ctx.runId);
+        const call = () => ctx.api.op(op, { params, ...(json !== undefined ? { json } : {}) });
+        const record = recordTemplate(op);
+        if (!record) {
+          const x = await call();
+          if (is2xx(x) && op.method === 'put') deleteLater(ctx, op.path, params);
+          if (is2xx(x) && op.method === 'post') deleteCreatedLater(ctx, op, json, x);
+          const why =
+            op.method === 'put'
+              ? 'a PUT to a path carrying the id creates the record (spec 1), so no record is missing'
+              : 'the path names no record that could be missing';
+          return judge(ctx, x, { conclusive: true, why });
+        }
+        const created = await createRecord(ctx, record, params);
+        if (!created.ok) return judge(ctx, await call(), { conclusive: false, why: created.why });
+        // Writes may be asynchronous (spec 1): a 404 right after the PUT may only mean "not visible yet".
+        const seen = await untilVisible(call, (x) => x.response.status !== 404);
+        if (op.method === 'delete' && is2xx(seen.value))
+          ctx.testInfo.annotations.push({ type: 'note', description: `${record} deleted by the operation under test` });
+        judge(ctx, seen.value, {
+          conclusive: true,
+          why: `the record was written by PUT ${record} (answered ${created.put.response.status}) and was still not found after ${seen.elapsedMs} ms`,
+        });
+      },
+    ),
   );
 }

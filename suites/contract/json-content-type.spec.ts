@@ -6,7 +6,7 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { contractTest, is2xx, skipTest, type ContractContext } from './contract-test.ts';
+import { contractTest, test, is2xx, skipTest, type ContractContext } from './contract-test.ts';
 import { scenarioFor } from './scenarios.ts';
 
 const meta = (op: Operation) => ({ check: 'json-content-type', clause: 'spec 4', operation: op });
@@ -24,11 +24,13 @@ function expectJsonTyped(ctx: ContractContext, answers: readonly Exchange[]): vo
 
 for (const op of operations().filter((o) => o.documented)) {
   const scenario = scenarioFor(op);
-  contractTest({ ...meta(op), writes: scenario.writes }, async (ctx) =>
-    expectJsonTyped(ctx, await scenario.run(ctx, op)),
+  test(
+    ...contractTest({ ...meta(op), writes: scenario.writes }, async (ctx) =>
+      expectJsonTyped(ctx, await scenario.run(ctx, op)),
+    ),
   );
 }
 
 for (const op of operations().filter((o) => !o.documented && o.method === 'get' && o.pathParams.length === 0)) {
-  contractTest(meta(op), async (ctx) => expectJsonTyped(ctx, [await ctx.api.op(op)]));
+  test(...contractTest(meta(op), async (ctx) => expectJsonTyped(ctx, [await ctx.api.op(op)])));
 }

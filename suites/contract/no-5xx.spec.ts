@@ -1,16 +1,18 @@
 /**
  * no-5xx: a server does not answer 5xx to a request it can judge (HTTP
- * semantics). Every contract test already fails on any 5xx it meets (see
- * contract-test.ts); these probes go looking for one with bad input to the
- * documented operations: malformed JSON and schema-invalid write bodies (which
- * must get a 4xx: never a 2xx, never a 5xx), wrongly typed query parameters
- * and unknown ids (any answer but a 5xx: what a server does with them is not shown).
+ * semantics; contract). Every contract test already fails on any 5xx it meets
+ * (see contract-test.ts); these probes go looking for one with bad input to the
+ * documented operations: malformed JSON and schema-invalid write bodies,
+ * wrongly typed query parameters and unknown ids. Only the 5xx is judged here:
+ * whether a server refuses bad input or reads it leniently is not shown (the
+ * spec binds the client, spec 5 rule 3; spec 7 shows no error codes), and the
+ * advisory bad-input-rejected check reports acceptance.
  */
 import { operationById, operations, type Operation, type QueryParam } from '../../specs/contract.ts';
 import type { CallOptions } from '../lib/client.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
-import { NO_5XX, contractTest, is2xx, type ContractContext } from './contract-test.ts';
+import { NO_5XX, contractTest, test, is2xx, type ContractContext } from './contract-test.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from './fixtures.ts';
 import { cancelLater } from './offers.ts';
@@ -51,27 +53,18 @@ function undoAcceptedBadBody(ctx: ContractContext, op: Operation, params: Record
 
 async function badBodies(ctx: ContractContext, op: Operation): Promise<void> {
   const params = await paramsForBadBody(ctx, op);
-  const probes: { what: string; clause: string; call: CallOptions }[] = [
-    { what: 'malformed JSON', clause: 'spec 4', call: { raw: MALFORMED_JSON } },
+  const probes: { what: string; call: CallOptions }[] = [
+    { what: 'malformed JSON', call: { raw: MALFORMED_JSON } },
     {
-      what: `a body that breaks ${op.requestSchema}.schema.json`,
-      clause: requestClause(op),
+      what: `a body that breaks ${op.requestSchema}.schema.json (${requestClause(op)})`,
       call: { json: schemaInvalidBody(op.requestSchema!) },
     },
   ];
   for (const probe of probes) {
     const x = await ctx.api.op(op, { params, ...probe.call });
+    // A lenient server may carry it out: undo what it may have written.
+    if (is2xx(x)) undoAcceptedBadBody(ctx, op, params, x);
     ctx.check.expectNo5xx(x, probe.what);
-    if (is2xx(x)) {
-      undoAcceptedBadBody(ctx, op, params, x);
-      ctx.check.fail(
-        `${probe.what} was accepted with ${x.response.status}; a request the server cannot carry out must get a 4xx`,
-        { exchanges: [x] },
-        probe.clause,
-      );
-    }
-    if (x.response.status < 400)
-      ctx.check.fail(`${probe.what} got ${x.response.status}; expected a 4xx`, { exchanges: [x] }, probe.clause);
   }
 }
 
@@ -103,5 +96,5 @@ for (const op of operations().filter((o) => o.documented)) {
   const probe = probeOf(op);
   if (!probe) continue;
   // Anything but a GET may be carried out by a server that wrongly accepts it.
-  contractTest({ ...NO_5XX, operation: op, writes: op.method !== 'get' }, (ctx) => probe(ctx, op));
+  test(...contractTest({ ...NO_5XX, operation: op, writes: op.method !== 'get' }, (ctx) => probe(ctx, op)));
 }

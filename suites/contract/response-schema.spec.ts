@@ -5,23 +5,25 @@
  */
 import { operations } from '../../specs/contract.ts';
 import { responseClause } from './clauses.ts';
-import { contractTest } from './contract-test.ts';
+import { contractTest, test } from './contract-test.ts';
 import { scenarioFor } from './scenarios.ts';
 
 for (const op of operations().filter((o) => o.documented)) {
   const scenario = scenarioFor(op);
-  contractTest(
-    { check: 'response-schema', clause: responseClause(op), operation: op, writes: scenario.writes },
-    async (ctx) => {
-      const schema = op.responseSchema;
-      if (!schema)
-        throw new Error(
-          `suite bug: documented operation ${op.operationId} has no response schema in specs/openapi.yaml`,
-        );
-      for (const x of await scenario.run(ctx, op)) {
-        ctx.check.expectSuccess(x, `${op.method.toUpperCase()} ${op.path}`);
-        ctx.check.expectSchema(x, schema);
-      }
-    },
+  test(
+    ...contractTest(
+      { check: 'response-schema', clause: responseClause(op), operation: op, writes: scenario.writes },
+      async (ctx) => {
+        const schema = op.responseSchema;
+        if (!schema)
+          throw new Error(
+            `suite bug: documented operation ${op.operationId} has no response schema in specs/openapi.yaml`,
+          );
+        for (const x of await scenario.run(ctx, op)) {
+          ctx.check.expectSuccess(x, `${op.method.toUpperCase()} ${op.path}`);
+          ctx.check.expectSchema(x, schema);
+        }
+      },
+    ),
   );
 }

@@ -5,8 +5,11 @@
  * body, or a body that is not sent as JSON (spec 4: bodies are JSON; spec 5
  * rule 3). Wrong-type values are chosen so no common lenient binder can coerce
  * them into the documented type (objects and arrays for strings, words for
- * numbers and booleans): a server is failed for accepting nonsense, not for
- * reading "5" as 5. Unknown fields are never used here: the spec allows them.
+ * numbers and booleans): accepting nonsense is flagged, reading "5" as 5 is
+ * not. Unknown fields are never used here: the spec allows them. Nor is a
+ * bulk item without `id`: the spec marks no field as required. The spec binds
+ * the client here (spec 5 rule 3), so what a server does with these is hygiene
+ * (advisory) unless it answers 5xx.
  */
 import fc from 'fast-check';
 import { offerWriteBodyArb } from './offer-write-body.ts';
@@ -24,8 +27,38 @@ export type OfferWriteShape = 'single' | 'bulk';
 
 type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'string-item' | 'object' | 'nullable-object' | 'date-time';
 
-/** Documented, typed fields of spec 2.3 (pointers into a single write body). */
-const TYPED_FIELDS: readonly [string, JsonType][] = [
+/** The Location object of spec 2.1, as written in `offer.fromLocation` / `offer.toLocation`. */
+const LOCATION_FIELDS: readonly [string, JsonType][] = [
+  ['', 'object'],
+  ['/addressText', 'string'],
+  ['/latitude', 'number'],
+  ['/longitude', 'number'],
+  ['/locationName', 'string'],
+  ['/locationId', 'string'],
+  ['/externalId', 'string'],
+  ['/timezone', 'string'],
+  ['/properties', 'nullable-object'],
+];
+
+/** mappingRequests.fromLocation / toLocation (spec 2.3): only the fields whose type is shown. */
+const MAPPING_LOCATION_FIELDS: readonly [string, JsonType][] = [
+  ['', 'object'],
+  ['/latitude', 'number'],
+  ['/longitude', 'number'],
+  ['/saveIfUnknown', 'boolean'],
+  ['/locationNameResolutionEnabled', 'boolean'],
+  ['/useDefaultParentGroup', 'boolean'],
+  ['/saveGroupIfUnknown', 'boolean'],
+];
+
+const under = (prefix: string, fields: readonly [string, JsonType][]): [string, JsonType][] =>
+  fields.map(([p, t]) => [`${prefix}${p}`, t]);
+
+/**
+ * Every field of spec 2.3 whose type the spec shows (pointers into a single write body). Fields shown only
+ * as nullable (offer.properties, productMassKg, prices, metadata, mapping ids and names) have no type to break.
+ */
+export const TYPED_FIELDS: readonly [string, JsonType][] = [
   ['/offer', 'object'],
   ['/offer/references', 'array'],
   ['/offer/references/0', 'string-item'],
@@ -34,17 +67,18 @@ const TYPED_FIELDS: readonly [string, JsonType][] = [
   ['/offer/carrierId', 'string'],
   ['/offer/quantity', 'number'],
   ['/offer/noPayment', 'boolean'],
-  ['/offer/fromLocation', 'object'],
-  ['/offer/fromLocation/latitude', 'number'],
-  ['/offer/toLocation/longitude', 'number'],
-  ['/offer/toLocation/timezone', 'string'],
-  ['/offer/fromLocation/properties', 'nullable-object'],
+  ...under('/offer/fromLocation', LOCATION_FIELDS),
+  ...under('/offer/toLocation', LOCATION_FIELDS),
   ['/offer/transportTimestamp', 'date-time'],
   ['/mappingRequests', 'object'],
+  ['/mappingRequests/carrier', 'object'],
   ['/mappingRequests/carrier/carrierExternalId', 'string'],
-  ['/mappingRequests/fromLocation/latitude', 'number'],
-  ['/mappingRequests/toLocation/saveIfUnknown', 'boolean'],
+  ...under('/mappingRequests/fromLocation', MAPPING_LOCATION_FIELDS),
+  ...under('/mappingRequests/toLocation', MAPPING_LOCATION_FIELDS),
+  ['/mappingRequests/fromLocationGroup', 'object'],
   ['/mappingRequests/fromLocationGroup/usePrimaryLocation', 'boolean'],
+  ['/mappingRequests/toLocationGroup', 'object'],
+  ['/mappingRequests/toLocationGroup/usePrimaryLocation', 'boolean'],
   ['/cancel', 'boolean'],
   ['/settled', 'boolean'],
 ];
@@ -99,16 +133,35 @@ function json(flaw: string, value: unknown): InvalidBody {
   return { flaw, raw: JSON.stringify(value), contentType: 'application/json' };
 }
 
+const EXPECTED: Record<JsonType, string> = {
+  string: 'a string',
+  'string-item': 'a string',
+  number: 'a number',
+  boolean: 'a boolean',
+  array: 'an array',
+  object: 'an object',
+  'nullable-object': 'an object or null',
+  'date-time': 'an ISO 8601 date-time',
+};
+
+type WrongValue = readonly [pointer: string, type: JsonType, wrong: unknown];
+
+/** Each typed field with each value of a wrong type. */
+const WRONG_VALUES: readonly WrongValue[] = TYPED_FIELDS.flatMap(([pointer, type]) =>
+  WRONG[type].map((wrong) => [pointer, type, wrong] as const),
+);
+
+function withWrongValue(runId: string, shape: OfferWriteShape, valid: unknown, [pointer, type, wrong]: WrongValue) {
+  const body = structuredClone(valid) as Record<string, unknown>;
+  setAt(body, pointer, wrong);
+  const flaw = `${pointer} is ${JSON.stringify(wrong)}, not ${EXPECTED[type]} (spec 2.3)`;
+  return shape === 'bulk' ? json(`item 0: ${flaw}`, [{ ...body, id: `${runId}-bad` }]) : json(flaw, body);
+}
+
 function wrongTypeArb(runId: string, shape: OfferWriteShape): fc.Arbitrary<InvalidBody> {
-  const field = fc.constantFrom(
-    ...TYPED_FIELDS.flatMap(([pointer, type]) => WRONG[type].map((wrong) => [pointer, type, wrong] as const)),
-  );
-  return fc.tuple(offerWriteBodyArb(runId, { cancel: false }), field).map(([valid, [pointer, type, wrong]]) => {
-    const body = structuredClone(valid) as Record<string, unknown>;
-    setAt(body, pointer, wrong);
-    const flaw = `${pointer} is ${JSON.stringify(wrong)}, not ${type === 'date-time' ? 'an ISO 8601 date-time' : `a ${type}`} (spec 2.3)`;
-    return shape === 'bulk' ? json(`item 0: ${flaw}`, [{ ...body, id: `${runId}-bad` }]) : json(flaw, body);
-  });
+  return fc
+    .tuple(offerWriteBodyArb(runId, { cancel: false }), fc.constantFrom(...WRONG_VALUES))
+    .map(([valid, wrong]) => withWrongValue(runId, shape, valid, wrong));
 }
 
 function malformedArb(runId: string): fc.Arbitrary<InvalidBody> {
@@ -118,7 +171,8 @@ function malformedArb(runId: string): fc.Arbitrary<InvalidBody> {
       const text = JSON.stringify(body);
       return {
         flaw: 'the JSON text is cut short',
-        raw: text.slice(0, Math.floor(cut * (text.length - 1))),
+        // At least one character: no body at all is a case of its own.
+        raw: text.slice(0, 1 + Math.floor(cut * (text.length - 2))),
         contentType: 'application/json',
       };
     });
@@ -128,48 +182,81 @@ function malformedArb(runId: string): fc.Arbitrary<InvalidBody> {
   return fc.oneof(fixed, truncated);
 }
 
+/**
+ * A JSON value of the wrong shape. A bulk item WITHOUT an id is not among them: spec 2.3 marks no field as
+ * required, so a server may assign one. An id of the wrong type is (all identifiers are strings, spec 2).
+ */
+function wrongShapes(runId: string, shape: OfferWriteShape, valid: unknown): InvalidBody[] {
+  if (shape === 'single')
+    return ([[], ['offer'], 'offer', 42, null, true] as unknown[]).map((v) =>
+      json(`the body is ${JSON.stringify(v)}, not an object (spec 2.3)`, v),
+    );
+  return [
+    json('the body is one object, not an array of bulk items (spec 4.1)', { ...(valid as object), id: `${runId}-bad` }),
+    ...([{}, ['x']] as unknown[]).map((id) =>
+      json(`a bulk item's id is ${JSON.stringify(id)}, not a string (spec 2, spec 2.3)`, [
+        { ...(valid as object), id },
+      ]),
+    ),
+    ...(['offers', 42, null, [42], [null], [[]]] as unknown[]).map((v) =>
+      json(`the body is ${JSON.stringify(v)}, not an array of bulk items (spec 4.1)`, v),
+    ),
+  ];
+}
+
 function wrongShapeArb(runId: string, shape: OfferWriteShape): fc.Arbitrary<InvalidBody> {
-  if (shape === 'single') {
-    return fc
-      .constantFrom<unknown>([], ['offer'], 'offer', 42, null, true)
-      .map((v) => json(`the body is ${JSON.stringify(v)}, not an object (spec 2.3)`, v));
-  }
-  const notArray = offerWriteBodyArb(runId).map((body) =>
-    json('the body is one object, not an array of bulk items (spec 4.1)', { ...body, id: `${runId}-bad` }),
-  );
-  const missingId = offerWriteBodyArb(runId).map((body) =>
-    json('a bulk item has no id (spec 2.3: bulk items add id)', [body]),
-  );
-  const badId = fc
-    .constantFrom<unknown>({}, ['x'], null)
-    .map((id) => json(`a bulk item's id is ${JSON.stringify(id)}, not a string (spec 2.3)`, [{ id, offer: {} }]));
-  const scalars = fc
-    .constantFrom<unknown>('offers', 42, null, [42], [null], [[]])
-    .map((v) => json(`the body is ${JSON.stringify(v)}, not an array of bulk items (spec 4.1)`, v));
-  return fc.oneof(notArray, missingId, badId, scalars);
+  return offerWriteBodyArb(runId).chain((valid) => fc.constantFrom(...wrongShapes(runId, shape, valid)));
+}
+
+const NO_BODY: readonly InvalidBody[] = [
+  { flaw: 'no body and no content type (spec 4.1: the write has a body)' },
+  {
+    flaw: 'no body, though sent as application/json (spec 4.1: the write has a body)',
+    contentType: 'application/json',
+  },
+];
+
+const OTHER_CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/xml',
+  'application/octet-stream',
+] as const;
+
+/** A valid body sent under another content type: spec 5 rule 3 binds the client, so accepting it is hygiene only. */
+function sentAs(contentType: string, valid: unknown): InvalidBody {
+  return {
+    flaw: `a JSON body sent as ${contentType} (spec 5 rule 3 asks the client for application/json)`,
+    raw: JSON.stringify(valid),
+    contentType,
+  };
 }
 
 function notJsonArb(runId: string): fc.Arbitrary<InvalidBody> {
-  const missing = fc.constantFrom<InvalidBody>(
-    { flaw: 'no body and no content type (spec 4.1: the write has a body)' },
-    {
-      flaw: 'no body, though sent as application/json (spec 4.1: the write has a body)',
-      contentType: 'application/json',
-    },
-  );
   const wrongType = fc
-    .tuple(
-      offerWriteBodyArb(runId),
-      fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/octet-stream'),
-    )
-    .map(([body, contentType]) => ({
-      flaw: `a JSON body sent as ${contentType} (spec 4: bodies are JSON; spec 5 rule 3)`,
-      raw: JSON.stringify(body),
-      contentType,
-    }));
-  return fc.oneof(missing, wrongType);
+    .tuple(offerWriteBodyArb(runId), fc.constantFrom(...OTHER_CONTENT_TYPES))
+    .map(([body, contentType]) => sentAs(contentType, body));
+  return fc.oneof(fc.constantFrom(...NO_BODY), wrongType);
 }
 
+/**
+ * Every case that can be listed, for one write shape, built on one valid body: each typed field with each
+ * wrong value, each malformed text, each wrong shape, no body, each other content type. Run in full on
+ * every run, so the same server gets the same verdict whatever the seed.
+ */
+export function invalidOfferBodies(runId: string, shape: OfferWriteShape, valid: unknown): InvalidBody[] {
+  return [
+    ...WRONG_VALUES.map((w) => withWrongValue(runId, shape, valid, w)),
+    ...MALFORMED_TEXT.map((raw) => ({ flaw: 'the body is not valid JSON', raw, contentType: 'application/json' })),
+    ...wrongShapes(runId, shape, valid),
+    ...NO_BODY,
+    ...OTHER_CONTENT_TYPES.map((contentType) =>
+      sentAs(contentType, shape === 'bulk' ? [{ ...(valid as object), id: `${runId}-bad` }] : valid),
+    ),
+  ];
+}
+
+/** Random cases on top of the listed ones: other valid bodies to break, and JSON cut short at any point. */
 export function invalidOfferBodyArb(runId: string, shape: OfferWriteShape): fc.Arbitrary<InvalidBody> {
   return fc.oneof(
     { weight: 4, arbitrary: wrongTypeArb(runId, shape) },

@@ -6,48 +6,50 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { allInvoices } from './invoices.ts';
 
-checkTest(
-  {
-    check: 'invoice-forms',
-    clause: 'spec 2.6',
-    operation: operationById('getInvoiceBillingGroupDetailsSnapshot'),
-    title: 'the single invoice has billingGroups, the snapshot billingGroupDetails instead',
-  },
-  async (ctx) => {
-    const all = await allInvoices(ctx);
-    await checkProperty(
-      ctx,
-      [fc.constantFrom(...all.map((i) => i.id))],
-      async (invoiceId) => {
-        const single = await ctx.api.op(operationById('getInvoice'), { params: { invoiceId } });
-        ctx.check.expectSuccess(single, `GET /invoices/${invoiceId}`);
-        ctx.check.expectSchema(single, 'invoice', 'spec 2.6');
-        const snapshot = await ctx.api.op(operationById('getInvoiceBillingGroupDetailsSnapshot'), {
-          params: { invoiceId },
-        });
-        ctx.check.expectSuccess(snapshot, `GET /invoicesBillingGroupDetailsSnapshot/${invoiceId}`);
-        ctx.check.expectSchema(snapshot, 'invoice-snapshot', 'spec 2.6');
-        if ('billingGroups' in (snapshot.response.body as object)) {
-          ctx.check.fail(
-            `the snapshot of invoice ${invoiceId} carries billingGroups besides billingGroupDetails; spec 2.6 has billingGroupDetails in place of billingGroups`,
-            { exchanges: [snapshot], pointer: '/billingGroups' },
-          );
-        }
-        for (const x of [single, snapshot]) {
-          const id = (x.response.body as { id?: unknown }).id;
-          if (id !== invoiceId)
-            ctx.check.fail(`asked for invoice ${invoiceId}, got invoice ${JSON.stringify(id)}`, {
-              exchanges: [x],
-              pointer: '/id',
-            });
-        }
-      },
-      { numRuns: Math.min(all.length, target().runs) },
-    );
-  },
+test(
+  ...checkTest(
+    {
+      check: 'invoice-forms',
+      clause: 'spec 2.6',
+      operation: operationById('getInvoiceBillingGroupDetailsSnapshot'),
+      title: 'the single invoice has billingGroups, the snapshot billingGroupDetails instead',
+    },
+    async (ctx) => {
+      const all = await allInvoices(ctx);
+      await checkProperty(
+        ctx,
+        [fc.constantFrom(...all.map((i) => i.id))],
+        async (invoiceId) => {
+          const single = await ctx.api.op(operationById('getInvoice'), { params: { invoiceId } });
+          ctx.check.expectSuccess(single, `GET /invoices/${invoiceId}`);
+          ctx.check.expectSchema(single, 'invoice', 'spec 2.6');
+          const snapshot = await ctx.api.op(operationById('getInvoiceBillingGroupDetailsSnapshot'), {
+            params: { invoiceId },
+          });
+          ctx.check.expectSuccess(snapshot, `GET /invoicesBillingGroupDetailsSnapshot/${invoiceId}`);
+          ctx.check.expectSchema(snapshot, 'invoice-snapshot', 'spec 2.6');
+          if ('billingGroups' in (snapshot.response.body as object)) {
+            ctx.check.fail(
+              `the snapshot of invoice ${invoiceId} carries billingGroups besides billingGroupDetails; spec 2.6 has billingGroupDetails in place of billingGroups`,
+              { exchanges: [snapshot], pointer: '/billingGroups' },
+            );
+          }
+          for (const x of [single, snapshot]) {
+            const id = (x.response.body as { id?: unknown }).id;
+            if (id !== invoiceId)
+              ctx.check.fail(`asked for invoice ${invoiceId}, got invoice ${JSON.stringify(id)}`, {
+                exchanges: [x],
+                pointer: '/id',
+              });
+          }
+        },
+        { numRuns: Math.min(all.length, target().runs) },
+      );
+    },
+  ),
 );

@@ -6,26 +6,28 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { allInvoices, listInvoices } from './invoices.ts';
 
-checkTest(
-  {
-    check: 'invoice-limit',
-    clause: 'spec 4.2',
-    operation: operationById('listInvoices'),
-    title: 'limit=L answers at most L invoices',
-  },
-  async (ctx) => {
-    const all = await allInvoices(ctx);
-    await checkProperty(ctx, [fc.integer({ min: 1, max: Math.max(1, all.length - 1) })], async (limit) => {
-      const { items, exchange } = await listInvoices(ctx, { limit });
-      if (items.length > limit)
-        ctx.check.fail(`GET /invoices?limit=${limit} answered ${items.length} invoices`, {
-          exchanges: [exchange],
-          pointer: `/${limit}`,
-        });
-    });
-  },
+test(
+  ...checkTest(
+    {
+      check: 'invoice-limit',
+      clause: 'spec 4.2',
+      operation: operationById('listInvoices'),
+      title: 'limit=L answers at most L invoices',
+    },
+    async (ctx) => {
+      const all = await allInvoices(ctx);
+      await checkProperty(ctx, [fc.integer({ min: 1, max: Math.max(1, all.length - 1) })], async (limit) => {
+        const { items, exchange } = await listInvoices(ctx, { limit });
+        if (items.length > limit)
+          ctx.check.fail(`GET /invoices?limit=${limit} answered ${items.length} invoices`, {
+            exchanges: [exchange],
+            pointer: `/${limit}`,
+          });
+      });
+    },
+  ),
 );

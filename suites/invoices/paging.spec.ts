@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import type { CheckContext } from '../lib/check-test.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { checkProperty } from '../lib/property.ts';
 import { allInvoices } from './invoices.ts';
@@ -45,57 +45,59 @@ async function firstPage(ctx: CheckContext, limit: number): Promise<number> {
   return 0;
 }
 
-checkTest(
-  {
-    check: 'invoice-paging',
-    clause: 'spec 4.2',
-    operation: operationById('listInvoices'),
-    title: 'page by page: no duplicates, no gaps against the unpaged list',
-  },
-  async (ctx) => {
-    const all = await allInvoices(ctx);
-    const unpaged = all.map((i) => i.id);
-    // Small pages are the interesting ones, but a walk of more than ~25 pages says nothing more.
-    const limits = fc.integer({ min: Math.max(1, Math.ceil(unpaged.length / 25)), max: Math.max(1, unpaged.length) });
-    await checkProperty(
-      ctx,
-      [limits],
-      async (limit) => {
-        const base = await firstPage(ctx, limit);
-        const maxPages = Math.ceil(unpaged.length / limit) + 3;
-        const seenOn = new Map<string, number>();
-        let ended = false;
-        for (let n = base; n < base + maxPages; n++) {
-          const p = await page(ctx, limit, n);
-          if (!p.ids || p.ids.length === 0) {
-            ended = true;
-            break;
+test(
+  ...checkTest(
+    {
+      check: 'invoice-paging',
+      clause: 'spec 4.2',
+      operation: operationById('listInvoices'),
+      title: 'page by page: no duplicates, no gaps against the unpaged list',
+    },
+    async (ctx) => {
+      const all = await allInvoices(ctx);
+      const unpaged = all.map((i) => i.id);
+      // Small pages are the interesting ones, but a walk of more than ~25 pages says nothing more.
+      const limits = fc.integer({ min: Math.max(1, Math.ceil(unpaged.length / 25)), max: Math.max(1, unpaged.length) });
+      await checkProperty(
+        ctx,
+        [limits],
+        async (limit) => {
+          const base = await firstPage(ctx, limit);
+          const maxPages = Math.ceil(unpaged.length / limit) + 3;
+          const seenOn = new Map<string, number>();
+          let ended = false;
+          for (let n = base; n < base + maxPages; n++) {
+            const p = await page(ctx, limit, n);
+            if (!p.ids || p.ids.length === 0) {
+              ended = true;
+              break;
+            }
+            for (const [i, id] of p.ids.entries()) {
+              const earlier = seenOn.get(id);
+              if (earlier !== undefined)
+                ctx.check.fail(
+                  `page ${n} (limit ${limit}, first page ${base}) repeats invoice ${id}, already on page ${earlier}`,
+                  { exchanges: [p.exchange], pointer: `/${i}` },
+                );
+              seenOn.set(id, n);
+            }
           }
-          for (const [i, id] of p.ids.entries()) {
-            const earlier = seenOn.get(id);
-            if (earlier !== undefined)
-              ctx.check.fail(
-                `page ${n} (limit ${limit}, first page ${base}) repeats invoice ${id}, already on page ${earlier}`,
-                { exchanges: [p.exchange], pointer: `/${i}` },
-              );
-            seenOn.set(id, n);
+          if (!ended) {
+            ctx.testInfo.annotations.push({
+              type: 'note',
+              description: `limit ${limit}: ${maxPages} pages did not reach an empty one; only duplicates were judged`,
+            });
+            return;
           }
-        }
-        if (!ended) {
-          ctx.testInfo.annotations.push({
-            type: 'note',
-            description: `limit ${limit}: ${maxPages} pages did not reach an empty one; only duplicates were judged`,
-          });
-          return;
-        }
-        const missing = unpaged.filter((id) => !seenOn.has(id));
-        if (missing.length > 0)
-          ctx.check.fail(
-            `walking the pages with limit ${limit} (first page ${base}) never shows ${missing.length} of the ${unpaged.length} invoices of the unpaged list: ${missing.slice(0, 10).join(', ')}`,
-            { exchanges: ctx.api.exchanges.slice(-1) },
-          );
-      },
-      { numRuns: Math.max(1, Math.ceil(ctx.api.target.runs / 4)) },
-    );
-  },
+          const missing = unpaged.filter((id) => !seenOn.has(id));
+          if (missing.length > 0)
+            ctx.check.fail(
+              `walking the pages with limit ${limit} (first page ${base}) never shows ${missing.length} of the ${unpaged.length} invoices of the unpaged list: ${missing.slice(0, 10).join(', ')}`,
+              { exchanges: ctx.api.exchanges.slice(-1) },
+            );
+        },
+        { numRuns: Math.max(1, Math.ceil(ctx.api.target.runs / 4)) },
+      );
+    },
+  ),
 );

@@ -4,33 +4,35 @@
  * GET /billingGroups/{id} answers. Read-only; at most 100 distinct ids are read.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { allInvoices } from './invoices.ts';
 
 const MAX_READS = 100;
 
-checkTest(
-  {
-    check: 'invoice-references',
-    clause: 'spec 1, spec 2.6',
-    operation: operationById('getBillingGroup'),
-    title: 'billingGroupIds refer to billing groups that exist',
-  },
-  async (ctx) => {
-    const all = await allInvoices(ctx);
-    const referrers = new Map<string, string>();
-    for (const inv of all) for (const id of inv.billingGroupIds) if (!referrers.has(id)) referrers.set(id, inv.id);
-    for (const [billingGroupId, invoiceId] of [...referrers].slice(0, MAX_READS)) {
-      const x = await ctx.api.op(operationById('getBillingGroup'), { params: { billingGroupId } });
-      const found =
-        x.response.status >= 200 &&
-        x.response.status < 300 &&
-        (x.response.body as { id?: unknown } | undefined)?.id === billingGroupId;
-      if (!found)
-        ctx.check.fail(
-          `invoice ${invoiceId} references billing group ${billingGroupId}, but GET /billingGroups/${billingGroupId} answered ${x.response.status}${x.response.status < 300 ? ` with id ${JSON.stringify((x.response.body as { id?: unknown } | undefined)?.id)}` : ''}`,
-          { exchanges: [x] },
-        );
-    }
-  },
+test(
+  ...checkTest(
+    {
+      check: 'invoice-references',
+      clause: 'spec 1, spec 2.6',
+      operation: operationById('getBillingGroup'),
+      title: 'billingGroupIds refer to billing groups that exist',
+    },
+    async (ctx) => {
+      const all = await allInvoices(ctx);
+      const referrers = new Map<string, string>();
+      for (const inv of all) for (const id of inv.billingGroupIds) if (!referrers.has(id)) referrers.set(id, inv.id);
+      for (const [billingGroupId, invoiceId] of [...referrers].slice(0, MAX_READS)) {
+        const x = await ctx.api.op(operationById('getBillingGroup'), { params: { billingGroupId } });
+        const found =
+          x.response.status >= 200 &&
+          x.response.status < 300 &&
+          (x.response.body as { id?: unknown } | undefined)?.id === billingGroupId;
+        if (!found)
+          ctx.check.fail(
+            `invoice ${invoiceId} references billing group ${billingGroupId}, but GET /billingGroups/${billingGroupId} answered ${x.response.status}${x.response.status < 300 ? ` with id ${JSON.stringify((x.response.body as { id?: unknown } | undefined)?.id)}` : ''}`,
+            { exchanges: [x] },
+          );
+      }
+    },
+  ),
 );

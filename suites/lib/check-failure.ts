@@ -9,6 +9,15 @@ import { toCurl } from './curl.ts';
 import type { Exchange } from './exchange.ts';
 import { redactHeaders, redactText } from './redact.ts';
 
+/**
+ * How much a failure weighs (HELPERS.md, README "Severity"): `contract` when a
+ * sentence of the spec binds the server (or the server answered 5xx);
+ * `advisory` for hygiene beyond the spec (wrong body type accepted, token echoed
+ * in an error body, ...). Advisory failures are reported but do not fail a run
+ * unless it is strict.
+ */
+export type Severity = 'contract' | 'advisory';
+
 export interface PropertyFailure {
   seed: number;
   path: string;
@@ -23,6 +32,8 @@ export interface FailureRecord {
   method?: string;
   path?: string;
   message: string;
+  /** The weight of this failure; wins over the check's own severity annotation. */
+  severity?: Severity;
   /** JSON pointer to the bad value in the response (or request) body. */
   pointer?: string;
   schemaPath?: string;
@@ -40,6 +51,7 @@ export interface FailureDetails {
   /** The exchanges that show the failure, most relevant last. */
   exchanges?: Exchange[];
   property?: PropertyFailure;
+  severity?: Severity;
 }
 
 const BODY_LIMIT = 2_000;
@@ -79,7 +91,8 @@ function describeExchange(x: Exchange): string {
 
 export function formatFailure(r: FailureRecord): string {
   const op = r.operationId ? ` — ${r.operationId} (${r.method?.toUpperCase()} ${r.path})` : '';
-  const lines = [`[${r.check}] ${r.clause}${op}`, `  ${r.message}`];
+  const weight = r.severity === 'advisory' ? ' (advisory)' : '';
+  const lines = [`[${r.check}]${weight} ${r.clause}${op}`, `  ${r.message}`];
   if (r.pointer !== undefined)
     lines.push(
       `  at JSON pointer: ${r.pointer === '' ? '(root)' : r.pointer}${r.schemaPath ? `  (schema ${r.schemaPath})` : ''}`,
@@ -104,6 +117,7 @@ export class CheckFailure extends Error {
       check,
       clause,
       message: redactText(message, secrets),
+      ...(details.severity ? { severity: details.severity } : {}),
       exchanges,
       curl: exchanges.map((x) => toCurl(x.request)),
       ...(details.operationId ? { operationId: details.operationId } : {}),

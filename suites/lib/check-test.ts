@@ -1,11 +1,27 @@
 /**
- * Declares a Playwright test for one check. It labels the test with its check,
- * clause and operation (annotations, read by the runner and the reports), skips
- * write checks when writes are not allowed, and attaches a CheckFailure record.
+ * The arguments of a Playwright test for one check. It labels the test with its
+ * check, clause, severity and operation (annotations, read by the runner and
+ * the reports), skips write checks when writes are not allowed, turns a
+ * CheckBlocked into a skip annotated `blocked-by`, and attaches a CheckFailure
+ * record.
+ *
+ * Each spec calls `test(...checkTest(meta, body))` itself: Playwright records a
+ * test's location as the line that called test(), so the report points at the
+ * spec file and line of the check, not at this helper.
  */
-import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
+import {
+  test as base,
+  type APIRequestContext,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestDetails,
+  type TestInfo,
+} from '@playwright/test';
 import type { Operation } from '../../specs/contract.ts';
-import { Check, type CheckMeta } from './check.ts';
+import { CheckBlocked } from './check-blocked.ts';
+import { Check, severityOf, type CheckMeta } from './check.ts';
 import { CheckFailure, formatFailure } from './check-failure.ts';
 import { FlisClient } from './client.ts';
 import { Observer, operationIdOf } from './observer.ts';
@@ -65,6 +81,7 @@ export function annotationsOf(meta: CheckMeta): { type: string; description: str
   const out = [
     { type: 'check', description: meta.check },
     { type: 'clause', description: meta.clause },
+    { type: 'severity', description: severityOf(meta) },
   ];
   const op: Operation | undefined = meta.operation;
   if (op) out.push({ type: 'operation', description: op.operationId }, { type: 'resource', description: op.tag });
@@ -106,8 +123,44 @@ async function attachCoverage(api: FlisClient, testInfo: TestInfo): Promise<void
   });
 }
 
-export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): void {
-  test(
+type Fixtures = PlaywrightTestArgs &
+  PlaywrightTestOptions &
+  PlaywrightWorkerArgs &
+  PlaywrightWorkerOptions & { workerRequest: APIRequestContext; observer: Observer };
+
+/** title, details and body of one check test, for `test(...checkTest(meta, body))`. */
+export type CheckTestArgs = [string, TestDetails, (fixtures: Fixtures, testInfo: TestInfo) => Promise<void>];
+
+/** A blocked check is skipped, saying which check owns the problem it met (HELPERS.md "Blocked"). */
+function skipBlocked(testInfo: TestInfo, blocked: CheckBlocked): never {
+  testInfo.annotations.push({ type: 'blocked-by', description: blocked.blockedBy });
+  testInfo.skip(true, blocked.message);
+  throw blocked;
+}
+
+/**
+ * A bare `checkTest(...)` (not spread into test()) would declare nothing and the check would silently never run.
+ * The arguments notice being spread; if they are not by the end of the spec file's synchronous load, it throws.
+ */
+function mustBeSpread(args: CheckTestArgs): CheckTestArgs {
+  let spread = false;
+  Object.defineProperty(args, Symbol.iterator, {
+    value: function* () {
+      spread = true;
+      yield* Array.prototype.values.call(args);
+    },
+  });
+  queueMicrotask(() => {
+    if (!spread)
+      throw new Error(
+        `check '${args[0]}' was built but never declared: write test(...checkTest(meta, body)) (scripts/wrap-check-tests.ts rewrites bare calls)`,
+      );
+  });
+  return args;
+}
+
+export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): CheckTestArgs {
+  return mustBeSpread([
     checkTitle(meta),
     { tag: [`@${meta.check}`], annotation: annotationsOf(meta) },
     async ({ workerRequest, observer }, testInfo) => {
@@ -122,6 +175,7 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
       } catch (error) {
         // testInfo.skip() inside a body throws to stop the test; rewrapping it would turn a skip into a failure.
         if (testInfo.expectedStatus === 'skipped') throw error;
+        if (error instanceof CheckBlocked) skipBlocked(testInfo, error);
         if (error instanceof CheckFailure) {
           await testInfo.attach('flis-failure', {
             body: JSON.stringify(error.record, null, 2),
@@ -139,5 +193,5 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
         await attachCoverage(api, testInfo);
       }
     },
-  );
+  ]);
 }

@@ -5,7 +5,8 @@
  */
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import type { Operation } from '../../specs/contract.ts';
-import { CheckFailure, type FailureDetails } from './check-failure.ts';
+import { CheckBlocked, RESPONSE_SCHEMA } from './check-blocked.ts';
+import { CheckFailure, type FailureDetails, type Severity } from './check-failure.ts';
 import { isJsonContentType, type Exchange } from './exchange.ts';
 
 export interface CheckMeta {
@@ -13,7 +14,16 @@ export interface CheckMeta {
   check: string;
   /** The clause it enforces, e.g. "spec 5 rule 2" or "HTTP semantics". */
   clause: string;
+  /**
+   * `contract` (default): a sentence of the spec binds the server, or a 5xx.
+   * `advisory`: hygiene beyond the spec. One assertion may override it per failure (`fail`'s `severity`).
+   */
+  severity?: Severity;
   operation?: Operation;
+}
+
+export function severityOf(meta: CheckMeta): Severity {
+  return meta.severity ?? 'contract';
 }
 
 export class Check {
@@ -30,9 +40,24 @@ export class Check {
     };
   }
 
-  /** Fail this check. `clause` overrides the check's own where one assertion enforces a narrower rule. */
+  /**
+   * Fail this check. `clause` overrides the check's own where one assertion enforces a narrower rule;
+   * `details.severity` overrides the check's severity for this one failure (every record carries one).
+   */
   fail(message: string, details: FailureDetails = {}, clause = this.meta.clause): never {
-    throw new CheckFailure(this.meta.check, clause, message, { ...this.opDetails(), ...details }, this.secrets);
+    throw new CheckFailure(
+      this.meta.check,
+      clause,
+      message,
+      { severity: severityOf(this.meta), ...this.opDetails(), ...details },
+      this.secrets,
+    );
+  }
+
+  /** This check cannot judge: `owner` owns what is broken (skipped as blocked, never failed). */
+  blocked(owner: string, x: Exchange | undefined, reason: string): never {
+    const operationId = x?.operationId ?? this.meta.operation?.operationId ?? 'the flow';
+    throw new CheckBlocked(owner, operationId, reason, this.secrets);
   }
 
   /** Any 2xx: the spec does not show success status codes (spec 4.3), so 200, 201 and 202 all pass. */
@@ -42,11 +67,12 @@ export class Check {
     }
   }
 
+  /** A 5xx is always a contract failure, whatever the check's own severity. */
   expectNo5xx(x: Exchange, what = 'the request'): void {
     if (x.response.status >= 500) {
       this.fail(
         `answered ${x.response.status} to ${what}: a server must not answer 5xx to a request it can judge (HTTP semantics)`,
-        this.opDetails(x),
+        { ...this.opDetails(x), severity: 'contract' },
         'HTTP semantics',
       );
     }
@@ -62,8 +88,17 @@ export class Check {
     }
   }
 
-  /** The body parses as JSON and validates against the schema; each violation is reported with its pointer. */
+  /**
+   * The body parses as JSON and validates against the schema; each violation is reported with its pointer.
+   * Response shapes are owned by `response-schema`: any other check that meets a broken shape on its way
+   * cannot judge its own rule, so it reports itself blocked instead of failing (one fault, one failure).
+   */
   expectSchema(x: Exchange, schema: SchemaName, clause = this.meta.clause): void {
+    if (this.meta.check !== RESPONSE_SCHEMA) {
+      const problem = schemaProblem(x, schema);
+      if (problem) this.blocked(RESPONSE_SCHEMA, x, problem);
+      return;
+    }
     if (typeof x.response.body === 'string' || x.response.body === undefined) {
       this.fail(
         `expected a JSON body matching ${schema}.schema.json, got ${x.response.body === undefined ? 'an empty body' : 'text that is not JSON'}`,
@@ -84,4 +119,13 @@ export class Check {
       );
     }
   }
+}
+
+/** One line saying how the answer breaks the schema, or undefined when it matches. */
+export function schemaProblem(x: Exchange, schema: SchemaName): string | undefined {
+  const body = x.response.body;
+  if (typeof body === 'string' || body === undefined)
+    return `expected a JSON body matching ${schema}.schema.json, got ${body === undefined ? 'an empty body' : 'text that is not JSON'}`;
+  const first = validate(schema, body).violations[0];
+  return first ? `${first.pointer || '(root)'} ${first.message} (${schema}.schema.json)` : undefined;
 }

@@ -9,6 +9,7 @@
  * counterexample, error) come back as data instead of as a formatted message.
  */
 import fc from 'fast-check';
+import { CheckBlocked } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
 import { CheckFailure, type FailureDetails } from './check-failure.ts';
 import type { Exchange } from './exchange.ts';
@@ -53,6 +54,7 @@ function detailsOf(error: unknown): { message: string; details: FailureDetails; 
         ...(r.path ? { path: r.path } : {}),
         ...(r.pointer !== undefined ? { pointer: r.pointer } : {}),
         ...(r.schemaPath ? { schemaPath: r.schemaPath } : {}),
+        ...(r.severity ? { severity: r.severity } : {}),
       },
     };
   }
@@ -110,6 +112,12 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     ctx.testInfo.timeout + (numRuns * (options.waitsPerRun ?? 1) + 1) * t.visibilityTimeoutMs + shrinkBudgetMs,
   );
 
+  /**
+   * A run that met a problem another check owns (before any real failure): the property cannot judge,
+   * so it stops (every further candidate is skipped) and the test reports itself blocked, not failed.
+   */
+  let blocked: CheckBlocked | undefined;
+
   /** Runs the predicate once, returning how it failed (with the exchanges of this run only), if it did. */
   const attempt = async (args: Ts): Promise<Failure<Ts> | undefined> => {
     const start = ctx.api.exchanges.length;
@@ -125,10 +133,16 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   let first: Failure<Ts> | undefined;
   let firstFailureAt = 0;
   const body = async (...args: Ts): Promise<void> => {
+    if (blocked) fc.pre(false);
     // Past the shrink budget every further candidate is skipped: fast-check keeps the last failure.
     if (first && Date.now() - firstFailureAt > shrinkBudgetMs) fc.pre(false);
     const failure = await attempt(args);
     if (!failure) return;
+    if (failure.error instanceof CheckBlocked) {
+      // Before any real failure the property cannot judge at all; while shrinking a real one, the candidate says nothing.
+      if (!first) blocked = failure.error;
+      fc.pre(false);
+    }
     if (!first) {
       first = failure;
       firstFailureAt = Date.now();
@@ -143,10 +157,13 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   } finally {
     shrinkDeadlineMs = undefined;
   }
+  if (blocked) throw blocked;
   if (!run.failed) return;
 
   // Confirm the shrunk case with the full deadline; if it passes, the cut deadline misled the shrinker.
-  const shrunk = run.counterexample ? await attempt(run.counterexample) : undefined;
+  const confirmed = run.counterexample ? await attempt(run.counterexample) : undefined;
+  // A confirmation that meets another check's fault says nothing about this one: report the first failure.
+  const shrunk = confirmed?.error instanceof CheckBlocked ? undefined : confirmed;
   // No failure of ours recorded means fast-check itself failed (a generator threw): report its error.
   const reported = shrunk ?? first ?? { args: run.counterexample, error: run.errorInstance, exchanges: [] };
   const note =

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { expectationsOf } from '../offers/readback.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
@@ -40,23 +40,25 @@ function commandArbs(runId: string): fc.Arbitrary<fc.AsyncCommand<OfferModel, Re
   ];
 }
 
-checkTest(
-  {
-    check: 'offer-lifecycle',
-    clause: 'spec 1, spec 2.3, spec 3 rule 4, spec 4.1',
-    title: 'create, upsert, update, cancel, delete, bulk and read agree with a model after every step',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      const commands = fc.commands(commandArbs(target().runId), { maxCommands: MAX_COMMANDS });
-      await checkProperty(
-        flow,
-        [commands],
-        async (cmds) => {
-          await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
-        },
-        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: MAX_COMMANDS },
-      );
-    }),
+test(
+  ...checkTest(
+    {
+      check: 'offer-lifecycle',
+      clause: 'spec 1, spec 2.3, spec 3 rule 4, spec 4.1',
+      title: 'create, upsert, update, cancel, delete, bulk and read agree with a model after every step',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        const commands = fc.commands(commandArbs(target().runId), { maxCommands: MAX_COMMANDS });
+        await checkProperty(
+          flow,
+          [commands],
+          async (cmds) => {
+            await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
+          },
+          { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: MAX_COMMANDS },
+        );
+      }),
+  ),
 );

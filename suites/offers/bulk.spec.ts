@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { bulkItemArb } from '../generators/bulk-item.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
@@ -16,34 +16,36 @@ import { expectationsOf } from './readback.ts';
 /** Maximum bulk size: not shown (spec 8); ten is a size no bulk endpoint should refuse. */
 const MAX_ITEMS = 10;
 
-checkTest(
-  {
-    check: 'offer-bulk',
-    clause: 'spec 2.3, spec 4.1',
-    operation: operationById('bulkWriteOffers'),
-    title: 'every bulk item is stored under its own id with its own content',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      const items = fc.array(bulkItemArb(target().runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
-      await checkProperty(
-        flow,
-        [items],
-        async (generated) => {
-          // Fresh ids at run time: a shrink replays the same items, which must not find the last attempt's offers.
-          const sent = generated.map((item) => ({ ...item, id: flow.cleanup.newOfferId('bulk') }));
-          await bulkWriteOffers(flow, sent);
-          for (const [i, item] of sent.entries()) {
-            await awaitOffer(
-              flow,
-              item.id,
-              expectationsOf(item, { created: true }),
-              `(bulk item ${i} of ${sent.length}) does not read back as that item`,
-            );
-          }
-        },
-        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2 },
-      );
-    }),
+test(
+  ...checkTest(
+    {
+      check: 'offer-bulk',
+      clause: 'spec 2.3, spec 4.1',
+      operation: operationById('bulkWriteOffers'),
+      title: 'every bulk item is stored under its own id with its own content',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        const items = fc.array(bulkItemArb(target().runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
+        await checkProperty(
+          flow,
+          [items],
+          async (generated) => {
+            // Fresh ids at run time: a shrink replays the same items, which must not find the last attempt's offers.
+            const sent = generated.map((item) => ({ ...item, id: flow.cleanup.newOfferId('bulk') }));
+            await bulkWriteOffers(flow, sent);
+            for (const [i, item] of sent.entries()) {
+              await awaitOffer(
+                flow,
+                item.id,
+                expectationsOf(item, { created: true }),
+                `(bulk item ${i} of ${sent.length}) does not read back as that item`,
+              );
+            }
+          },
+          { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2 },
+        );
+      }),
+  ),
 );

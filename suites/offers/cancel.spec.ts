@@ -5,7 +5,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
@@ -24,55 +24,59 @@ async function liveOffer(flow: FlowContext, body: OfferWrite): Promise<string> {
   return id;
 }
 
-checkTest(
-  {
-    check: 'offer-cancel',
-    clause: 'spec 3 rule 4',
-    operation: operationById('upsertOffer'),
-    title: 'cancel: true in a write body cancels the offer',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      await checkProperty(
-        flow,
-        [offerWriteBodyArb(target().runId, { cancel: false })],
-        async (body) => {
-          const id = await liveOffer(flow, body);
-          await upsertOffer(flow, id, { ...body, cancel: true });
-          await awaitOffer(flow, id, CANCELED, 'was written with cancel: true but does not read canceled: true');
-          flow.cleanup.offerCancelled(id);
-        },
-        { numRuns: runs(), waitsPerRun: 2 },
-      );
-    }),
+test(
+  ...checkTest(
+    {
+      check: 'offer-cancel',
+      clause: 'spec 3 rule 4',
+      operation: operationById('upsertOffer'),
+      title: 'cancel: true in a write body cancels the offer',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        await checkProperty(
+          flow,
+          [offerWriteBodyArb(target().runId, { cancel: false })],
+          async (body) => {
+            const id = await liveOffer(flow, body);
+            await upsertOffer(flow, id, { ...body, cancel: true });
+            await awaitOffer(flow, id, CANCELED, 'was written with cancel: true but does not read canceled: true');
+            flow.cleanup.offerCancelled(id);
+          },
+          { numRuns: runs(), waitsPerRun: 2 },
+        );
+      }),
+  ),
 );
 
-checkTest(
-  {
-    check: 'offer-cancel',
-    clause: 'spec 3 rule 4',
-    operation: operationById('deleteOffer'),
-    title: 'DELETE answers a batchId and cancels the offer',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      await checkProperty(
-        flow,
-        [offerWriteBodyArb(target().runId, { cancel: false })],
-        async (body) => {
-          const id = await liveOffer(flow, body);
-          await deleteOffer(flow, id);
-          await awaitOffer(
-            flow,
-            id,
-            CANCELED,
-            'was deleted (DELETE cancels, spec 3 rule 4) but does not read canceled: true',
-          );
-          flow.cleanup.offerCancelled(id);
-        },
-        { numRuns: runs(), waitsPerRun: 2 },
-      );
-    }),
+test(
+  ...checkTest(
+    {
+      check: 'offer-cancel',
+      clause: 'spec 3 rule 4',
+      operation: operationById('deleteOffer'),
+      title: 'DELETE answers a batchId and cancels the offer',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        await checkProperty(
+          flow,
+          [offerWriteBodyArb(target().runId, { cancel: false })],
+          async (body) => {
+            const id = await liveOffer(flow, body);
+            await deleteOffer(flow, id);
+            await awaitOffer(
+              flow,
+              id,
+              CANCELED,
+              'was deleted (DELETE cancels, spec 3 rule 4) but does not read canceled: true',
+            );
+            flow.cleanup.offerCancelled(id);
+          },
+          { numRuns: runs(), waitsPerRun: 2 },
+        );
+      }),
+  ),
 );

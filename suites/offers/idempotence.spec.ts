@@ -4,47 +4,49 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, readOffer, upsertOffer } from './offer-api.ts';
 import { expectationsOf } from './readback.ts';
 
-checkTest(
-  {
-    check: 'offer-idempotent',
-    clause: 'spec 1, spec 4.1',
-    operation: operationById('upsertOffer'),
-    title: 'the same PUT twice leaves one offer with the same content',
-    writes: true,
-  },
-  (ctx) =>
-    withCleanup(ctx, async (flow) => {
-      await checkProperty(
-        flow,
-        [offerWriteBodyArb(target().runId, { cancel: false })],
-        async (body) => {
-          const id = flow.cleanup.newOfferId();
-          await upsertOffer(flow, id, body);
-          await upsertOffer(flow, id, body);
-          await awaitOffer(
-            flow,
-            id,
-            expectationsOf(body, { created: true }),
-            'does not hold what the repeated PUT wrote',
-          );
-          const read = await readOffer(flow, id);
-          const copies = Array.isArray(read.exchange.response.body)
-            ? read.exchange.response.body.filter((o) => (o as { id?: unknown }).id === id).length
-            : 0;
-          if (copies > 1)
-            flow.check.fail(
-              `GET /offers/${id} answers ${copies} offers with that id after the same PUT twice; an upsert keeps one`,
-              { exchanges: [read.exchange] },
+test(
+  ...checkTest(
+    {
+      check: 'offer-idempotent',
+      clause: 'spec 1, spec 4.1',
+      operation: operationById('upsertOffer'),
+      title: 'the same PUT twice leaves one offer with the same content',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        await checkProperty(
+          flow,
+          [offerWriteBodyArb(target().runId, { cancel: false })],
+          async (body) => {
+            const id = flow.cleanup.newOfferId();
+            await upsertOffer(flow, id, body);
+            await upsertOffer(flow, id, body);
+            await awaitOffer(
+              flow,
+              id,
+              expectationsOf(body, { created: true }),
+              'does not hold what the repeated PUT wrote',
             );
-        },
-        { numRuns: Math.ceil(target().runs / 2), waitsPerRun: 1 },
-      );
-    }),
+            const read = await readOffer(flow, id);
+            const copies = Array.isArray(read.exchange.response.body)
+              ? read.exchange.response.body.filter((o) => (o as { id?: unknown }).id === id).length
+              : 0;
+            if (copies > 1)
+              flow.check.fail(
+                `GET /offers/${id} answers ${copies} offers with that id after the same PUT twice; an upsert keeps one`,
+                { exchanges: [read.exchange] },
+              );
+          },
+          { numRuns: Math.ceil(target().runs / 2), waitsPerRun: 1 },
+        );
+      }),
+  ),
 );

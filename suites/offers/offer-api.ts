@@ -5,7 +5,9 @@
  * (spec 1) by polling with the target's deadline, never a fixed sleep.
  */
 import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
+import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
+import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import type { FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { pollUntil } from '../lib/poll.ts';
@@ -68,6 +70,19 @@ export interface OfferRead {
   exchange: Exchange;
   /** The element of the answered array that is this offer, if any. */
   offer?: Record<string, unknown>;
+  /** How a 2xx answer breaks the Offer list shape (spec 2.2), if it does: response-schema's to judge, not the flow's. */
+  shapeProblem?: string;
+}
+
+/** Fields whose shape the calling check judges itself (unknown-price-strategy reads /priceStrategy). */
+export interface ReadOptions {
+  ownFields?: readonly string[];
+}
+
+function shapeProblemOf(body: unknown, own: readonly string[]): string | undefined {
+  const owned = (pointer: string) => own.some((f) => new RegExp(`^/\\d+/${f}(/|$)`).test(pointer));
+  const v = validate('offer-list', body).violations.find((x) => !owned(x.pointer));
+  return v ? `${v.pointer || '(root)'} ${v.message} (offer-list.schema.json)` : undefined;
 }
 
 /**
@@ -75,19 +90,23 @@ export interface OfferRead {
  * the requested id is the offer; a one-element array is taken as the offer
  * even if the server shows another id in it (id formats are the server's).
  */
-export async function readOffer(ctx: FlowContext, id: string): Promise<OfferRead> {
+export async function readOffer(ctx: FlowContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
   const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
   const body = x.response.body;
-  if (x.response.status < 200 || x.response.status > 299 || !Array.isArray(body)) return { exchange: x };
+  if (x.response.status < 200 || x.response.status > 299) return { exchange: x };
+  const shapeProblem = shapeProblemOf(body, opts.ownFields ?? []);
+  if (!Array.isArray(body)) return { exchange: x, ...(shapeProblem ? { shapeProblem } : {}) };
   const objects = body.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
   const offer = objects.find((o) => o.id === id) ?? (objects.length === 1 ? objects[0] : undefined);
-  return { exchange: x, ...(offer ? { offer } : {}) };
+  return { exchange: x, ...(offer ? { offer } : {}), ...(shapeProblem ? { shapeProblem } : {}) };
 }
 
 /**
  * Waits until the offer reads back with every expectation met, or fails the
  * check with the last read and what still differs. A 404 or an empty array
  * before the deadline is "not visible yet", not a failure (spec 1: asynchronous).
+ * A read whose shape breaks spec 2.2 (e.g. quantity "0") is not compared at all:
+ * the flow reports itself blocked by response-schema, which owns that fault.
  */
 export async function awaitOffer(
   ctx: FlowContext,
@@ -95,12 +114,17 @@ export async function awaitOffer(
   expectations: readonly Expectation[],
   what: string,
   clause?: string,
+  opts: ReadOptions = {},
 ): Promise<Record<string, unknown>> {
   const r = await pollUntil(
-    () => readOffer(ctx, id),
-    (read) => read.offer !== undefined && mismatches(read.offer, expectations).length === 0,
+    () => readOffer(ctx, id, opts),
+    (read) =>
+      read.shapeProblem !== undefined ||
+      (read.offer !== undefined && mismatches(read.offer, expectations).length === 0),
     { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() },
   );
+  if (r.value.shapeProblem !== undefined)
+    ctx.check.blocked(RESPONSE_SCHEMA, r.value.exchange, `GET /offers/${id}: ${r.value.shapeProblem}`);
   if (r.ok && r.value.offer) {
     noteVisibleAfter(r.elapsedMs);
     return r.value.offer;

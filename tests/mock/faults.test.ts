@@ -154,6 +154,11 @@ const probes: Record<FaultName, Probe> = {
     await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-x' } });
     assert.deepEqual((await call(mock, 'DELETE', `/billingGroups/${g.id}/status`)).body, { success: true });
     assert.equal(await statusOf(mock, g.id), faulty ? 'Forced-x' : g.status);
+    // The single DELETE only: bulkStatusUpdate with deleteStatus still removes (one fault, one failing check).
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: g.id, deleteStatus: true }],
+    });
+    assert.equal(await statusOf(mock, g.id), g.status);
   },
   'delete-status-ignored': async (mock, faulty) => {
     const g = await firstGroup(mock);
@@ -170,6 +175,11 @@ const probes: Record<FaultName, Probe> = {
       { success: true },
     );
     assert.equal(await statusOf(mock, g.id), faulty ? g.status : 'Forced-w');
+    // The single PUT only: bulkStatusUpdate still forces (one fault, one failing check).
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: g.id, status: 'Forced-v', deleteStatus: false }],
+    });
+    assert.equal(await statusOf(mock, g.id), 'Forced-v');
   },
   'billing-filter-ignored': async (mock, faulty) => {
     const all = (await call(mock, 'GET', '/billingGroups')).body as { customerId: string }[];
@@ -220,6 +230,19 @@ const probes: Record<FaultName, Probe> = {
     assert.equal(
       (await call(mock, 'GET', `/bookings/requestsStatus/batch/${ack.body.batchId}`)).status,
       faulty ? 404 : 200,
+    );
+  },
+  'price-strategy-stored': async (mock, faulty) => {
+    const written = offerBody('ps');
+    await call(mock, 'PUT', '/offers/fault-ps', {
+      json: { ...written, offer: { ...written.offer, priceStrategy: 'Bogus' } },
+    });
+    assert.equal((await offer(mock, 'fault-ps'))?.priceStrategy, faulty ? 'Bogus' : null);
+    await call(mock, 'PUT', '/offers/fault-ps-plain', { json: offerBody('ps-plain') });
+    assert.equal(
+      (await offer(mock, 'fault-ps-plain'))?.priceStrategy,
+      null,
+      'an offer written without one stays valid',
     );
   },
 };

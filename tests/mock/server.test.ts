@@ -23,11 +23,17 @@ describe('startMock', () => {
   });
 
   it("presets: 'default' is plain, 'different' changes every open choice", () => {
-    assert.deepEqual(variantPresets.default, { createdStatus: 200, idFormat: 'prefixed', extraFields: false });
+    assert.deepEqual(variantPresets.default, {
+      createdStatus: 200,
+      idFormat: 'prefixed',
+      extraFields: false,
+      lenientInput: false,
+    });
     const d = variantPresets.different;
     assert.notEqual(d.createdStatus, 200);
     assert.notEqual(d.idFormat, 'prefixed');
     assert.equal(d.extraFields, true);
+    assert.equal(d.lenientInput, true);
   });
 
   it('close() stops serving', async () => {

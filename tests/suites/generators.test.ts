@@ -11,7 +11,12 @@ import { billingFilterArb } from '../../suites/generators/billing-filter.ts';
 import { billingGroupStatusUpdateItemArb } from '../../suites/generators/billing-group-status-update-item.ts';
 import { bulkItemArb } from '../../suites/generators/bulk-item.ts';
 import { dateTimeArb } from '../../suites/generators/date-time.ts';
-import { invalidOfferBodyArb, type InvalidBody } from '../../suites/generators/invalid-offer-body.ts';
+import {
+  invalidOfferBodies,
+  invalidOfferBodyArb,
+  TYPED_FIELDS,
+  type InvalidBody,
+} from '../../suites/generators/invalid-offer-body.ts';
 import { keyValueArb } from '../../suites/generators/key-value.ts';
 import { latitudeArb } from '../../suites/generators/latitude.ts';
 import { locationArb } from '../../suites/generators/location.ts';
@@ -213,6 +218,43 @@ for (const [shape, schema] of [
       params,
     );
     assert.deepEqual([...kinds].sort(), ['no body', 'not JSON', 'not sent as JSON', 'schema-invalid']);
+  });
+}
+
+for (const [shape, schema] of [
+  ['single', 'offer-write'],
+  ['bulk', 'offer-bulk'],
+] as const) {
+  test(`invalidOfferBodies('${shape}') lists every typed field, content type and kind, each invalid, none over-strict`, () => {
+    const [valid] = fc.sample(offerWriteBodyArb(RUN_ID, { cancel: false }), { seed: 1, numRuns: 1 });
+    const listed = invalidOfferBodies(RUN_ID, shape, valid);
+    const kinds = new Set<string>();
+    for (const b of listed) {
+      const why = whyInvalid(b, schema);
+      assert.ok(why, `valid body listed as invalid: ${b.flaw}: ${b.raw}`);
+      kinds.add(why);
+      // No field is marked required (spec 2.3): a bulk item without an id is not bad input.
+      if (shape === 'bulk' && why !== 'no body' && why !== 'not JSON') {
+        const parsed: unknown = JSON.parse(b.raw ?? '');
+        if (!Array.isArray(parsed)) continue;
+        for (const item of parsed)
+          if (typeof item === 'object' && item !== null && !Array.isArray(item))
+            assert.ok('id' in item, `a listed bulk item has no id: ${b.flaw}`);
+      }
+    }
+    assert.deepEqual([...kinds].sort(), ['no body', 'not JSON', 'not sent as JSON', 'schema-invalid']);
+    for (const [pointer] of TYPED_FIELDS)
+      assert.ok(
+        listed.some((b) => b.flaw.includes(`${pointer} is `)),
+        `no listed case breaks ${pointer}`,
+      );
+    for (const ct of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/octet-stream'])
+      assert.ok(
+        listed.some((b) => b.contentType === ct),
+        `no listed case is sent as ${ct}`,
+      );
+    // The same list on every call: the verdict must not depend on the seed.
+    assert.deepEqual(invalidOfferBodies(RUN_ID, shape, valid), listed);
   });
 }
 

@@ -3,6 +3,8 @@
  * the suites catch the mock's faults and pass its conformant variants. One
  * Playwright worker per run: the fault tests run several at a time on two cores.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
 import type { MockVariant } from '../../mock/variant.ts';
@@ -46,4 +48,73 @@ export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
   } finally {
     await mock.close();
   }
+}
+
+/** The severity a failure counts with: its record's, else contract (HELPERS.md "Severity"). */
+export function severityOfFailure(f: SuiteRunResult['failures'][number]): 'contract' | 'advisory' {
+  return f.record?.severity ?? 'contract';
+}
+
+/** The checks that failed, each once, sorted; `suite error` for a run that broke outside any check. */
+export function failedChecks(r: SuiteRunResult): string[] {
+  return [...new Set(r.failures.map((f) => f.check ?? f.title))].sort();
+}
+
+/** Failures that count against the contract (advisory ones never fail a run unless it is strict). */
+export function contractFailures(r: SuiteRunResult): string[] {
+  return r.failures.filter((f) => severityOfFailure(f) === 'contract').map((f) => `${f.check ?? '?'} · ${f.title}`);
+}
+
+/** check → the `blocked by …` reason of each of its tests skipped as blocked. */
+export function blockedChecks(r: SuiteRunResult): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const o of r.outcomes)
+    if (o.status === 'skipped' && o.skipReason?.startsWith('blocked by '))
+      out.set(o.check ?? o.title, [...(out.get(o.check ?? o.title) ?? []), o.skipReason]);
+  return out;
+}
+
+export function describeFailures(r: SuiteRunResult): string {
+  return (
+    r.failures
+      .map(
+        (f) =>
+          `  ${f.check ?? '?'} [${severityOfFailure(f)}] · ${f.title}\n    ${(f.error ?? '').split('\n').slice(0, 3).join('\n    ')}`,
+      )
+      .join('\n') || '  (none)'
+  );
+}
+
+interface JsonSpec {
+  title: string;
+  file: string;
+  line: number;
+  tests?: { annotations?: { type: string; description?: string }[] }[];
+}
+interface JsonSuite {
+  specs?: JsonSpec[];
+  suites?: JsonSuite[];
+}
+
+export interface TestLocation {
+  title: string;
+  file: string;
+  line: number;
+  /** The test's `severity` annotation. */
+  severity?: string;
+}
+
+/** Where Playwright says each test is (results.json), with its severity annotation. */
+export function testLocations(r: SuiteRunResult): TestLocation[] {
+  const report = JSON.parse(readFileSync(join(r.reportDir, 'results.json'), 'utf8')) as { suites?: JsonSuite[] };
+  const out: TestLocation[] = [];
+  const walk = (s: JsonSuite): void => {
+    for (const spec of s.specs ?? []) {
+      const severity = spec.tests?.[0]?.annotations?.find((a) => a.type === 'severity')?.description;
+      out.push({ title: spec.title, file: spec.file, line: spec.line, ...(severity ? { severity } : {}) });
+    }
+    for (const child of s.suites ?? []) walk(child);
+  };
+  for (const s of report.suites ?? []) walk(s);
+  return out;
 }

@@ -1,0 +1,27 @@
+/**
+ * A check that cannot judge because something it depends on is broken in a way
+ * another check owns (one fault, one failure: HELPERS.md "Blocked"). Thrown
+ * instead of a CheckFailure; the check-test wrapper turns it into a skip with
+ * the annotation `blocked-by` = "<owning check> on <operationId>: <reason>".
+ */
+import { redactText } from './redact.ts';
+
+/** The check that owns every response shape of spec 2 (suites/contract/response-schema.spec.ts). */
+export const RESPONSE_SCHEMA = 'response-schema';
+
+export class CheckBlocked extends Error {
+  /** The `blocked-by` annotation text. */
+  readonly blockedBy: string;
+  constructor(
+    readonly owner: string,
+    readonly operationId: string,
+    reason: string,
+    secrets: readonly string[] = [],
+  ) {
+    const oneLine = redactText(reason, secrets).replace(/\s+/g, ' ').trim();
+    const text = `${owner} on ${operationId}: ${oneLine}`;
+    super(`blocked by ${text}`);
+    this.name = 'CheckBlocked';
+    this.blockedBy = text;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * One fault, one failure: for every fault switch of the mock, the EXACT set of
+ * checks that fail when it is on, among the suites run with it. That is the
+ * owner, plus at most one other where the fault truly breaks two rules (said
+ * in `why`). Checks that merely depend on a broken response report themselves
+ * blocked and are not in the set. A Record over FaultName: a fault without an
+ * entry does not compile.
+ */
+import assert from 'node:assert/strict';
+import type { SuiteRunResult } from '../../runner/run-suites.ts';
+import { describeFailures, failedChecks, testLocations } from './run-on-mock.ts';
+import type { FaultName } from '../../mock/faults.ts';
+
+export interface FaultOwners {
+  /** The checks that fail, owner first. */
+  fails: string[];
+  /** Proof that THIS fault was caught when several share a run: a failure of `check` on `operation` or with `title`. */
+  evidence: { check: string; operation?: string; title?: RegExp };
+  /** Why a second check fails too. */
+  why?: string;
+}
+
+export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
+  'offer-quantity-as-string': {
+    fails: ['response-schema'],
+    evidence: { check: 'response-schema', operation: 'getOffer' },
+  },
+  'offer-unknown-price-strategy': {
+    fails: ['response-schema'],
+    evidence: { check: 'response-schema', operation: 'getOffer' },
+  },
+  'billing-group-missing-status': {
+    fails: ['response-schema'],
+    evidence: { check: 'response-schema', operation: 'getBillingGroup' },
+  },
+  'invoice-bad-created-timestamp': {
+    fails: ['response-schema'],
+    evidence: { check: 'response-schema', operation: 'listInvoices' },
+  },
+  'ack-missing-batch-id': {
+    fails: ['response-schema'],
+    evidence: { check: 'response-schema', operation: 'upsertOffer' },
+  },
+  'auth-missing-token-accepted': { fails: ['auth-required'], evidence: { check: 'auth-required', title: /no token/ } },
+  'auth-wrong-token-accepted': { fails: ['auth-required'], evidence: { check: 'auth-required', title: /wrong token/ } },
+  'route-missing': {
+    fails: ['operation-served'],
+    evidence: { check: 'operation-served', operation: 'listFuelPickups' },
+  },
+  'deprecated-removed': { fails: ['deprecated-served'], evidence: { check: 'deprecated-served' } },
+  'bad-input-500': {
+    fails: ['no-5xx', 'bad-input-rejected'],
+    evidence: { check: 'no-5xx' },
+    why: 'a 5xx to bad input breaks HTTP semantics (no-5xx) and is not the 4xx bad-input-rejected asks for; bad-input-rejected reports it with contract severity',
+  },
+  'text-content-type': {
+    fails: ['json-content-type'],
+    evidence: { check: 'json-content-type', operation: 'listBillingGroups' },
+  },
+  'cancel-flag-ignored': { fails: ['offer-cancel'], evidence: { check: 'offer-cancel', title: /cancel: true/ } },
+  'delete-not-cancel': { fails: ['offer-cancel'], evidence: { check: 'offer-cancel', title: /DELETE/ } },
+  'update-not-applied': {
+    fails: ['offer-upsert', 'offer-cancel'],
+    evidence: { check: 'offer-upsert' },
+    why: 'cancelling an existing offer with cancel: true is itself an update (spec 3 rule 4), so the flag test fails too',
+  },
+  'bulk-item-dropped': { fails: ['offer-bulk'], evidence: { check: 'offer-bulk' } },
+  'bulk-items-mixed': { fails: ['offer-bulk'], evidence: { check: 'offer-bulk' } },
+  'forced-status-not-removed': { fails: ['billing-forced-status'], evidence: { check: 'billing-forced-status' } },
+  'delete-status-ignored': { fails: ['billing-bulk-status'], evidence: { check: 'billing-bulk-status' } },
+  'forced-status-ignored': { fails: ['billing-forced-status'], evidence: { check: 'billing-forced-status' } },
+  'billing-filter-ignored': { fails: ['billing-filters'], evidence: { check: 'billing-filters' } },
+  'page-repeats': { fails: ['invoice-paging'], evidence: { check: 'invoice-paging' } },
+  'limit-ignored': { fails: ['invoice-limit'], evidence: { check: 'invoice-limit' } },
+  'created-since-ignored': { fails: ['invoice-since'], evidence: { check: 'invoice-since' } },
+  'invalid-body-accepted': { fails: ['bad-input-rejected'], evidence: { check: 'bad-input-rejected' } },
+  'snapshot-has-billing-groups': { fails: ['invoice-forms'], evidence: { check: 'invoice-forms' } },
+  'batch-status-missing': { fails: ['batch-status'], evidence: { check: 'batch-status' } },
+  'price-strategy-stored': { fails: ['unknown-price-strategy'], evidence: { check: 'unknown-price-strategy' } },
+};
+
+/** The checks a run with these faults must fail: the union of their sets. */
+export function expectedFailing(faults: readonly FaultName[]): string[] {
+  return [...new Set(faults.flatMap((f) => FAULT_OWNERS[f].fails))].sort();
+}
+
+/**
+ * A run with `faults` on failed exactly the union of their sets, each fault shows its own evidence, and every
+ * failure is a reproduction whose test points at its own spec file (never at a suites/lib helper).
+ */
+export function assertExactFailures(r: SuiteRunResult, faults: readonly FaultName[], token: string): void {
+  const label = faults.join(' + ');
+  assert.ok(
+    !r.failures.some((f) => f.title === 'suite error'),
+    `${label}: the run itself broke:\n${describeFailures(r)}`,
+  );
+  assert.deepEqual(failedChecks(r), expectedFailing(faults), `${label}: failing checks\n${describeFailures(r)}`);
+  for (const fault of faults) {
+    const { check, operation, title } = FAULT_OWNERS[fault].evidence;
+    const shown = r.failures.some(
+      (f) =>
+        f.check === check &&
+        (operation === undefined || f.record?.operationId === operation || f.operation === operation) &&
+        (title === undefined || title.test(f.title)),
+    );
+    assert.ok(
+      shown,
+      `${fault}: no failure of ${check}${operation ? ` on ${operation}` : ''}${title ? ` titled ${title}` : ''}:\n${describeFailures(r)}`,
+    );
+  }
+  for (const f of r.failures) {
+    assert.ok(f.record, `${f.title}: no flis-failure record attached`);
+    assert.equal(f.record.check, f.check, `${f.title}: the record names check '${f.record.check}'`);
+    assert.ok(f.record.severity, `${f.title}: the record carries no severity`);
+    assert.ok(
+      f.record.exchanges.length > 0 && f.record.curl.length === f.record.exchanges.length,
+      `${f.title}: exchanges and curls`,
+    );
+    assert.ok(!JSON.stringify(f.record).includes(token), `${f.title}: the failure record carries the token`);
+  }
+  assertSpecLocations(r);
+}
+
+/** Every test of the run is located in its own spec file (results.json), not in the helper that builds it, and is weighed. */
+export function assertSpecLocations(r: SuiteRunResult): void {
+  const located = testLocations(r);
+  assert.ok(located.length > 0, 'results.json lists no test');
+  const elsewhere = located.filter((l) => !/\.spec\.ts$/.test(l.file));
+  assert.deepEqual(elsewhere, [], 'tests located outside their spec file');
+  const unweighed = located.filter((l) => l.severity !== 'contract' && l.severity !== 'advisory');
+  assert.deepEqual(unweighed, [], 'tests without a severity annotation');
+}
