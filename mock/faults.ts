@@ -33,6 +33,8 @@ export const faultNames = [
   'invalid-body-accepted',
   'snapshot-has-billing-groups',
   'batch-status-missing',
+  // Issue 8 item 3: clauses that had no check that could fail.
+  'offer-timestamp-not-utc',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -75,6 +77,8 @@ export const faultDescriptions: Record<FaultName, string> = {
   'snapshot-has-billing-groups':
     'GET /invoicesBillingGroupDetailsSnapshot/{id} carries billingGroups besides billingGroupDetails (spec 2.6).',
   'batch-status-missing': 'GET /bookings/requestsStatus/batch/{batchId} answers 404 for batches that exist (spec 1).',
+  'offer-timestamp-not-utc':
+    'Offer.transportTimestamp is written with a +02:00 offset (the same instant, but not in UTC, spec 2).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

@@ -10,6 +10,7 @@ import { HttpError, isBadBodyError, notFound } from '../errors.ts';
 import { asObject, isObject, type JsonObject } from '../json.ts';
 import { applyWrite, createOffer, type Offer } from '../offer-model.ts';
 import type { OfferMutation, OfferWrite } from '../offers-store.ts';
+import { withUtcOffset } from '../formats.ts';
 import { dateTimeParam } from '../query.ts';
 import { requireValid } from '../validation.ts';
 import { offerAckStatus } from '../variant.ts';
@@ -19,6 +20,8 @@ function presentOffer(ctx: MockContext, offer: Offer): JsonObject {
   const out: JsonObject = { ...offer };
   if (ctx.faults.has('offer-quantity-as-string')) out.quantity = String(offer.quantity);
   if (ctx.faults.has('offer-unknown-price-strategy')) out.priceStrategy = 'Dynamic';
+  if (ctx.faults.has('offer-timestamp-not-utc') && typeof offer.transportTimestamp === 'string')
+    out.transportTimestamp = withUtcOffset(offer.transportTimestamp, 120);
   return out;
 }
 

@@ -222,6 +222,14 @@ const probes: Record<FaultName, Probe> = {
       faulty ? 404 : 200,
     );
   },
+  'offer-timestamp-not-utc': async (mock, faulty) => {
+    const offers = (await call(mock, 'GET', '/offers')).body as { id: string; transportTimestamp: string }[];
+    const stamps = [offers[0]!.transportTimestamp, (await offer(mock, offers[0]!.id))?.transportTimestamp];
+    for (const t of stamps) {
+      assert.ok(isDateTime(String(t)), String(t));
+      assert.equal(String(t).endsWith('+02:00'), faulty, String(t));
+    }
+  },
 };
 
 describe('fault switches', () => {
