@@ -18,7 +18,7 @@ function refName(ref: unknown): SchemaName | undefined {
   return m ? (m[1] as SchemaName) : undefined;
 }
 
-function escape(key: string): string {
+function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -33,7 +33,7 @@ function walk(schema: Json, value: unknown, pointer: string, out: Map<string, st
   const props = schema.properties as Record<string, Json> | undefined;
   if (props && typeof value === 'object' && value !== null && !Array.isArray(value))
     for (const [key, sub] of Object.entries(props))
-      if (key in value) walk(sub, (value as Json)[key], `${pointer}/${escape(key)}`, out);
+      if (key in value) walk(sub, (value as Json)[key], `${pointer}/${pointerToken(key)}`, out);
 }
 
 /** Every value the schema marks as a date-time, with its JSON pointer. */
