@@ -29,7 +29,7 @@ function walk(schema: Json, value: unknown, pointer: string, out: Map<string, st
     for (const branch of (schema[key] as Json[] | undefined) ?? []) walk(branch, value, pointer, out);
   if (schema.format === 'date-time' && typeof value === 'string') out.set(pointer, value);
   if (Array.isArray(value) && typeof schema.items === 'object' && schema.items !== null)
-    value.forEach((item, i) => walk(schema.items as Json, item, `${pointer}/${i}`, out));
+    for (const [i, item] of value.entries()) walk(schema.items as Json, item, `${pointer}/${i}`, out);
   const props = schema.properties as Record<string, Json> | undefined;
   if (props && typeof value === 'object' && value !== null && !Array.isArray(value))
     for (const [key, sub] of Object.entries(props))
