@@ -35,6 +35,8 @@ export const faultNames = [
   'batch-status-missing',
   // Issue 8 item 3: clauses that had no check that could fail.
   'offer-timestamp-not-utc',
+  'booking-event-delete-removes',
+  'transport-order-events-not-cancelled',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -79,6 +81,10 @@ export const faultDescriptions: Record<FaultName, string> = {
   'batch-status-missing': 'GET /bookings/requestsStatus/batch/{batchId} answers 404 for batches that exist (spec 1).',
   'offer-timestamp-not-utc':
     'Offer.transportTimestamp is written with a +02:00 offset (the same instant, but not in UTC, spec 2).',
+  'booking-event-delete-removes':
+    'DELETE /bookings/{bookingId}/events/{eventId} removes the event (GET answers 404) instead of marking it canceled (spec 3 rule 5).',
+  'transport-order-events-not-cancelled':
+    'DELETE of a carrier booking transport order leaves its events canceled: false (spec 3 rule 5).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

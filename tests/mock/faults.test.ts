@@ -230,6 +230,24 @@ const probes: Record<FaultName, Probe> = {
       assert.equal(String(t).endsWith('+02:00'), faulty, String(t));
     }
   },
+  'booking-event-delete-removes': async (mock, faulty) => {
+    assert.equal((await call(mock, 'PUT', '/bookings/fault-b', { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'PUT', '/bookings/fault-b/events/fault-e', { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', '/bookings/fault-b/events/fault-e')).status, 200);
+    const after = await call(mock, 'GET', '/bookings/fault-b/events/fault-e');
+    assert.equal(after.status, faulty ? 404 : 200);
+    if (!faulty) assert.equal(after.body.canceled, true);
+  },
+  'transport-order-events-not-cancelled': async (mock, faulty) => {
+    const bookingId = (await call(mock, 'GET', '/carrierBookings')).body[0].id as string;
+    const to = `/carrierBookings/${bookingId}/transportOrder/fault-to`;
+    assert.equal((await call(mock, 'PUT', `${to}/pickupEta`, { json: { eta: 'soon' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', to)).status, 200);
+    const events = (await call(mock, 'GET', `/carrierBookings/${bookingId}/events`)).body as Record<string, unknown>[];
+    const mine = events.filter((e) => e.transportOrderId === 'fault-to');
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0]!.canceled, !faulty);
+  },
 };
 
 describe('fault switches', () => {
