@@ -37,6 +37,7 @@ export const faultNames = [
   'offer-timestamp-not-utc',
   'booking-event-delete-removes',
   'transport-order-events-not-cancelled',
+  'auth-near-miss-token-accepted',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -85,6 +86,8 @@ export const faultDescriptions: Record<FaultName, string> = {
     'DELETE /bookings/{bookingId}/events/{eventId} removes the event (GET answers 404) instead of marking it canceled (spec 3 rule 5).',
   'transport-order-events-not-cancelled':
     'DELETE of a carrier booking transport order leaves its events canceled: false (spec 3 rule 5).',
+  'auth-near-miss-token-accepted':
+    'A token differing from the real one only in case, in its last character, or by one character more or less is accepted (spec 5).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

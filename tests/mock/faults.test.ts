@@ -248,6 +248,14 @@ const probes: Record<FaultName, Probe> = {
     assert.equal(mine.length, 1);
     assert.equal(mine[0]!.canceled, !faulty);
   },
+  'auth-near-miss-token-accepted': async (mock, faulty) => {
+    const swapped = [...TOKEN].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    for (const near of [TOKEN.slice(0, -1), `${TOKEN}x`, swapped]) {
+      const r = await call(mock, 'GET', '/billingGroups', { token: near });
+      assert.equal(r.status, faulty ? 200 : 401, near === swapped ? 'case changed' : `length ${near.length}`);
+    }
+    assert.equal((await call(mock, 'GET', '/billingGroups', { token: 'unrelated-token-value' })).status, 401);
+  },
 };
 
 describe('fault switches', () => {
