@@ -38,6 +38,7 @@ export const faultNames = [
   'booking-event-delete-removes',
   'transport-order-events-not-cancelled',
   'auth-near-miss-token-accepted',
+  'api-prefix-wrong',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -88,6 +89,7 @@ export const faultDescriptions: Record<FaultName, string> = {
     'DELETE of a carrier booking transport order leaves its events canceled: false (spec 3 rule 5).',
   'auth-near-miss-token-accepted':
     'A token differing from the real one only in case, in its last character, or by one character more or less is accepted (spec 5).',
+  'api-prefix-wrong': 'The interface is served under /api/v0 instead of the version prefix /apis/v0 (spec 9 rule 2).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

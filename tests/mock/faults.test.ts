@@ -256,6 +256,10 @@ const probes: Record<FaultName, Probe> = {
     }
     assert.equal((await call(mock, 'GET', '/billingGroups', { token: 'unrelated-token-value' })).status, 401);
   },
+  'api-prefix-wrong': async (mock, faulty) => {
+    assert.equal(new URL(mock.baseUrl).pathname, faulty ? '/api/v0' : '/apis/v0');
+    assert.equal((await call(mock, 'GET', '/billingGroups')).status, 200);
+  },
 };
 
 describe('fault switches', () => {

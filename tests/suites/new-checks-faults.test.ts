@@ -13,8 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import type { FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
 import { runSuites, type SuiteRunResult } from '../../runner/run-suites.ts';
+import { nearMissTokens } from '../../suites/contract/near-miss-tokens.ts';
+import { runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `new-checks-${randomBytes(12).toString('hex')}`;
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-new-checks-'));
@@ -55,6 +58,61 @@ describe('runs sharing a deployment', () => {
       }
     } finally {
       await mock.close();
+    }
+  });
+});
+
+/**
+ * Each new fault and the failures it must cause: check, and the operation (or
+ * test title part) of each failing test. The faults touch disjoint behaviour
+ * (a timestamp's offset, two kinds of DELETE, token comparison, the served
+ * prefix), so one contract run with all of them on shows each one's failures.
+ */
+const contractFaults: { fault: FaultName; check: string; tests: string[] }[] = [
+  { fault: 'offer-timestamp-not-utc', check: 'utc-timestamps', tests: ['getOffer', 'listOffers'] },
+  { fault: 'booking-event-delete-removes', check: 'event-cancel', tests: ['deleteBookingEvent'] },
+  { fault: 'transport-order-events-not-cancelled', check: 'event-cancel', tests: ['deleteTransportOrder'] },
+  {
+    fault: 'auth-near-miss-token-accepted',
+    check: 'auth-required',
+    tests: ['case changed', 'last character dropped', 'one character added'].flatMap((p) => [
+      `${p} · read`,
+      `${p} · write-method`,
+    ]),
+  },
+  { fault: 'api-prefix-wrong', check: 'api-prefix', tests: ['whole contract'] },
+];
+
+/** A failed test's key: its check, and its operation or, for the auth probes over many operations, the probe and kind. */
+function failureKey(f: SuiteRunResult['failures'][number]): string {
+  if (f.check === 'auth-required') {
+    const m = f.title.match(/· ([a-z ]+) · \d+ (read|write-method) operations/);
+    return `${f.check} ${m ? `${m[1]} · ${m[2]}` : f.title}`;
+  }
+  return `${f.check ?? '?'} ${f.operation ?? 'whole contract'}`;
+}
+
+describe('new contract checks catch their faults', () => {
+  test('one contract run with every new contract fault on fails exactly the owning checks', async () => {
+    const token = `${TOKEN}-Contract`;
+    const r = await runOnMock({
+      token,
+      suites: ['contract'],
+      reportDir: join(reportRoot, 'contract-faults'),
+      runId: 'flis-newchecks-contract',
+      visibilityTimeoutMs: 1_000,
+      faults: contractFaults.map((c) => c.fault),
+      seed: 7,
+      runs: 3,
+    });
+    const expected = contractFaults.flatMap((c) => c.tests.map((t) => `${c.check} ${t}`)).sort();
+    const keys = r.failures.map(failureKey).sort();
+    assert.deepEqual(keys, expected, `failures:\n${describeRun(r)}`);
+    for (const f of r.failures) {
+      const text = JSON.stringify(f.record ?? {});
+      for (const secret of [token, ...nearMissTokens(token).map((n) => n.token)])
+        assert.ok(!text.includes(secret), `${f.title}: a failure record carries the token or a near miss of it`);
+      assert.ok(f.record && f.record.exchanges.length > 0, `${f.title}: the failure shows its exchanges`);
     }
   });
 });
