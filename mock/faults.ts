@@ -39,6 +39,7 @@ export const faultNames = [
   'transport-order-events-not-cancelled',
   'auth-near-miss-token-accepted',
   'api-prefix-wrong',
+  'billing-filter-drops-match',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -90,6 +91,8 @@ export const faultDescriptions: Record<FaultName, string> = {
   'auth-near-miss-token-accepted':
     'A token differing from the real one only in case, in its last character, or by one character more or less is accepted (spec 5).',
   'api-prefix-wrong': 'The interface is served under /api/v0 instead of the version prefix /apis/v0 (spec 9 rule 2).',
+  'billing-filter-drops-match':
+    'GET /billingGroups with any filter leaves out the last group that matches it (spec 4.2: nothing that matches is left out).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

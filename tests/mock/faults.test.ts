@@ -260,6 +260,17 @@ const probes: Record<FaultName, Probe> = {
     assert.equal(new URL(mock.baseUrl).pathname, faulty ? '/api/v0' : '/apis/v0');
     assert.equal((await call(mock, 'GET', '/billingGroups')).status, 200);
   },
+  'billing-filter-drops-match': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/billingGroups')).body as { id: string; inactive: boolean }[];
+    const active = all.filter((g) => !g.inactive).map((g) => g.id);
+    const filtered = (await call(mock, 'GET', '/billingGroups', { query: { inactive: 'false' } })).body as {
+      id: string;
+    }[];
+    assert.deepEqual(
+      filtered.map((g) => g.id),
+      faulty ? active.slice(0, -1) : active,
+    );
+  },
 };
 
 describe('fault switches', () => {

@@ -116,3 +116,21 @@ describe('new contract checks catch their faults', () => {
     }
   });
 });
+
+describe('new billing checks catch their faults', () => {
+  test('billing-filter-drops-match fails billing-filters-complete alone', async () => {
+    const r = await runOnMock({
+      token: TOKEN,
+      suites: ['billing'],
+      reportDir: join(reportRoot, 'billing-faults'),
+      runId: 'flis-newchecks-billing',
+      visibilityTimeoutMs: 1_000,
+      faults: ['billing-filter-drops-match'],
+      seed: 11,
+      runs: 4,
+    });
+    assert.deepEqual(r.failures.map(failureKey), ['billing-filters-complete listBillingGroups'], describeRun(r));
+    const p = r.failures[0]?.record?.property;
+    assert.ok(p && p.counterexample.length > 0, 'a shrunk counterexample is reported');
+  });
+});
