@@ -40,6 +40,7 @@ export const faultNames = [
   'auth-near-miss-token-accepted',
   'api-prefix-wrong',
   'billing-filter-drops-match',
+  'record-route-missing',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -93,6 +94,8 @@ export const faultDescriptions: Record<FaultName, string> = {
   'api-prefix-wrong': 'The interface is served under /api/v0 instead of the version prefix /apis/v0 (spec 9 rule 2).',
   'billing-filter-drops-match':
     'GET /billingGroups with any filter leaves out the last group that matches it (spec 4.2: nothing that matches is left out).',
+  'record-route-missing':
+    'GET /orders/{orderId} answers 404 even for an order that exists: a catalogued operation is not served (spec 4.3).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

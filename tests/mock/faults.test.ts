@@ -271,6 +271,11 @@ const probes: Record<FaultName, Probe> = {
       faulty ? active.slice(0, -1) : active,
     );
   },
+  'record-route-missing': async (mock, faulty) => {
+    assert.equal((await call(mock, 'PUT', '/orders/fault-order', { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'GET', '/orders/fault-order')).status, faulty ? 404 : 200);
+    assert.equal((await call(mock, 'GET', '/orders')).status, 200);
+  },
 };
 
 describe('fault switches', () => {

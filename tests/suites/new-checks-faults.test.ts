@@ -66,7 +66,7 @@ describe('runs sharing a deployment', () => {
  * Each new fault and the failures it must cause: check, and the operation (or
  * test title part) of each failing test. The faults touch disjoint behaviour
  * (a timestamp's offset, two kinds of DELETE, token comparison, the served
- * prefix), so one contract run with all of them on shows each one's failures.
+ * prefix, one record GET), so one contract run with all of them on shows each one's failures.
  */
 const contractFaults: { fault: FaultName; check: string; tests: string[] }[] = [
   { fault: 'offer-timestamp-not-utc', check: 'utc-timestamps', tests: ['getOffer', 'listOffers'] },
@@ -81,6 +81,7 @@ const contractFaults: { fault: FaultName; check: string; tests: string[] }[] = [
     ]),
   },
   { fault: 'api-prefix-wrong', check: 'api-prefix', tests: ['whole contract'] },
+  { fault: 'record-route-missing', check: 'operation-served', tests: ['getOrder'] },
 ];
 
 /** A failed test's key: its check, and its operation or, for the auth probes over many operations, the probe and kind. */
