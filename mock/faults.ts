@@ -41,6 +41,7 @@ export const faultNames = [
   'api-prefix-wrong',
   'billing-filter-drops-match',
   'record-route-missing',
+  'updated-since-drops-match',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -96,6 +97,8 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /billingGroups with any filter leaves out the last group that matches it (spec 4.2: nothing that matches is left out).',
   'record-route-missing':
     'GET /orders/{orderId} answers 404 even for an order that exists: a catalogued operation is not served (spec 4.3).',
+  'updated-since-drops-match':
+    'GET /invoices with updatedSince leaves out the last invoice updated at or after the date (spec 4.2).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

@@ -276,6 +276,11 @@ const probes: Record<FaultName, Probe> = {
     assert.equal((await call(mock, 'GET', '/orders/fault-order')).status, faulty ? 404 : 200);
     assert.equal((await call(mock, 'GET', '/orders')).status, 200);
   },
+  'updated-since-drops-match': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string }[];
+    const since = (await call(mock, 'GET', '/invoices', { query: { updatedSince: '2000-01-01' } })).body as unknown[];
+    assert.equal(since.length, faulty ? all.length - 1 : all.length);
+  },
 };
 
 describe('fault switches', () => {

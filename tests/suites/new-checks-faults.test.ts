@@ -135,3 +135,19 @@ describe('new billing checks catch their faults', () => {
     assert.ok(p && p.counterexample.length > 0, 'a shrunk counterexample is reported');
   });
 });
+
+describe('new invoice checks catch their faults', () => {
+  test('updated-since-drops-match fails invoice-since-complete alone', async () => {
+    const r = await runOnMock({
+      token: TOKEN,
+      suites: ['invoices'],
+      reportDir: join(reportRoot, 'invoice-faults'),
+      runId: 'flis-newchecks-invoices',
+      visibilityTimeoutMs: 1_000,
+      faults: ['updated-since-drops-match'],
+      seed: 5,
+      runs: 6,
+    });
+    assert.deepEqual(r.failures.map(failureKey), ['invoice-since-complete listInvoices'], describeRun(r));
+  });
+});
