@@ -42,6 +42,7 @@ export const faultNames = [
   'billing-filter-drops-match',
   'record-route-missing',
   'updated-since-drops-match',
+  'bulk-cancel-ignored',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -64,7 +65,8 @@ export const faultDescriptions: Record<FaultName, string> = {
     'Malformed JSON or schema-invalid bodies on POST/PUT /offers and POST /offers/bulk answer 500 instead of 4xx.',
   'text-content-type':
     'GET /billingGroups answers its JSON body with content-type text/plain (spec 4: bodies are JSON).',
-  'cancel-flag-ignored': 'cancel: true in an offer write body does not set canceled (spec 3 rule 4).',
+  'cancel-flag-ignored':
+    'cancel: true in the body of POST /offers or PUT /offers/{offerId} does not set canceled (spec 3 rule 4).',
   'delete-not-cancel': 'DELETE /offers/{offerId} answers a batchId but leaves canceled false (spec 3 rule 4).',
   'update-not-applied':
     'A PUT /offers/{offerId} to an existing offer is acknowledged but does not change it (spec 1: upserts).',
@@ -99,6 +101,8 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /orders/{orderId} answers 404 even for an order that exists: a catalogued operation is not served (spec 4.3).',
   'updated-since-drops-match':
     'GET /invoices with updatedSince leaves out the last invoice updated at or after the date (spec 4.2).',
+  'bulk-cancel-ignored':
+    'cancel: true in a POST /offers/bulk item does not set canceled; single writes honour it (spec 3 rule 4).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

@@ -48,8 +48,11 @@ function checkWriteBody(ctx: MockContext, schema: SchemaName, body: unknown): vo
   requireValid(schema, body, extraViolations(schema, body));
 }
 
-function upsert(ctx: MockContext, offerId: string, body: unknown): OfferWrite {
-  const opts = { ignoreCancel: ctx.faults.has('cancel-flag-ignored') };
+function upsert(ctx: MockContext, offerId: string, body: unknown, inBulk = false): OfferWrite {
+  const opts = {
+    // Each fault bends one kind of write, so each is caught by the one check that writes that way.
+    ignoreCancel: ctx.faults.has(inBulk ? 'bulk-cancel-ignored' : 'cancel-flag-ignored'),
+  };
   const mutate: OfferMutation = (existing) => {
     if (!existing) return createOffer(offerId, body, ctx.directory, opts);
     return ctx.faults.has('update-not-applied') ? existing : applyWrite(existing, body, ctx.directory, opts);
@@ -74,7 +77,9 @@ function mixFirstTwo(items: JsonObject[]): JsonObject[] {
 function bulkWrites(ctx: MockContext, body: unknown): OfferWrite[] {
   let items = (Array.isArray(body) ? body : []).map(asObject);
   if (ctx.faults.has('bulk-items-mixed')) items = mixFirstTwo(items);
-  const writes = items.map((item) => upsert(ctx, typeof item.id === 'string' ? item.id : ctx.ids.next('offer'), item));
+  const writes = items.map((item) =>
+    upsert(ctx, typeof item.id === 'string' ? item.id : ctx.ids.next('offer'), item, true),
+  );
   const last = writes.at(-1);
   if (ctx.faults.has('bulk-item-dropped') && last && writes.length >= 2) last.mutate = (existing) => existing;
   return writes;

@@ -281,6 +281,16 @@ const probes: Record<FaultName, Probe> = {
     const since = (await call(mock, 'GET', '/invoices', { query: { updatedSince: '2000-01-01' } })).body as unknown[];
     assert.equal(since.length, faulty ? all.length - 1 : all.length);
   },
+  'bulk-cancel-ignored': async (mock, faulty) => {
+    const item = { ...offerBody('bulk-cancel'), id: 'fault-bulk-cancel', cancel: true };
+    assert.equal((await call(mock, 'POST', '/offers/bulk', { json: [item] })).status, 200);
+    assert.equal((await offer(mock, 'fault-bulk-cancel'))?.canceled, !faulty);
+    assert.equal(
+      (await call(mock, 'PUT', '/offers/fault-single-cancel', { json: { ...offerBody('s'), cancel: true } })).status,
+      200,
+    );
+    assert.equal((await offer(mock, 'fault-single-cancel'))?.canceled, true);
+  },
 };
 
 describe('fault switches', () => {

@@ -151,3 +151,25 @@ describe('new invoice checks catch their faults', () => {
     assert.deepEqual(r.failures.map(failureKey), ['invoice-since-complete listInvoices'], describeRun(r));
   });
 });
+
+describe('new offer checks catch their faults', () => {
+  test('bulk-cancel-ignored fails offer-bulk-flags alone, beside the bulk and single-write cancel faults', async () => {
+    // Three faults, three owners: a dropped bulk item is offer-bulk's (offer-bulk-flags leaves it unjudged), a cancel
+    // flag ignored in single writes is offer-cancel's, the same in bulk items is offer-bulk-flags'.
+    const r = await runOnMock({
+      token: TOKEN,
+      suites: ['offers'],
+      reportDir: join(reportRoot, 'offer-faults'),
+      runId: 'flis-newchecks-offers',
+      visibilityTimeoutMs: 1_000,
+      faults: ['bulk-cancel-ignored', 'bulk-item-dropped', 'cancel-flag-ignored'],
+      seed: 3,
+      runs: 4,
+    });
+    assert.deepEqual(
+      r.failures.map(failureKey).sort(),
+      ['offer-bulk bulkWriteOffers', 'offer-bulk-flags bulkWriteOffers', 'offer-cancel upsertOffer'].sort(),
+      describeRun(r),
+    );
+  });
+});
