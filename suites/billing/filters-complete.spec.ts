@@ -4,12 +4,14 @@
  * filter given (start, end, state, customerId, inactive, alone or combined),
  * is in the filtered list too: nothing that matches is left out.
  * Runs sharing a deployment force statuses meanwhile, so the unfiltered list
- * is read before and after the filtered one and only groups that read the
- * same both times are judged. Read-only.
+ * is read before and after the filtered one, only groups that read the same
+ * both times are judged, and a group left out is looked for a second time
+ * before the check fails on it. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { billingFilterArb } from '../generators/billing-filter.ts';
-import { checkTest } from '../lib/check-test.ts';
+import { billingFilterArb, type BillingFilter } from '../generators/billing-filter.ts';
+import { checkTest, type CheckContext } from '../lib/check-test.ts';
+import type { Exchange } from '../lib/exchange.ts';
 import { checkProperty } from '../lib/property.ts';
 import { mismatch } from './filter-match.ts';
 import { listGroups, type ListedGroup } from './groups.ts';
@@ -27,30 +29,38 @@ checkTest(
   },
   async (ctx) => {
     const { groups } = await listGroups(ctx);
-    const op = operationById('listBillingGroups');
     await checkProperty(ctx, [billingFilterArb(groups)], async (filter) => {
-      const before = (await listGroups(ctx)).groups;
-      const x = await ctx.api.op(op, { query: { ...filter } });
-      ctx.check.expectSuccess(x, `GET /billingGroups with ${JSON.stringify(filter)}`);
-      ctx.check.expectSchema(x, 'billing-group-list', 'spec 4.2');
-      const after = new Map((await listGroups(ctx)).groups.map((g) => [g.id, g]));
-      const stable = before.filter((g) => {
-        const again = after.get(g.id);
-        return again !== undefined && sameFacts(g, again);
-      });
-      const listed = new Set((x.response.body as { id?: unknown }[]).map((g) => g.id));
-      const left = stable.filter((g) => mismatch({ ...g }, filter) === undefined && !listed.has(g.id));
+      const first = await leftOut(ctx, filter);
+      if (first.left.length === 0) return;
+      // A group another run forced and restored between the reads looks stable; a second look only fails what persists.
+      const again = await leftOut(ctx, filter);
+      const left = again.left.filter((g) => first.left.some((f) => f.id === g.id));
       if (left.length > 0)
         ctx.check.fail(
-          `GET /billingGroups with ${JSON.stringify(filter)} left out ${left.length} group(s) that the unfiltered list shows and that match: ${left
+          `GET /billingGroups with ${JSON.stringify(filter)} left out ${left.length} group(s) that the unfiltered list shows and that match, twice: ${left
             .slice(0, 5)
             .map(
               (g) =>
                 `${g.id} (date ${g.date}, status '${g.status}', customerId '${g.customerId}', inactive ${g.inactive})`,
             )
             .join('; ')}`,
-          { exchanges: [x] },
+          { exchanges: [again.exchange] },
         );
     });
   },
 );
+
+/** The groups the unfiltered list shows the same before and after the filtered call, that match and are not in it. */
+async function leftOut(ctx: CheckContext, filter: BillingFilter): Promise<{ left: ListedGroup[]; exchange: Exchange }> {
+  const before = (await listGroups(ctx)).groups;
+  const x = await ctx.api.op(operationById('listBillingGroups'), { query: { ...filter } });
+  ctx.check.expectSuccess(x, `GET /billingGroups with ${JSON.stringify(filter)}`);
+  ctx.check.expectSchema(x, 'billing-group-list', 'spec 4.2');
+  const after = new Map((await listGroups(ctx)).groups.map((g) => [g.id, g]));
+  const stable = before.filter((g) => {
+    const again = after.get(g.id);
+    return again !== undefined && sameFacts(g, again);
+  });
+  const listed = new Set((x.response.body as { id?: unknown }[]).map((g) => g.id));
+  return { left: stable.filter((g) => mismatch({ ...g }, filter) === undefined && !listed.has(g.id)), exchange: x };
+}

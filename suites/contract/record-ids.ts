@@ -34,8 +34,9 @@ function idOf(item: unknown, param: string): string | undefined {
 
 /** A PUT that writes the record `template` names: at the template itself, or one level below it (a milestone, a storage). */
 function putFor(template: string): Operation | undefined {
+  const own = opAt('put', template);
   return (
-    opAt('put', template) ??
+    (own?.deprecated ? undefined : own) ??
     operations().find((o) => o.method === 'put' && o.path.startsWith(`${template}/`) && !o.deprecated)
   );
 }
