@@ -18,7 +18,14 @@ import { requestsStatusRoutes } from './routes/requests-status.ts';
 import { webhookAdminRoutes } from './routes/webhook-admin.ts';
 import { installWebhookTriggers } from './webhook-triggers.ts';
 
+import type { Faults } from './faults.ts';
+
 export const API_PREFIX = '/apis/v0';
+
+/** The prefix the mock serves under: spec 9 rule 2's, or with the api-prefix-wrong fault another one. */
+export function servedPrefix(faults: Faults): string {
+  return faults.has('api-prefix-wrong') ? '/api/v0' : API_PREFIX;
+}
 
 export interface AppOptions {
   token: string;
@@ -53,7 +60,7 @@ export async function buildApp({ token, context, drift = false }: AppOptions): P
       await api.register(requestsStatusRoutes(context));
       await api.register(catalogueRoutesPlugin(context));
     },
-    { prefix: API_PREFIX },
+    { prefix: servedPrefix(context.faults) },
   );
   return app;
 }

@@ -18,6 +18,12 @@ function sameToken(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/** The auth-near-miss-token-accepted fault: a sloppy comparison of all but the last character, ignoring case. */
+function nearMiss(given: string, token: string): boolean {
+  const stem = (t: string) => t.slice(0, token.length - 1).toLowerCase();
+  return given.length >= token.length - 1 && given.length <= token.length + 1 && stem(given) === stem(token);
+}
+
 function bearerOf(header: string | undefined): string | undefined {
   return header === undefined ? undefined : (BEARER.exec(header)?.[1] ?? '');
 }
@@ -31,6 +37,7 @@ export function authFailure(request: FastifyRequest, token: string, faults: Faul
       : new HttpError(401, 'UNAUTHORIZED', 'an access token is required');
   }
   if (faults.has('auth-wrong-token-accepted') && given !== '') return undefined;
+  if (faults.has('auth-near-miss-token-accepted') && nearMiss(given, token)) return undefined;
   return sameToken(given, token) ? undefined : new HttpError(401, 'UNAUTHORIZED', 'the access token is not valid');
 }
 

@@ -34,6 +34,16 @@ export const faultNames = [
   'snapshot-has-billing-groups',
   'batch-status-missing',
   'price-strategy-stored',
+  // Issue 8 item 3: clauses that had no check that could fail.
+  'offer-timestamp-not-utc',
+  'booking-event-delete-removes',
+  'transport-order-events-not-cancelled',
+  'auth-near-miss-token-accepted',
+  'api-prefix-wrong',
+  'billing-filter-drops-match',
+  'record-route-missing',
+  'updated-since-drops-match',
+  'bulk-cancel-ignored',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -56,7 +66,8 @@ export const faultDescriptions: Record<FaultName, string> = {
     'Malformed JSON or schema-invalid bodies on POST/PUT /offers and POST /offers/bulk answer 500 instead of 4xx.',
   'text-content-type':
     'GET /billingGroups answers its JSON body with content-type text/plain (spec 4: bodies are JSON).',
-  'cancel-flag-ignored': 'cancel: true in an offer write body does not set canceled (spec 3 rule 4).',
+  'cancel-flag-ignored':
+    'cancel: true in the body of POST /offers or PUT /offers/{offerId} does not set canceled (spec 3 rule 4).',
   'delete-not-cancel': 'DELETE /offers/{offerId} answers a batchId but leaves canceled false (spec 3 rule 4).',
   'update-not-applied':
     'A PUT /offers/{offerId} to an existing offer is acknowledged but does not change it (spec 1: upserts).',
@@ -78,6 +89,23 @@ export const faultDescriptions: Record<FaultName, string> = {
   'batch-status-missing': 'GET /bookings/requestsStatus/batch/{batchId} answers 404 for batches that exist (spec 1).',
   'price-strategy-stored':
     'A priceStrategy sent in an offer write is stored and read back even outside the enum (spec 2.2, spec 3); offers written without one stay valid.',
+  'offer-timestamp-not-utc':
+    'Offer.transportTimestamp is written with a +02:00 offset (the same instant, but not in UTC, spec 2).',
+  'booking-event-delete-removes':
+    'DELETE /bookings/{bookingId}/events/{eventId} removes the event (GET answers 404) instead of marking it canceled (spec 3 rule 5).',
+  'transport-order-events-not-cancelled':
+    'DELETE of a carrier booking transport order leaves its events canceled: false (spec 3 rule 5).',
+  'auth-near-miss-token-accepted':
+    'A token differing from the real one only in case, in its last character, or by one character more or less is accepted (spec 5).',
+  'api-prefix-wrong': 'The interface is served under /api/v0 instead of the version prefix /apis/v0 (spec 9 rule 2).',
+  'billing-filter-drops-match':
+    'GET /billingGroups with any filter leaves out the last group that matches it (spec 4.2: nothing that matches is left out).',
+  'record-route-missing':
+    'GET /orders/{orderId} answers 404 even for an order that exists: a catalogued operation is not served (spec 4.3).',
+  'updated-since-drops-match':
+    'GET /invoices with updatedSince leaves out the last invoice updated at or after the date (spec 4.2).',
+  'bulk-cancel-ignored':
+    'cancel: true in a POST /offers/bulk item does not set canceled; single writes honour it (spec 3 rule 4).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

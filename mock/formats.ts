@@ -76,3 +76,13 @@ export function isoSeconds(ms: number): string {
 export function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+/** The same instant written in local time at a fixed offset from UTC, e.g. `2025-01-01T12:00:00.000+02:00` (a fault). */
+export function withUtcOffset(value: string, offsetMinutes: number): string {
+  const ms = dateTimeMs(value);
+  if (ms === undefined) return value;
+  const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, -1);
+  const abs = Math.abs(offsetMinutes);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${local}${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}

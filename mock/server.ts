@@ -2,7 +2,7 @@
  * startMock: the embedded mock deployment on a loopback port. In-process, so
  * `flis run` and the project's tests need no credentials and no network.
  */
-import { buildApp, API_PREFIX } from './app.ts';
+import { buildApp, servedPrefix } from './app.ts';
 import { createContext } from './context.ts';
 import { parseFaults, type FaultName } from './faults.ts';
 import { resolveVariant, type MockVariant } from './variant.ts';
@@ -64,7 +64,7 @@ export async function startMock(opts: MockOptions): Promise<RunningMock> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (opts.port ?? 0);
   return {
-    baseUrl: `http://${urlHost(host)}:${port}${API_PREFIX}`,
+    baseUrl: `http://${urlHost(host)}:${port}${servedPrefix(faults)}`,
     close: async () => {
       hub.close();
       await app.close();

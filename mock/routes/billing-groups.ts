@@ -107,10 +107,9 @@ export function billingGroupRoutes(ctx: MockContext) {
     const listOptions = ctx.faults.has('text-content-type') ? { onSend: labelAsText } : {};
     app.get('/billingGroups', listOptions, async (request) => {
       const filter = readFilter(ctx, request);
-      return ctx.billing
-        .list()
-        .filter((g) => matches(g, filter))
-        .map((g) => presentGroup(ctx, g));
+      const listed = ctx.billing.list().filter((g) => matches(g, filter));
+      const dropLast = ctx.faults.has('billing-filter-drops-match') && Object.keys(filter).length > 0;
+      return (dropLast ? listed.slice(0, -1) : listed).map((g) => presentGroup(ctx, g));
     });
     app.post('/billingGroups/bulkStatusUpdate', async (request) => {
       for (const u of readUpdates(ctx, request.body)) applyUpdate(ctx, u);

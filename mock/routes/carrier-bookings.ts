@@ -76,11 +76,13 @@ export const deleteTransportOrder: HandlerFactory = (ctx, params) => async (requ
     ...markCanceled(order),
     status: 'CANCELLED',
   });
-  const cancelledEvents = ctx.records.updateWhere(
-    'carrierBookingEvents',
-    (e) => e.bookingId === bookingId && e.transportOrderId === transportOrderId,
-    markCanceled,
-  );
+  const cancelledEvents = ctx.faults.has('transport-order-events-not-cancelled')
+    ? 0
+    : ctx.records.updateWhere(
+        'carrierBookingEvents',
+        (e) => e.bookingId === bookingId && e.transportOrderId === transportOrderId,
+        markCanceled,
+      );
   return { success: true, id: transportOrderId, cancelledEvents };
 };
 

@@ -130,5 +130,9 @@ export const cancelOne =
   async (request) => {
     const values = pathParams(request, params);
     const record = markCanceled(existing(ctx, collection, values, what));
+    if (ctx.faults.has('booking-event-delete-removes')) {
+      ctx.records.delete(collection, keyOf(values));
+      return { success: true, id: values.at(-1) };
+    }
     return ctx.records.put(collection, keyOf(values), record);
   };

@@ -490,11 +490,13 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** The route-missing and deprecated-removed faults replace a handler by the answer a broken deployment gives. */
+/** The route-missing, record-route-missing and deprecated-removed faults replace a handler by the answer a broken deployment gives. */
 function faultyAnswer(ctx: MockContext, route: CatalogueRoute): HttpError | undefined {
   if (route.deprecated && ctx.faults.has('deprecated-removed'))
     return new HttpError(410, 'GONE', `${route.method} ${route.path} has been removed`);
   if (route.operationId === 'listFuelPickups' && ctx.faults.has('route-missing'))
+    return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
+  if (route.operationId === 'getOrder' && ctx.faults.has('record-route-missing'))
     return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
   return undefined;
 }

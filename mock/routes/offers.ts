@@ -10,6 +10,7 @@ import { HttpError, isBadBodyError, notFound } from '../errors.ts';
 import { asObject, isObject, type JsonObject } from '../json.ts';
 import { applyWrite, createOffer, type Offer } from '../offer-model.ts';
 import type { OfferMutation, OfferWrite } from '../offers-store.ts';
+import { withUtcOffset } from '../formats.ts';
 import { dateTimeParam } from '../query.ts';
 import { leniently } from '../lenient.ts';
 import { requireValid } from '../validation.ts';
@@ -20,6 +21,8 @@ function presentOffer(ctx: MockContext, offer: Offer): JsonObject {
   const out: JsonObject = { ...offer };
   if (ctx.faults.has('offer-quantity-as-string')) out.quantity = String(offer.quantity);
   if (ctx.faults.has('offer-unknown-price-strategy')) out.priceStrategy = 'Dynamic';
+  if (ctx.faults.has('offer-timestamp-not-utc') && typeof offer.transportTimestamp === 'string')
+    out.transportTimestamp = withUtcOffset(offer.transportTimestamp, 120);
   return out;
 }
 
@@ -56,8 +59,11 @@ function storeWrittenPriceStrategy(ctx: MockContext, offer: Offer | undefined, b
   return { ...offer, priceStrategy: written as Offer['priceStrategy'] };
 }
 
-function upsert(ctx: MockContext, offerId: string, body: unknown): OfferWrite {
-  const opts = { ignoreCancel: ctx.faults.has('cancel-flag-ignored') };
+function upsert(ctx: MockContext, offerId: string, body: unknown, inBulk = false): OfferWrite {
+  const opts = {
+    // Each fault bends one kind of write, so each is caught by the one check that writes that way.
+    ignoreCancel: ctx.faults.has(inBulk ? 'bulk-cancel-ignored' : 'cancel-flag-ignored'),
+  };
   const write: OfferMutation = (existing) => {
     if (!existing) return createOffer(offerId, body, ctx.directory, opts);
     return ctx.faults.has('update-not-applied') ? existing : applyWrite(existing, body, ctx.directory, opts);
@@ -83,7 +89,9 @@ function mixFirstTwo(items: JsonObject[]): JsonObject[] {
 function bulkWrites(ctx: MockContext, body: unknown): OfferWrite[] {
   let items = (Array.isArray(body) ? body : []).map(asObject);
   if (ctx.faults.has('bulk-items-mixed')) items = mixFirstTwo(items);
-  const writes = items.map((item) => upsert(ctx, typeof item.id === 'string' ? item.id : ctx.ids.next('offer'), item));
+  const writes = items.map((item) =>
+    upsert(ctx, typeof item.id === 'string' ? item.id : ctx.ids.next('offer'), item, true),
+  );
   const last = writes.at(-1);
   if (ctx.faults.has('bulk-item-dropped') && last && writes.length >= 2) last.mutate = (existing) => existing;
   return writes;

@@ -8,25 +8,11 @@
  * filtered one. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { billingFilterArb, type BillingFilter } from '../generators/billing-filter.ts';
+import { billingFilterArb } from '../generators/billing-filter.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
+import { mismatch } from './filter-match.ts';
 import { listGroups } from './groups.ts';
-
-/** Why one listed group does not match the filter, or undefined. */
-function mismatch(g: Record<string, unknown>, f: BillingFilter): string | undefined {
-  const date = typeof g.date === 'string' ? g.date.slice(0, 10) : undefined;
-  if (f.start !== undefined && (date === undefined || date < f.start))
-    return `date ${String(g.date)} is before start ${f.start}`;
-  if (f.end !== undefined && (date === undefined || date > f.end))
-    return `date ${String(g.date)} is after end ${f.end}`;
-  if (f.state !== undefined && g.status !== f.state) return `status '${String(g.status)}' is not state '${f.state}'`;
-  if (f.customerId !== undefined && g.customerId !== f.customerId)
-    return `customerId '${String(g.customerId)}' is not '${f.customerId}'`;
-  if (f.inactive !== undefined && g.inactive !== f.inactive)
-    return `inactive is ${String(g.inactive)}, not ${String(f.inactive)}`;
-  return undefined;
-}
 
 test(
   ...checkTest(

@@ -8,6 +8,7 @@ import { operationById } from '../../specs/contract.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { statusOf } from '../lib/cleanup.ts';
+import { isForcedTag } from '../lib/forced-tag.ts';
 import type { GroupFacts } from '../generators/billing-filter.ts';
 
 export interface ListedGroup extends GroupFacts {
@@ -58,6 +59,8 @@ export function statusCandidates(
   own: string,
   runId: string,
 ): { values: string[]; invented: boolean } {
-  const shown = [...new Set(['Booked', ...groups.map((g) => g.status)])].filter((s) => s !== own).sort();
+  const shown = [...new Set(['Booked', ...groups.map((g) => g.status)])]
+    .filter((s) => s !== own && !isForcedTag(s))
+    .sort();
   return shown.length > 0 ? { values: shown, invented: false } : { values: [`${runId}-forced`], invented: true };
 }

@@ -8,7 +8,10 @@
  *   checked against a model: a forced group shows its status; a group whose
  *   forced status was removed no longer does.
  * The two tests run one after the other (they may share groups on a small
- * deployment), and every status they force is restored.
+ * deployment), and every status they force is restored. Runs that share a
+ * deployment keep apart (shared-groups.ts): forced values name the run, a
+ * group showing another run's value is passed over, and a flow another run
+ * disturbs moves on or ends inconclusive, never failed.
  */
 import fc from 'fast-check';
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
@@ -16,10 +19,22 @@ import { operationById } from '../../specs/contract.ts';
 import { billingGroupStatusUpdateItemArb } from '../generators/billing-group-status-update-item.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
+import { skipInconclusive } from '../lib/inconclusive.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { listGroups, statusCandidates, writableGroups, type ListedGroup } from './groups.ts';
-import { awaitStatus, bulkStatus, currentStatus, expectForced, forceStatus, removeStatus } from './status.ts';
+import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
+import { awaitForcedOrResend, groupsForRun, Interference, notShown } from './shared-groups.ts';
+import {
+  awaitStatus,
+  bulkStatus,
+  currentStatus,
+  expectForced,
+  expectSuccessAck,
+  forceStatus,
+  removeStatus,
+} from './status.ts';
 
 test.describe.configure({ mode: 'default' });
 
@@ -32,60 +47,102 @@ test(
       title: 'PUT status forces it, DELETE status removes it',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const { groups } = await listGroups(flow);
-        const group = writableGroups(groups)[0];
-        if (!group) throw new Error('listGroups returned no group without skipping');
-        const own = (await currentStatus(flow, group.id)) ?? group.status;
-        const { values, invented } = statusCandidates(groups, own, target().runId);
-        const forced = values[target().seed % values.length] ?? values[0] ?? 'Booked';
-        flow.cleanup.billingStatus(group.id, own);
-        const put = await forceStatus(flow, group.id, forced);
-        if (invented && put.response.status >= 400 && put.response.status < 500) {
-          flow.testInfo.skip(
-            true,
-            `billing group ${group.id} shows '${own}', every group shows that, and the server refused '${forced}': the spec lists no other status value (spec 3), so there is nothing to force`,
-          );
-        }
-        expectForced(flow, put, group.id);
-        await awaitStatus(
-          flow,
-          group.id,
-          (s) => s === forced,
-          `was forced to '${forced}' (PUT answered success) but does not show it`,
-          'spec 3 rule 1',
-        );
-        await removeStatus(flow, group.id);
-        await awaitStatus(
-          flow,
-          group.id,
-          (s) => s !== forced,
-          `had its forced status '${forced}' removed (DELETE answered success) but still shows it`,
-          'spec 3 rule 2',
-        );
-      }),
+    (ctx) => withCleanup(ctx, forcedStatusFlow),
   ),
 );
 
-function itemArb(
-  g: ListedGroup,
-  own: Map<string, string>,
-  all: ListedGroup[],
-): fc.Arbitrary<BillingGroupStatusUpdateItem> {
-  return billingGroupStatusUpdateItemArb({
-    billingGroupIds: [g.id],
-    statuses: statusCandidates(all, own.get(g.id) ?? g.status, target().runId).values,
-  });
+/** A group is passed over while another run's forced value shows on it; at most this many are tried. */
+const MAX_GROUPS_TRIED = 4;
+
+function isClientError(x: Exchange): boolean {
+  return x.response.status >= 400 && x.response.status < 500;
+}
+
+async function forcedStatusFlow(flow: FlowContext): Promise<void> {
+  const { groups } = await listGroups(flow);
+  const runId = target().runId;
+  const tag = forcedTag(runId, 'forced');
+  const passedOver: string[] = [];
+  for (const group of groupsForRun(groups, runId).slice(0, MAX_GROUPS_TRIED)) {
+    const own = (await currentStatus(flow, group.id)) ?? group.status;
+    if (isForeignTag(own, runId)) {
+      passedOver.push(`${group.id} showed '${own}'`);
+      continue;
+    }
+    flow.cleanup.billingStatus(group.id, own);
+    const put = await forceStatus(flow, group.id, tag);
+    // A server with a closed list of status values (spec 3 does not show the list) may refuse a run-tagged one.
+    if (isClientError(put)) return forceShownValue(flow, groups, group, own);
+    expectForced(flow, put, group.id);
+    const seen = await awaitForcedOrResend(flow, group.id, tag, runId, async () =>
+      expectForced(flow, await forceStatus(flow, group.id, tag), group.id),
+    );
+    if (seen.kind === 'foreign') {
+      passedOver.push(`${group.id} showed '${seen.status}' while this run forced it`);
+      continue;
+    }
+    if (seen.kind === 'missing')
+      flow.check.fail(
+        notShown(group.id, `was forced to '${tag}' (PUT answered success) but does not show it`, seen),
+        { exchanges: [seen.exchange], pointer: '/status' },
+        'spec 3 rule 1',
+      );
+    // No other run writes this run's value, so still showing it after the DELETE is this server's doing.
+    await removeAndExpectGone(flow, group.id, tag);
+    return;
+  }
+  skipInconclusive(
+    flow.testInfo,
+    `other runs were forcing statuses on every billing group this run tried (${passedOver.join('; ')})`,
+  );
+}
+
+/** The fallback when the server refuses a run-tagged value: force a value the deployment itself shows. */
+async function forceShownValue(
+  flow: FlowContext,
+  groups: ListedGroup[],
+  group: ListedGroup,
+  own: string,
+): Promise<void> {
+  const { values, invented } = statusCandidates(groups, own, target().runId);
+  const forced = values[target().seed % values.length] ?? values[0] ?? 'Booked';
+  const put = await forceStatus(flow, group.id, forced);
+  if (invented && isClientError(put)) {
+    flow.testInfo.skip(
+      true,
+      `billing group ${group.id} shows '${own}', every group shows that, and the server refused '${forced}': the spec lists no other status value (spec 3), so there is nothing to force`,
+    );
+  }
+  expectForced(flow, put, group.id);
+  await awaitStatus(
+    flow,
+    group.id,
+    (s) => s === forced,
+    `was forced to '${forced}' (PUT answered success) but does not show it`,
+    'spec 3 rule 1',
+  );
+  await removeAndExpectGone(flow, group.id, forced);
+}
+
+/** DELETE the forced status; the group must stop showing it (spec 3 rule 2). */
+async function removeAndExpectGone(flow: FlowContext, billingGroupId: string, forced: string): Promise<void> {
+  await removeStatus(flow, billingGroupId);
+  await awaitStatus(
+    flow,
+    billingGroupId,
+    (s) => s !== forced,
+    `had its forced status '${forced}' removed (DELETE answered success) but still shows it`,
+    'spec 3 rule 2',
+  );
+}
+
+function itemArb(g: ListedGroup, statuses: readonly string[]): fc.Arbitrary<BillingGroupStatusUpdateItem> {
+  return billingGroupStatusUpdateItemArb({ billingGroupIds: [g.id], statuses });
 }
 
 /** One bulk call: an item for some of the groups (at least one). */
-function stepArb(
-  groups: ListedGroup[],
-  own: Map<string, string>,
-  all: ListedGroup[],
-): fc.Arbitrary<BillingGroupStatusUpdateItem[]> {
-  const items = groups.map((g) => fc.option(itemArb(g, own, all), { nil: undefined }));
+function stepArb(groups: ListedGroup[], statuses: readonly string[]): fc.Arbitrary<BillingGroupStatusUpdateItem[]> {
+  const items = groups.map((g) => fc.option(itemArb(g, statuses), { nil: undefined }));
   return fc
     .tuple(...items)
     .map((xs) => xs.filter((x): x is BillingGroupStatusUpdateItem => x !== undefined))
@@ -95,25 +152,20 @@ function stepArb(
 /** One bulk call with at least one deleteStatus item: rule 3 is about both halves, so every plan removes something. */
 function removingStepArb(
   groups: ListedGroup[],
-  own: Map<string, string>,
-  all: ListedGroup[],
+  statuses: readonly string[],
 ): fc.Arbitrary<BillingGroupStatusUpdateItem[]> {
-  return stepArb(groups, own, all).filter((items) => items.some((i) => i.deleteStatus === true));
+  return stepArb(groups, statuses).filter((items) => items.some((i) => i.deleteStatus === true));
 }
 
 /**
  * A plan: force every group (so deleteStatus has something to remove), a call
  * that removes at least one forced status, then maybe one more of anything.
  */
-function planArb(
-  groups: ListedGroup[],
-  own: Map<string, string>,
-  all: ListedGroup[],
-): fc.Arbitrary<BillingGroupStatusUpdateItem[][]> {
-  const forceAll = fc.tuple(...groups.map((g) => itemArb(g, own, all).filter((i) => i.deleteStatus !== true)));
-  const more = fc.array(stepArb(groups, own, all), { maxLength: 1 });
+function planArb(groups: ListedGroup[], statuses: readonly string[]): fc.Arbitrary<BillingGroupStatusUpdateItem[][]> {
+  const forceAll = fc.tuple(...groups.map((g) => itemArb(g, statuses).filter((i) => i.deleteStatus !== true)));
+  const more = fc.array(stepArb(groups, statuses), { maxLength: 1 });
   return fc
-    .tuple(forceAll, removingStepArb(groups, own, all), more)
+    .tuple(forceAll, removingStepArb(groups, statuses), more)
     .map(([first, removing, rest]) => [first, removing, ...rest]);
 }
 
@@ -123,21 +175,25 @@ async function checkStep(
   items: BillingGroupStatusUpdateItem[],
   forced: Map<string, string>,
 ): Promise<void> {
+  const runId = target().runId;
   for (const item of items) {
     const id = item.billingGroupId;
     if (item.deleteStatus !== true && item.status !== undefined) {
-      forced.set(id, item.status);
-      await awaitStatus(
-        flow,
-        id,
-        (s) => s === item.status,
-        `was forced to '${item.status}' by bulkStatusUpdate but does not show it`,
-        'spec 3 rule 3',
-      );
+      const status = item.status;
+      forced.set(id, status);
+      const seen = await awaitForcedOrResend(flow, id, status, runId, () => bulkStatus(flow, [item]));
+      if (seen.kind === 'foreign') throw new Interference(id, seen.status ?? '');
+      if (seen.kind === 'missing')
+        flow.check.fail(
+          notShown(id, `was forced to '${status}' by bulkStatusUpdate but does not show it`, seen),
+          { exchanges: [seen.exchange], pointer: '/status' },
+          'spec 3 rule 3',
+        );
       continue;
     }
     const was = forced.get(id);
     forced.delete(id);
+    // No other run writes this run's value, so still showing it after the removal is this server's doing.
     if (was !== undefined)
       await awaitStatus(
         flow,
@@ -158,39 +214,131 @@ test(
       title: 'bulkStatusUpdate forces, and removes with deleteStatus, per item',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const { groups } = await listGroups(flow);
-        const writable = writableGroups(groups);
-        const mine = writable.length >= 3 ? writable.slice(1, 3) : writable.slice(0, 2);
-        const own = new Map<string, string>();
-        for (const g of mine) {
-          const s = (await currentStatus(flow, g.id)) ?? g.status;
-          own.set(g.id, s);
-          flow.cleanup.billingStatus(g.id, s);
-        }
-        const plan = planArb(mine, own, groups);
-        await checkProperty(
-          flow,
-          [plan],
-          async (steps) => {
-            const forced = new Map<string, string>();
-            try {
-              for (const items of steps) {
-                await bulkStatus(flow, items);
-                await checkStep(flow, items, forced);
-              }
-            } finally {
-              // Each run starts from the groups' own statuses, so a shrunk run means the same thing alone.
-              if (forced.size > 0)
-                await bulkStatus(
-                  flow,
-                  [...forced.keys()].map((billingGroupId) => ({ billingGroupId, deleteStatus: true })),
-                ).catch(() => undefined);
-            }
-          },
-          { numRuns: Math.max(1, Math.ceil(target().runs / 4)), waitsPerRun: 3 },
-        );
-      }),
+    (ctx) => withCleanup(ctx, bulkStatusFlow),
   ),
 );
+
+/** Picks up to two groups no other run shows its value on, starting at `from` in the run's order. */
+async function freeGroups(
+  flow: FlowContext,
+  candidates: ListedGroup[],
+  from: number,
+  passedOver: string[],
+): Promise<{ mine: ListedGroup[]; next: number }> {
+  const mine: ListedGroup[] = [];
+  let next = from;
+  while (mine.length < 2 && next < candidates.length) {
+    const g = candidates[next++]!;
+    const s = (await currentStatus(flow, g.id)) ?? g.status;
+    if (isForeignTag(s, target().runId)) {
+      passedOver.push(`${g.id} showed '${s}'`);
+      continue;
+    }
+    mine.push(g);
+    flow.cleanup.billingStatus(g.id, s);
+  }
+  return { mine, next };
+}
+
+/**
+ * Claims the groups by forcing a value that names the run. Answers 'refused'
+ * when the server refuses such a value (a closed list of statuses), else
+ * whether another run's value showed up on one of them.
+ */
+async function claim(
+  flow: FlowContext,
+  mine: ListedGroup[],
+  value: string,
+  passedOver: string[],
+): Promise<'claimed' | 'refused' | 'disturbed'> {
+  const items = mine.map((g) => ({ billingGroupId: g.id, status: value, deleteStatus: false }));
+  const x = await flow.api.op(operationById('bulkUpdateBillingGroupStatus'), { json: items });
+  if (isClientError(x)) return 'refused';
+  expectSuccessAck(flow, x, 'POST /billingGroups/bulkStatusUpdate');
+  let outcome: 'claimed' | 'disturbed' = 'claimed';
+  for (const item of items) {
+    const id = item.billingGroupId;
+    const seen = await awaitForcedOrResend(flow, id, value, target().runId, () => bulkStatus(flow, [item]));
+    if (seen.kind === 'foreign') {
+      passedOver.push(`${id} showed '${seen.status}' while this run forced it`);
+      outcome = 'disturbed';
+    }
+    if (seen.kind === 'missing')
+      flow.check.fail(
+        notShown(id, `was forced to '${value}' by bulkStatusUpdate but does not show it`, seen),
+        { exchanges: [seen.exchange], pointer: '/status' },
+        'spec 3 rule 3',
+      );
+  }
+  return outcome;
+}
+
+/** Claimed groups are tried this many times over before the check gives up as inconclusive. */
+const MAX_CLAIMS = 3;
+
+async function bulkStatusFlow(flow: FlowContext): Promise<void> {
+  const { groups } = await listGroups(flow);
+  const runId = target().runId;
+  const candidates = groupsForRun(groups, runId);
+  const passedOver: string[] = [];
+  const claimValue = forcedTag(runId, 'claim');
+  let next = 0;
+  for (let attempt = 0; attempt < MAX_CLAIMS; attempt++) {
+    const picked = await freeGroups(flow, candidates, next, passedOver);
+    next = picked.next;
+    if (picked.mine.length === 0) break;
+    const claimed = await claim(flow, picked.mine, claimValue, passedOver);
+    if (claimed === 'disturbed') continue;
+    if (claimed === 'refused') {
+      // Values the deployment shows; runs sharing it cannot be told apart then.
+      const shown = statusCandidates(groups, picked.mine[0]!.status, runId).values;
+      await bulkProperty(flow, picked.mine, shown, undefined);
+      return;
+    }
+    const disturbed = await bulkProperty(flow, picked.mine, [forcedTag(runId, 'a'), forcedTag(runId, 'b')], claimValue);
+    if (disturbed === undefined) return;
+    passedOver.push(disturbed);
+  }
+  skipInconclusive(
+    flow.testInfo,
+    `other runs were forcing statuses on the billing groups this run tried (${passedOver.join('; ')})`,
+  );
+}
+
+/**
+ * The property over bulk plans. Between runs the groups go back to the claim
+ * value (or, unclaimed, lose their forced status), so each run starts alike and
+ * a shrunk run means the same thing alone. Answers why it was disturbed, if it was.
+ */
+async function bulkProperty(
+  flow: FlowContext,
+  mine: ListedGroup[],
+  statuses: string[],
+  claimValue: string | undefined,
+): Promise<string | undefined> {
+  let disturbed: string | undefined;
+  await checkProperty(
+    flow,
+    [planArb(mine, statuses)],
+    async (steps) => {
+      if (disturbed !== undefined) return;
+      const forced = new Map<string, string>();
+      try {
+        for (const items of steps) {
+          await bulkStatus(flow, items);
+          await checkStep(flow, items, forced);
+        }
+      } catch (error) {
+        if (!(error instanceof Interference)) throw error;
+        disturbed = error.message;
+      } finally {
+        const reset = claimValue
+          ? mine.map((g) => ({ billingGroupId: g.id, status: claimValue, deleteStatus: false }))
+          : [...forced.keys()].map((billingGroupId) => ({ billingGroupId, deleteStatus: true }));
+        if (reset.length > 0) await bulkStatus(flow, reset).catch(() => undefined);
+      }
+    },
+    { numRuns: Math.max(1, Math.ceil(target().runs / 4)), waitsPerRun: 3 },
+  );
+  return disturbed;
+}

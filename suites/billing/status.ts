@@ -11,7 +11,7 @@ import type { Exchange } from '../lib/exchange.ts';
 import { pollUntil } from '../lib/poll.ts';
 import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
 
-function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): void {
+export function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): void {
   flow.check.expectSuccess(x, what);
   flow.check.expectSchema(x, 'success-ack', 'spec 4.2');
   if ((x.response.body as { success: unknown }).success !== true)

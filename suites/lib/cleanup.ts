@@ -10,6 +10,7 @@ import type { TestInfo } from '@playwright/test';
 import { operationById } from '../../specs/contract.ts';
 import type { CheckContext } from './check-test.ts';
 import type { FlisClient } from './client.ts';
+import { isForeignTag } from './forced-tag.ts';
 import { freshId } from './fresh-id.ts';
 import { pollUntil } from './poll.ts';
 import { target } from './target.ts';
@@ -81,10 +82,11 @@ export class Cleanup {
     return statusOf(x.response.body);
   }
 
+  /** True once the group shows `wanted`, or another run's forced value (that run owns the group now). */
   private async waitForStatus(id: string, wanted: string): Promise<boolean> {
     const r = await pollUntil(
       () => this.readStatus(id),
-      (s) => s === wanted,
+      (s) => s === wanted || isForeignTag(s, target().runId),
       { timeoutMs: target().visibilityTimeoutMs, intervalMs: 100 },
     );
     return r.ok;
@@ -92,7 +94,8 @@ export class Cleanup {
 
   /**
    * Remove the forced status; if the group then does not show its old value, the
-   * old value was itself forced before the test, so force it back.
+   * old value was itself forced before the test, so force it back. A group that
+   * shows another run's forced value is left to that run, which restores it.
    */
   private async restoreStatus(id: string, before: string): Promise<void> {
     try {

@@ -20,6 +20,8 @@ export interface CallOptions {
   raw?: string;
   contentType?: string;
   auth?: AuthMode;
+  /** With auth 'wrong': this token instead of WRONG_TOKEN (the auth probes' near misses of the real one). */
+  bearer?: string;
 }
 
 /** A token no deployment issues: used to prove wrong tokens are refused (spec 5). */
@@ -76,7 +78,8 @@ export class FlisClient {
     const url = this.url(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = options.auth ?? 'valid';
-    if (auth !== 'none') headers.authorization = `Bearer ${auth === 'valid' ? this.target.token : WRONG_TOKEN}`;
+    if (auth !== 'none')
+      headers.authorization = `Bearer ${auth === 'valid' ? this.target.token : (options.bearer ?? WRONG_TOKEN)}`;
     const body = options.raw ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
     if (body !== undefined || options.contentType) headers['content-type'] = options.contentType ?? 'application/json';
     const started = Date.now();

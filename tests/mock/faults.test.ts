@@ -245,6 +245,75 @@ const probes: Record<FaultName, Probe> = {
       'an offer written without one stays valid',
     );
   },
+  'offer-timestamp-not-utc': async (mock, faulty) => {
+    const offers = (await call(mock, 'GET', '/offers')).body as { id: string; transportTimestamp: string }[];
+    const stamps = [offers[0]!.transportTimestamp, (await offer(mock, offers[0]!.id))?.transportTimestamp];
+    for (const t of stamps) {
+      assert.ok(isDateTime(String(t)), String(t));
+      assert.equal(String(t).endsWith('+02:00'), faulty, String(t));
+    }
+  },
+  'booking-event-delete-removes': async (mock, faulty) => {
+    assert.equal((await call(mock, 'PUT', '/bookings/fault-b', { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'PUT', '/bookings/fault-b/events/fault-e', { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', '/bookings/fault-b/events/fault-e')).status, 200);
+    const after = await call(mock, 'GET', '/bookings/fault-b/events/fault-e');
+    assert.equal(after.status, faulty ? 404 : 200);
+    if (!faulty) assert.equal(after.body.canceled, true);
+  },
+  'transport-order-events-not-cancelled': async (mock, faulty) => {
+    const bookingId = (await call(mock, 'GET', '/carrierBookings')).body[0].id as string;
+    const to = `/carrierBookings/${bookingId}/transportOrder/fault-to`;
+    assert.equal((await call(mock, 'PUT', `${to}/pickupEta`, { json: { eta: 'soon' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', to)).status, 200);
+    const events = (await call(mock, 'GET', `/carrierBookings/${bookingId}/events`)).body as Record<string, unknown>[];
+    const mine = events.filter((e) => e.transportOrderId === 'fault-to');
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0]!.canceled, !faulty);
+  },
+  'auth-near-miss-token-accepted': async (mock, faulty) => {
+    const swapped = [...TOKEN].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    for (const near of [TOKEN.slice(0, -1), `${TOKEN}x`, swapped]) {
+      const r = await call(mock, 'GET', '/billingGroups', { token: near });
+      assert.equal(r.status, faulty ? 200 : 401, near === swapped ? 'case changed' : `length ${near.length}`);
+    }
+    assert.equal((await call(mock, 'GET', '/billingGroups', { token: 'unrelated-token-value' })).status, 401);
+  },
+  'api-prefix-wrong': async (mock, faulty) => {
+    assert.equal(new URL(mock.baseUrl).pathname, faulty ? '/api/v0' : '/apis/v0');
+    assert.equal((await call(mock, 'GET', '/billingGroups')).status, 200);
+  },
+  'billing-filter-drops-match': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/billingGroups')).body as { id: string; inactive: boolean }[];
+    const active = all.filter((g) => !g.inactive).map((g) => g.id);
+    const filtered = (await call(mock, 'GET', '/billingGroups', { query: { inactive: 'false' } })).body as {
+      id: string;
+    }[];
+    assert.deepEqual(
+      filtered.map((g) => g.id),
+      faulty ? active.slice(0, -1) : active,
+    );
+  },
+  'record-route-missing': async (mock, faulty) => {
+    assert.equal((await call(mock, 'PUT', '/orders/fault-order', { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'GET', '/orders/fault-order')).status, faulty ? 404 : 200);
+    assert.equal((await call(mock, 'GET', '/orders')).status, 200);
+  },
+  'updated-since-drops-match': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string }[];
+    const since = (await call(mock, 'GET', '/invoices', { query: { updatedSince: '2000-01-01' } })).body as unknown[];
+    assert.equal(since.length, faulty ? all.length - 1 : all.length);
+  },
+  'bulk-cancel-ignored': async (mock, faulty) => {
+    const item = { ...offerBody('bulk-cancel'), id: 'fault-bulk-cancel', cancel: true };
+    assert.equal((await call(mock, 'POST', '/offers/bulk', { json: [item] })).status, 200);
+    assert.equal((await offer(mock, 'fault-bulk-cancel'))?.canceled, !faulty);
+    assert.equal(
+      (await call(mock, 'PUT', '/offers/fault-single-cancel', { json: { ...offerBody('s'), cancel: true } })).status,
+      200,
+    );
+    assert.equal((await offer(mock, 'fault-single-cancel'))?.canceled, true);
+  },
 };
 
 describe('fault switches', () => {

@@ -77,6 +77,31 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
   'snapshot-has-billing-groups': { fails: ['invoice-forms'], evidence: { check: 'invoice-forms' } },
   'batch-status-missing': { fails: ['batch-status'], evidence: { check: 'batch-status' } },
   'price-strategy-stored': { fails: ['unknown-price-strategy'], evidence: { check: 'unknown-price-strategy' } },
+  // The checks of issue 8 item 3; tests/suites/new-checks-faults.test.ts runs them.
+  'offer-timestamp-not-utc': {
+    fails: ['utc-timestamps'],
+    evidence: { check: 'utc-timestamps', operation: 'getOffer' },
+  },
+  'booking-event-delete-removes': {
+    fails: ['event-cancel'],
+    evidence: { check: 'event-cancel', operation: 'deleteBookingEvent' },
+  },
+  'transport-order-events-not-cancelled': {
+    fails: ['event-cancel'],
+    evidence: { check: 'event-cancel', operation: 'deleteTransportOrder' },
+  },
+  'auth-near-miss-token-accepted': { fails: ['auth-required'], evidence: { check: 'auth-required', title: /case/ } },
+  'api-prefix-wrong': { fails: ['api-prefix'], evidence: { check: 'api-prefix' } },
+  'billing-filter-drops-match': {
+    fails: ['billing-filters-complete'],
+    evidence: { check: 'billing-filters-complete' },
+  },
+  'record-route-missing': {
+    fails: ['operation-served'],
+    evidence: { check: 'operation-served', operation: 'getOrder' },
+  },
+  'updated-since-drops-match': { fails: ['invoice-since-complete'], evidence: { check: 'invoice-since-complete' } },
+  'bulk-cancel-ignored': { fails: ['offer-bulk-flags'], evidence: { check: 'offer-bulk-flags' } },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */

@@ -1,0 +1,185 @@
+/**
+ * event-cancel (spec 3 rule 5): "DELETE on a booking event marks the event as
+ * canceled. DELETE on a carrier booking transport order marks all its events
+ * as cancelled." Section 4.3 shows no record bodies, so the check judges only
+ * what stays observable and passes every reasonable reading:
+ * - a booking event the suite wrote, once DELETE answered 2xx, is still
+ *   readable through GET (a 404 or 410 means it was removed, not marked);
+ * - a record that has a boolean field whose name says cancel (canceled,
+ *   cancelled, isCancelled, ...) has it true after the DELETE: the record
+ *   itself then says it is not cancelled. A status-like string that names a
+ *   cancellation is accepted too; a record with neither is judged on being
+ *   readable alone (the test notes what it looked at);
+ * - for a transport order, the events of the carrier booking that name it
+ *   (its id anywhere in the event) are judged the same way after its DELETE;
+ *   an event no longer listed is not judged, since a list may leave out
+ *   cancelled events.
+ * These are writes: skipped on read-only targets; every id carries the run id.
+ */
+import { operationById } from '../../specs/contract.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
+import { opaqueRecord, taggedId } from './fixtures.ts';
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Fields of a record (top level) whose name reads like a cancel flag, and what they say. */
+export function cancelVerdict(record: unknown): { judged: string[]; notCancelled: string[] } {
+  const judged: string[] = [];
+  const notCancelled: string[] = [];
+  if (!isObject(record)) return { judged, notCancelled };
+  for (const [key, value] of Object.entries(record)) {
+    if (/cancel/i.test(key) && typeof value === 'boolean') {
+      judged.push(`${key}: ${value}`);
+      if (!value) notCancelled.push(`${key} is false`);
+    } else if (/^(status|state)$/i.test(key) && typeof value === 'string' && /cancel/i.test(value)) {
+      judged.push(`${key}: '${value}'`);
+    }
+  }
+  return { judged, notCancelled };
+}
+
+function skipUnlessWritten(ctx: ContractContext, x: Exchange, what: string): void {
+  if (is2xx(x)) return;
+  skipTest(
+    ctx,
+    `could not write ${what}: ${x.request.method} answered ${x.response.status}; request bodies of spec 4.3 are not shown, so a refusal is not judged here`,
+  );
+}
+
+test(
+  ...contractTest(
+    {
+      check: 'event-cancel',
+      clause: 'spec 3 rule 5',
+      operation: operationById('deleteBookingEvent'),
+      title: 'DELETE of a booking event marks it canceled: it stays readable, and says so where it has a cancel flag',
+      writes: true,
+    },
+    async (ctx) => {
+      const bookingId = taggedId(ctx.runId, 'booking');
+      const eventId = taggedId(ctx.runId, 'event');
+      const params = { bookingId, eventId };
+      const booking = await ctx.api.op(operationById('upsertBooking'), {
+        params: { bookingId },
+        json: opaqueRecord(ctx.runId),
+      });
+      skipUnlessWritten(ctx, booking, `booking ${bookingId}`);
+      ctx.cleanup.add(`delete booking ${bookingId}`, () =>
+        ctx.api.op(operationById('deleteBooking'), { params: { bookingId } }),
+      );
+      const put = await ctx.api.op(operationById('upsertBookingEvent'), { params, json: opaqueRecord(ctx.runId) });
+      skipUnlessWritten(ctx, put, `booking event ${eventId}`);
+      const getEvent = () => ctx.api.op(operationById('getBookingEvent'), { params });
+      const before = await untilVisible(getEvent, is2xx);
+      if (!before.ok)
+        skipTest(
+          ctx,
+          `the booking event written (PUT ${put.response.status}) never became readable: nothing to cancel`,
+        );
+      const del = await ctx.api.op(operationById('deleteBookingEvent'), { params });
+      if (!is2xx(del))
+        ctx.check.fail(`DELETE of the booking event answered ${del.response.status}`, { exchanges: [del] });
+      // Writes are asynchronous (spec 1): wait until the record says it is cancelled, or the deadline passes.
+      const after = await untilVisible(
+        getEvent,
+        (x) => !is2xx(x) || cancelVerdict(x.response.body).notCancelled.length === 0,
+      );
+      const x = after.value;
+      if (!is2xx(x))
+        ctx.check.fail(
+          `after DELETE the booking event answers ${x.response.status}: DELETE marks the event as canceled (spec 3 rule 5), so it is still there to read`,
+          { exchanges: [del, x] },
+        );
+      const verdict = cancelVerdict(x.response.body);
+      if (verdict.notCancelled.length > 0)
+        ctx.check.fail(
+          `after DELETE the booking event still says it is not canceled (${verdict.notCancelled.join(', ')}) after ${after.elapsedMs} ms`,
+          { exchanges: [del, x], pointer: `/${verdict.notCancelled[0]!.split(' ')[0]}` },
+        );
+      ctx.testInfo.annotations.push({
+        type: 'note',
+        description: `looked at: GET of the event after DELETE answered ${x.response.status}; cancel fields ${verdict.judged.join(', ') || 'none (judged on being readable)'}`,
+      });
+    },
+  ),
+);
+
+/** A carrier booking id from the list (4.3 shows no body: the first element with a string id or bookingId). */
+async function someCarrierBooking(ctx: ContractContext): Promise<string> {
+  const list = await ctx.api.op(operationById('listCarrierBookings'));
+  const body = list.response.body;
+  const first = Array.isArray(body)
+    ? body.filter(isObject).find((b) => typeof b.id === 'string' || typeof b.bookingId === 'string')
+    : undefined;
+  if (!is2xx(list) || !first)
+    skipTest(
+      ctx,
+      `nothing to work on: GET /carrierBookings answered ${list.response.status} with no record carrying an id`,
+    );
+  return String(first.id ?? first.bookingId);
+}
+
+function eventsNaming(x: Exchange, transportOrderId: string): Json[] {
+  const body = x.response.body;
+  const list = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.events) ? body.events : [];
+  return list.filter(isObject).filter((e) => JSON.stringify(e).includes(transportOrderId));
+}
+
+function eventKey(e: Json, i: number): string {
+  return typeof e.id === 'string' ? e.id : `#${i}`;
+}
+
+test(
+  ...contractTest(
+    {
+      check: 'event-cancel',
+      clause: 'spec 3 rule 5',
+      operation: operationById('deleteTransportOrder'),
+      title: 'DELETE of a transport order marks all its events cancelled where they have a cancel flag',
+      writes: true,
+    },
+    async (ctx) => {
+      const bookingId = await someCarrierBooking(ctx);
+      const transportOrderId = taggedId(ctx.runId, 'transport-order');
+      const params = { bookingId, transportOrderId };
+      for (const milestone of ['putTransportOrderPickupEta', 'putTransportOrderArrivedAtPickup']) {
+        const x = await ctx.api.op(operationById(milestone), { params, json: opaqueRecord(ctx.runId) });
+        skipUnlessWritten(ctx, x, `a ${milestone} milestone on transport order ${transportOrderId}`);
+      }
+      const listEvents = () => ctx.api.op(operationById('listCarrierBookingEvents'), { params: { bookingId } });
+      const before = await untilVisible(listEvents, (x) => is2xx(x) && eventsNaming(x, transportOrderId).length > 0);
+      if (!before.ok)
+        skipTest(
+          ctx,
+          `no event of GET /carrierBookings/${bookingId}/events names transport order ${transportOrderId} after two milestones: which events belong to it is not observable`,
+        );
+      const del = await ctx.api.op(operationById('deleteTransportOrder'), { params });
+      if (!is2xx(del))
+        ctx.check.fail(`DELETE of the transport order answered ${del.response.status}`, { exchanges: [del] });
+      const stillNotCancelled = (x: Exchange) =>
+        eventsNaming(x, transportOrderId)
+          .map((e, i) => ({ key: eventKey(e, i), bad: cancelVerdict(e).notCancelled }))
+          .filter((e) => e.bad.length > 0);
+      const after = await untilVisible(listEvents, (x) => !is2xx(x) || stillNotCancelled(x).length === 0);
+      const bad = is2xx(after.value) ? stillNotCancelled(after.value) : [];
+      if (bad.length > 0)
+        ctx.check.fail(
+          `after DELETE of transport order ${transportOrderId}, ${bad.length} of its event(s) still say they are not cancelled after ${after.elapsedMs} ms: ${bad
+            .slice(0, 5)
+            .map((e) => `${e.key} (${e.bad.join(', ')})`)
+            .join('; ')}`,
+          { exchanges: [del, after.value] },
+        );
+      const judged = is2xx(after.value) ? eventsNaming(after.value, transportOrderId) : [];
+      ctx.testInfo.annotations.push({
+        type: 'note',
+        description: `looked at: ${eventsNaming(before.value, transportOrderId).length} event(s) naming the transport order before DELETE, ${judged.length} still listed after it (answer ${after.value.response.status}), judged on their cancel flags`,
+      });
+    },
+  ),
+);
