@@ -32,12 +32,17 @@ function idOf(item: unknown, param: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** A PUT that writes the record `template` names: at the template itself, or one level below it (a milestone, a storage). */
+/**
+ * A PUT that writes the record `template` names: at the template itself, or one level below it (a milestone, a
+ * storage). A deprecated PUT is the last resort: still served (spec 9 rule 3), and the only writer of some records
+ * (GET /fuel/deliveryRequests/{deliveryRequestId}/deliveries reads what the deprecated PUT wrote).
+ */
 function putFor(template: string): Operation | undefined {
   const own = opAt('put', template);
   return (
     (own?.deprecated ? undefined : own) ??
-    operations().find((o) => o.method === 'put' && o.path.startsWith(`${template}/`) && !o.deprecated)
+    operations().find((o) => o.method === 'put' && o.path.startsWith(`${template}/`) && !o.deprecated) ??
+    own
   );
 }
 
