@@ -86,7 +86,9 @@ export class FlisClient {
     const res = await this.request.fetch(url, {
       method: method.toUpperCase(),
       headers,
-      ...(body !== undefined ? { data: body } : {}),
+      // Bytes, not a string: Playwright JSON-encodes a string it cannot parse when the content type is JSON, so
+      // malformed JSON would arrive as a valid JSON string literal.
+      ...(body !== undefined ? { data: Buffer.from(body, 'utf8') } : {}),
       failOnStatusCode: false,
       maxRedirects: 0,
     });

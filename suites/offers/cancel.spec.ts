@@ -20,7 +20,16 @@ const runs = (): number => Math.max(1, Math.ceil(target().runs / 4));
 async function liveOffer(flow: FlowContext, body: OfferWrite): Promise<string> {
   const id = flow.cleanup.newOfferId();
   await upsertOffer(flow, id, body);
-  await awaitOffer(flow, id, expectationsOf(body, { created: true }), 'was not created by a PUT to a new id', 'spec 1');
+  await awaitOffer(
+    flow,
+    id,
+    expectationsOf(body, { created: true }),
+    'was not created by a PUT to a new id',
+    'spec 1',
+    {
+      setupOwnedBy: 'offer-upsert',
+    },
+  );
   return id;
 }
 

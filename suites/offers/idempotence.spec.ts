@@ -28,6 +28,17 @@ test(
           async (body) => {
             const id = flow.cleanup.newOfferId();
             await upsertOffer(flow, id, body);
+            // The first PUT must read as written before the second says anything: that is offer-upsert's rule.
+            await awaitOffer(
+              flow,
+              id,
+              expectationsOf(body, { created: true }),
+              'was not created by a PUT to a new id',
+              'spec 1',
+              {
+                setupOwnedBy: 'offer-upsert',
+              },
+            );
             await upsertOffer(flow, id, body);
             await awaitOffer(
               flow,

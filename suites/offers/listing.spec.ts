@@ -63,6 +63,7 @@ test(
             expectationsOf(written, { created: true }),
             'was not created by a PUT to a new id',
             'spec 1',
+            { setupOwnedBy: 'offer-upsert' },
           );
           wanted.set(id, ref);
         }

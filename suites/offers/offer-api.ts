@@ -77,6 +77,11 @@ export interface OfferRead {
 /** Fields whose shape the calling check judges itself (unknown-price-strategy reads /priceStrategy). */
 export interface ReadOptions {
   ownFields?: readonly string[];
+  /**
+   * The check that owns the expectations when they are only this flow's setup (an offer written to be cancelled or
+   * listed must first read as written, which is offer-upsert's rule): a mismatch blocks the flow instead of failing it.
+   */
+  setupOwnedBy?: string;
 }
 
 function shapeProblemOf(body: unknown, own: readonly string[]): string | undefined {
@@ -133,5 +138,6 @@ export async function awaitOffer(
   const why = last.offer
     ? `still differs after ${r.elapsedMs} ms:\n    ${mismatches(last.offer, expectations).join('\n    ')}`
     : `was not readable after ${r.elapsedMs} ms: GET answered ${last.exchange.response.status}${Array.isArray(last.exchange.response.body) ? ` with ${last.exchange.response.body.length} offer(s)` : ''}`;
+  if (opts.setupOwnedBy) return ctx.check.blocked(opts.setupOwnedBy, last.exchange, `offer ${id} ${what}: ${why}`);
   return ctx.check.fail(`offer ${id} ${what}: ${why}`, { exchanges: [last.exchange] }, clause);
 }

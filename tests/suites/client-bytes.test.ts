@@ -1,0 +1,50 @@
+/**
+ * The suites' client sends a body's bytes exactly as the check wrote them. Playwright JSON-encodes a string body it
+ * cannot parse when the content type is JSON, so a malformed-JSON probe sent as a string arrived as a valid JSON
+ * string literal and the no-5xx / bad-input checks never sent malformed JSON at all.
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { request as playwrightRequest } from '@playwright/test';
+import { FlisClient } from '../../suites/lib/client.ts';
+
+const received: string[] = [];
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    received.push(Buffer.concat(chunks).toString('utf8'));
+    res.writeHead(400, { 'content-type': 'application/json' }).end('{}');
+  });
+});
+let baseUrl = '';
+before(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/apis/v0`;
+});
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+test('malformed JSON, JSON and text bodies arrive byte for byte', async () => {
+  const context = await playwrightRequest.newContext();
+  try {
+    const api = new FlisClient(context, {
+      baseUrl,
+      token: 'client-bytes-token',
+      deployment: 'test',
+      allowWrites: true,
+      writesSkippedReason: '',
+      runId: 'flis-test',
+      seed: 1,
+      runs: 1,
+      visibilityTimeoutMs: 1_000,
+    });
+    const bodies = ['{"offer": {"quantity": 3,', '{"ok":true}', 'not json at all', '"a string"', 'ünïcödé {'];
+    for (const raw of bodies) await api.send('post', '/offers', { raw });
+    await api.send('post', '/offers', { json: { offer: { quantity: 1 } } });
+    assert.deepEqual(received, [...bodies, '{"offer":{"quantity":1}}']);
+  } finally {
+    await context.dispose();
+  }
+});
