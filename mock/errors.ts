@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'INVALID_JSON'
   | 'EMPTY_BODY'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BULK_TOO_LARGE'
   | 'SCHEMA_VIOLATION'
   | 'INVALID_QUERY'
   | 'INVALID_PATH'

@@ -16,11 +16,13 @@ export interface MockVariant {
    * (spec 5 rule 3; no field is marked required), so this is conformant: only advisory checks may object.
    */
   lenientInput: boolean;
+  /** The most items POST /offers/bulk takes; a larger bulk answers 413 (spec 8: maximum bulk size not shown). 0: none. */
+  maxBulkItems: number;
 }
 
 export const variantPresets: Record<'default' | 'different', MockVariant> = {
-  default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false },
-  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true },
+  default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
+  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
 };
 
 const createdStatuses: readonly number[] = [200, 201, 202];
@@ -34,6 +36,8 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
   if (!idFormats.includes(v.idFormat)) throw new Error(`variant.idFormat must be one of ${idFormats.join(', ')}`);
   if (typeof v.extraFields !== 'boolean') throw new Error('variant.extraFields must be a boolean');
   if (typeof v.lenientInput !== 'boolean') throw new Error('variant.lenientInput must be a boolean');
+  if (!Number.isInteger(v.maxBulkItems) || v.maxBulkItems < 0)
+    throw new Error('variant.maxBulkItems must be a whole number, 0 for no limit');
   return v;
 }
 

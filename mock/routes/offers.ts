@@ -153,6 +153,9 @@ function deleteOfferRoute(ctx: MockContext) {
 function bulkOfferRoute(ctx: MockContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const body = checkWriteBody(ctx, 'offer-bulk', request.body);
+    const max = ctx.variant.maxBulkItems;
+    if (max > 0 && Array.isArray(body) && body.length > max)
+      throw new HttpError(413, 'BULK_TOO_LARGE', `a bulk takes at most ${max} items; this one has ${body.length}`);
     const batchId = ctx.ids.next('batch');
     ctx.offers.submit(batchId, bulkWrites(ctx, body));
     return reply.code(offerAckStatus(ctx.variant)).send({ success: true, batchId });

@@ -2,7 +2,9 @@
  * billing-filters-complete (spec 4.2): the other direction of billing-filters.
  * A group the unfiltered GET /billingGroups shows, and that matches every
  * filter given (start, end, state, customerId, inactive, alone or combined),
- * is in the filtered list too: nothing that matches is left out.
+ * is in the filtered list too: nothing that matches is left out. A group dated
+ * on the `start` or `end` day is not judged: whether the bounds include their
+ * own day is not shown.
  * Runs sharing a deployment force statuses meanwhile, so the unfiltered list
  * is read before and after the filtered one, only groups that read the same
  * both times are judged, and a group left out is looked for a second time
@@ -64,5 +66,14 @@ async function leftOut(ctx: CheckContext, filter: BillingFilter): Promise<{ left
     return again !== undefined && sameFacts(g, again);
   });
   const listed = new Set((x.response.body as { id?: unknown }[]).map((g) => g.id));
-  return { left: stable.filter((g) => mismatch({ ...g }, filter) === undefined && !listed.has(g.id)), exchange: x };
+  return {
+    left: stable.filter((g) => mismatch({ ...g }, filter) === undefined && !onBoundary(g, filter) && !listed.has(g.id)),
+    exchange: x,
+  };
+}
+
+/** Whether `start` and `end` include their own day is not shown (spec 4.2 gives only "start (date), end (date)"). */
+function onBoundary(g: ListedGroup, f: BillingFilter): boolean {
+  const day = typeof g.date === 'string' ? g.date.slice(0, 10) : undefined;
+  return day !== undefined && (day === f.start || day === f.end);
 }

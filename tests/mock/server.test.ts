@@ -28,12 +28,30 @@ describe('startMock', () => {
       idFormat: 'prefixed',
       extraFields: false,
       lenientInput: false,
+      maxBulkItems: 0,
     });
     const d = variantPresets.different;
     assert.notEqual(d.createdStatus, 200);
     assert.notEqual(d.idFormat, 'prefixed');
     assert.equal(d.extraFields, true);
     assert.equal(d.lenientInput, true);
+    assert.ok(d.maxBulkItems > 0, 'a bulk size limit (spec 8 shows none)');
+  });
+
+  it('maxBulkItems: a larger bulk answers 413, one within it is taken', async () => {
+    const mock = await startMock({ token: TOKEN, variant: { maxBulkItems: 2 } });
+    try {
+      const post = (n: number) =>
+        fetch(`${mock.baseUrl}/offers/bulk`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `bulk-limit-${n}-${i}`, offer: {} }))),
+        });
+      assert.equal((await post(3)).status, 413);
+      assert.ok((await post(2)).ok);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('close() stops serving', async () => {
