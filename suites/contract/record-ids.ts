@@ -9,6 +9,7 @@
  * A parameter that none of these yields is unresolved, and says why.
  */
 import { fillPath, operations, type Operation } from '../../specs/contract.ts';
+import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
 import { opaqueRecord, taggedId } from './fixtures.ts';
@@ -71,7 +72,10 @@ async function writtenBatch(ctx: ContractContext, param: string): Promise<string
   if (param !== 'batchId' || !ctx.api.target.allowWrites) return undefined;
   const offer = await putOffer(ctx, 'offer whose batch is read');
   const batchId = (offer.exchange.response.body as { batchId?: unknown } | undefined)?.batchId;
-  return typeof batchId === 'string' ? batchId : undefined;
+  // The acknowledgement's shape (spec 2.7) is response-schema's: without a batchId there is nothing to read here.
+  if (typeof batchId !== 'string')
+    ctx.check.blocked(RESPONSE_SCHEMA, offer.exchange, `PUT /offers/{offerId} answered no batchId (spec 2.7)`);
+  return batchId;
 }
 
 /**
