@@ -131,8 +131,8 @@ describe('new billing checks catch their faults', () => {
       runs: 4,
     });
     assert.deepEqual(r.failures.map(failureKey), ['billing-filters-complete listBillingGroups'], describeRun(r));
-    const p = r.failures[0]?.record?.property;
-    assert.ok(p && p.counterexample.length > 0, 'a shrunk counterexample is reported');
+    // The single-field filters are listed and sent every run, so the failure names the filter, not a random case.
+    assert.match(r.failures[0]?.record?.message ?? '', /GET \/billingGroups with \{.*\} left out 1 group/);
   });
 });
 
