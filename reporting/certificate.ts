@@ -232,7 +232,10 @@ export function verdictOf(
   const reasons: string[] = [];
   const blocking = failures.filter((f) => f.blocking);
   const advisories = failures.length - blocking.length;
-  const full = coverage.total > 0 && coverage.covered === coverage.total && skipped.length === 0 && !shard && !suites;
+  // What the spec gives no means to exercise (a webhook subscription) narrows no run: no run could exercise it.
+  const narrowing = skipped.filter((x) => x.kind !== 'not-shown');
+  const notShown = skipped.filter((x) => x.kind === 'not-shown');
+  const full = coverage.total > 0 && coverage.covered === coverage.total && narrowing.length === 0 && !shard && !suites;
   const scope = {
     scope: full ? ('full' as const) : ('partial' as const),
     coverage: coverage.total ? coverage.covered / coverage.total : 0,
@@ -254,19 +257,27 @@ export function verdictOf(
         `${advisories} advisory failure(s) (${[...new Set(failures.map((f) => f.check))].join(', ')}); no contract rule failed`,
       ]
     : [];
+  const notShownReason = notShown.length
+    ? [
+        `not exercisable through the interface, so not judged: ${notShown.map((x) => `${x.reason} (${x.tests})`).join('; ')}`,
+      ]
+    : [];
   if (!full) {
-    const skippedTests = skipped.reduce((n, x) => n + x.tests, 0);
+    const skippedTests = narrowing.reduce((n, x) => n + x.tests, 0);
     return {
       status: 'partial',
       reasons: [
-        `nothing failed on a contract rule, but the run${shard ? ` (shard ${shard}; merge the shards for the verdict)` : ''}${suites ? ` (only the suites ${suites.join(', ')})` : ''} exercised ${percentOf(coverage)} of the contract${skippedTests ? ` and skipped ${skippedTests} test(s): ${skipped.map((x) => `${x.reason} (${x.tests})`).join('; ')}` : ''}`,
+        `nothing failed on a contract rule, but the run${shard ? ` (shard ${shard}; merge the shards for the verdict)` : ''}${suites ? ` (only the suites ${suites.join(', ')})` : ''} exercised ${percentOf(coverage)} of the contract${skippedTests ? ` and skipped ${skippedTests} test(s): ${narrowing.map((x) => `${x.reason} (${x.tests})`).join('; ')}` : ''}`,
         ...advisoryReason,
+        ...notShownReason,
       ],
       ...scope,
     };
   }
-  if (advisories) return { status: 'certified-with-advisories', reasons: advisoryReason, ...scope };
-  return { status: 'certified', reasons: ['every check of the whole contract ran and passed'], ...scope };
+  if (advisories)
+    return { status: 'certified-with-advisories', reasons: [...advisoryReason, ...notShownReason], ...scope };
+  const all = notShown.length ? 'every check the interface can exercise' : 'every check of the whole contract';
+  return { status: 'certified', reasons: [`${all} ran and passed`, ...notShownReason], ...scope };
 }
 
 export interface CertificateInput {

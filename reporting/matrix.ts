@@ -73,7 +73,10 @@ function contributions(o: CheckOutcome, failureId: string | undefined): Map<stri
         failure: { failure: failureId ?? '', clause: o.record?.clause ?? o.clause ?? '' },
       });
   } else if (o.status === 'skipped') {
-    if (o.operation) out.set(o.operation, { status: o.skipKind ?? 'skipped', skipReason: o.skipReason ?? 'skipped' });
+    if (o.operation) {
+      const status = o.skipKind === undefined || o.skipKind === 'not-shown' ? 'skipped' : o.skipKind;
+      out.set(o.operation, { status, skipReason: o.skipReason ?? 'skipped' });
+    }
   } else {
     for (const op of new Set([...(o.operation ? [o.operation] : []), ...o.exercised]))
       out.set(op, { status: 'passed' });

@@ -17,7 +17,11 @@ export type Severity = 'contract' | 'advisory';
  * `blocked-by`), `inconclusive` when another writer disturbed it (annotation `inconclusive`), else `skipped`
  * (a write on a read-only target, a suite not selected, ...).
  */
-export type SkipKind = 'blocked' | 'inconclusive' | 'skipped';
+/**
+ * Why a test did not judge: `blocked` by another check's failure, `inconclusive` because another writer disturbed it,
+ * `not-shown` because the spec shows no means to exercise it (webhook subscription), or plainly `skipped`.
+ */
+export type SkipKind = 'blocked' | 'inconclusive' | 'not-shown' | 'skipped';
 
 export interface CheckOutcome {
   /** Playwright's test id (stable across shards and reruns of the same tests). */
@@ -126,6 +130,8 @@ function skipOf(all: Annotation[], results: JsonResult[]): { skipKind: SkipKind;
   if (blockedBy) return { skipKind: 'blocked', skipReason: `blocked by ${blockedBy}` };
   const inconclusive = firstOf(all, 'inconclusive');
   if (inconclusive) return { skipKind: 'inconclusive', skipReason: `inconclusive: ${inconclusive}` };
+  const notShown = firstOf(all, 'not-shown');
+  if (notShown) return { skipKind: 'not-shown', skipReason: `not shown: ${notShown}` };
   // A run stopped by a signal: Playwright reports the tests it cut short and those it never started as skipped.
   const stopped = results.some((r) => r.status === 'interrupted')
     ? 'interrupted: the run was stopped while this test ran'

@@ -126,7 +126,12 @@ function selectSuites(raw: string[] | undefined): string[] | undefined {
   return wanted;
 }
 
-const SKIP_LABEL = { blocked: 'BLOCKED', inconclusive: 'INCONCLUSIVE', skipped: 'skipped' } as const;
+const SKIP_LABEL = {
+  blocked: 'BLOCKED',
+  inconclusive: 'INCONCLUSIVE',
+  'not-shown': 'NOT SHOWN',
+  skipped: 'skipped',
+} as const;
 
 function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): void {
   io.out('');
@@ -136,7 +141,8 @@ function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): voi
   const skippedReasons = new Map<string, number>();
   for (const o of r.outcomes.filter((x) => x.status === 'skipped')) {
     const kind = o.skipKind ?? 'skipped';
-    if (kind !== 'skipped') io.out(`${SKIP_LABEL[kind]} [${o.check ?? '?'}] ${o.title}: ${o.skipReason}`);
+    if (kind !== 'skipped' && kind !== 'not-shown')
+      io.out(`${SKIP_LABEL[kind]} [${o.check ?? '?'}] ${o.title}: ${o.skipReason}`);
     else skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
   }
   for (const [reason, n] of skippedReasons) io.out(`skipped ${n}: ${reason}`);

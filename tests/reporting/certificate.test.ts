@@ -152,6 +152,15 @@ describe('the scope of a verdict', () => {
     assert.equal(verdictOf([advisory], [], 300, { coverage: whole, skipped: [] }).status, 'certified-with-advisories');
   });
 
+  it('is not narrowed by what the spec gives no means to exercise (a webhook subscription), but says so', () => {
+    const notShown = { kind: 'not-shown' as const, reason: 'not shown: no way to subscribe', tests: 5 };
+    const v = verdictOf([], [], 300, { coverage: whole, skipped: [notShown] });
+    assert.deepEqual([v.status, v.scope], ['certified', 'full']);
+    assert.ok(v.reasons.some((r) => /not exercisable through the interface.*no way to subscribe \(5\)/.test(r)));
+    const plain = { kind: 'skipped' as const, reason: 'writes are not allowed', tests: 1 };
+    assert.equal(verdictOf([], [], 300, { coverage: whole, skipped: [notShown, plain] }).status, 'partial');
+  });
+
   it('is partial, with the coverage and the skip reasons, when operations were not exercised or checks skipped', () => {
     const low = verdictOf([], [], 3, { coverage: { covered: 2, total: 125, percent: 1.6 }, skipped: [] });
     assert.deepEqual([low.status, low.scope, low.coverage], ['partial', 'partial', 2 / 125]);
