@@ -20,6 +20,7 @@ import { operationById } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
 import { opaqueRecord, taggedId } from './fixtures.ts';
+import { recordsOf } from './listed-records.ts';
 
 type Json = Record<string, unknown>;
 
@@ -113,9 +114,7 @@ test(
 async function someCarrierBooking(ctx: ContractContext): Promise<string> {
   const list = await ctx.api.op(operationById('listCarrierBookings'));
   const body = list.response.body;
-  const first = Array.isArray(body)
-    ? body.filter(isObject).find((b) => typeof b.id === 'string' || typeof b.bookingId === 'string')
-    : undefined;
+  const first = recordsOf(body).find((b) => typeof b.id === 'string' || typeof b.bookingId === 'string');
   if (!is2xx(list) || !first)
     skipTest(
       ctx,
@@ -126,8 +125,7 @@ async function someCarrierBooking(ctx: ContractContext): Promise<string> {
 
 function eventsNaming(x: Exchange, transportOrderId: string): Json[] {
   const body = x.response.body;
-  const list = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.events) ? body.events : [];
-  return list.filter(isObject).filter((e) => JSON.stringify(e).includes(transportOrderId));
+  return recordsOf(body).filter((e) => JSON.stringify(e).includes(transportOrderId));
 }
 
 function eventKey(e: Json, i: number): string {

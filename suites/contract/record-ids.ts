@@ -13,6 +13,7 @@ import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
 import { opaqueRecord, taggedId } from './fixtures.ts';
+import { recordsOf } from './listed-records.ts';
 import { putOffer } from './offers.ts';
 
 type Json = Record<string, unknown>;
@@ -121,8 +122,10 @@ async function listIds(
   if (!list) return undefined;
   const x: Exchange = await ctx.api.op(list, { params });
   const body = x.response.body;
-  if (!is2xx(x) || !Array.isArray(body)) return undefined;
-  return body.map(pick).find((id) => id !== undefined);
+  if (!is2xx(x)) return undefined;
+  return recordsOf(body)
+    .map(pick)
+    .find((id) => id !== undefined);
 }
 
 async function discovered(
