@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,10 +44,14 @@ step('lint and format (biome ci)', process.execPath, [
   '.',
 ]);
 step('import rules (scripts/check-imports.ts)', process.execPath, ['--import', 'tsx', 'scripts/check-imports.ts']);
-step(`tests (${files.length} files)`, process.execPath, [
+// Most test files wait on child processes and polls rather than compute, so a few run at once even on two cores
+// (node's default is one file at a time there). FLIS_TEST_CONCURRENCY overrides it.
+const concurrency = process.env.FLIS_TEST_CONCURRENCY ?? String(Math.max(3, availableParallelism()));
+step(`tests (${files.length} files, ${concurrency} at a time)`, process.execPath, [
   '--import',
   'tsx',
   '--test',
+  `--test-concurrency=${concurrency}`,
   '--test-reporter=spec',
   ...files,
 ]);
