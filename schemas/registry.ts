@@ -74,7 +74,9 @@ export function schemaFilesOnDisk(): string[] {
     .sort();
 }
 
-let compiled: Map<SchemaName, ValidateFunction> | undefined;
+/** Every schema added (cheap); each compiled on its first use, since a worker often needs a few of 36. */
+let registry: Ajv2020 | undefined;
+const compiled = new Map<SchemaName, ValidateFunction>();
 
 /**
  * Which file each schema node came from. ajv reports a rule's path relative to
@@ -89,7 +91,7 @@ function claim(node: unknown, name: SchemaName): void {
   for (const child of Object.values(node)) claim(child, name);
 }
 
-function compileAll(): Map<SchemaName, ValidateFunction> {
+function addAll(): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
   addFormats(ajv);
   for (const name of schemaNames) {
@@ -97,20 +99,19 @@ function compileAll(): Map<SchemaName, ValidateFunction> {
     claim(schema, name);
     ajv.addSchema(schema);
   }
-  const out = new Map<SchemaName, ValidateFunction>();
-  for (const name of schemaNames) {
-    const fn = ajv.getSchema(`${BASE}${name}.schema.json`);
-    if (!fn) throw new Error(`schema ${name}.schema.json did not compile`);
-    out.set(name, fn);
-  }
-  return out;
+  return ajv;
 }
 
-/** The compiled validator of one schema; all schemas are compiled once, on first use. */
+/** The compiled validator of one schema, compiled (with what it refers to) on first use. */
 export function validatorFor(name: SchemaName): ValidateFunction {
-  compiled ??= compileAll();
-  const fn = compiled.get(name);
-  if (!fn) throw new Error(`unknown schema '${name}'; known: ${schemaNames.join(', ')}`);
+  let fn = compiled.get(name);
+  if (fn) return fn;
+  if (!(schemaNames as readonly string[]).includes(name))
+    throw new Error(`unknown schema '${name}'; known: ${schemaNames.join(', ')}`);
+  registry ??= addAll();
+  fn = registry.getSchema(`${BASE}${name}.schema.json`);
+  if (!fn) throw new Error(`schema ${name}.schema.json did not compile`);
+  compiled.set(name, fn);
   return fn;
 }
 
