@@ -1,6 +1,6 @@
 /**
  * The shape of one `flis` subcommand. Each lives in cli/commands/<name>.ts and
- * is listed in cli/commands/index.ts; cli/main.ts dispatches and maps errors to
+ * is listed, with its one-line summary, in cli/commands/index.ts; cli/main.ts dispatches and maps errors to
  * exit codes (0 passed, 1 a check failed, 2 usage or configuration error).
  */
 export interface CommandIo {
@@ -15,8 +15,6 @@ export interface CommandIo {
 
 export interface Command {
   name: string;
-  /** One line for `flis --help`. */
-  summary: string;
   /** The full text of `flis <name> --help`. */
   help: string;
   /** Returns the exit code. Throw UsageError/ConfigError (errors/flis-error.ts) for exit 2. */

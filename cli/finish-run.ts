@@ -3,30 +3,13 @@
  * their one-line summaries and the gates, and decide the exit code. Shared by
  * `flis run`, `flis certify` and `flis merge` so the three say the same thing.
  */
-import { UsageError, oneOf } from '../errors/flis-error.ts';
-import { evaluateGates, exitCodeWithGates, failOnValues, type FailOn, type GateOptions } from '../reporting/gates.ts';
+import { evaluateGates, exitCodeWithGates, type GateOptions } from '../reporting/gates.ts';
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';
 import { certificateSummary } from '../reporting/write-certificate.ts';
 import type { Certificate } from '../reporting/certificate.ts';
-import { flagOrEnv, listOption } from './args.ts';
 import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
 import { showReportHint } from './commands/show-report.ts';
-
-export const gateOptionSpec = {
-  'min-coverage': { type: 'string' },
-  'fail-on': { type: 'string', multiple: true },
-  strict: { type: 'boolean' },
-} as const;
-
-export const STRICT_HELP = `Severity:
-  --strict                 an advisory failure (convention beyond the spec) exits 1 too;
-                           without it it is reported and the exit code stays 0  [env FLIS_STRICT=1]`;
-
-/** --strict, else FLIS_STRICT=1. */
-export function strictOf(v: { strict?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  return flagOrEnv(v.strict, env.FLIS_STRICT);
-}
 
 /**
  * The check result as an exit code, from the verdict rather than Playwright's exit code: a contract failure
@@ -57,18 +40,6 @@ export function verdictLine(command: string, c: Certificate, exitCode: number, s
     ? `, ${v.advisories} advisory failure(s)${strict ? ' (--strict: they fail the run)' : ' (exit 1 only with --strict)'}`
     : '';
   return `flis ${command}: ${v.status.toUpperCase()} (${scope}${advisories}); exit ${exitCode}`;
-}
-
-export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] }): GateOptions {
-  const raw = v['min-coverage'];
-  let minCoverage: number | undefined;
-  if (raw !== undefined) {
-    minCoverage = Number(raw.replace(/%$/, ''));
-    if (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)
-      throw new UsageError(`--min-coverage must be a percentage from 0 to 100; got '${raw}'`);
-  }
-  const failOn = (listOption(v['fail-on']) ?? []).map((f) => oneOf<FailOn>('--fail-on', f, failOnValues));
-  return { ...(minCoverage !== undefined ? { minCoverage } : {}), ...(failOn.length ? { failOn } : {}) };
 }
 
 /** Tokens in the environment: never written to a report, even by commands that hold no token of their own. */

@@ -79,13 +79,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     io.out(toolVersion());
     return EXIT.ok;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.err(`flis: unknown command '${name}'; commands: ${commands.map((c) => c.name).join(', ')}. See 'flis --help'.`);
     return EXIT.usage;
   }
   try {
-    return await command.run(rest, io);
+    return await (await entry.load()).run(rest, io);
   } catch (error) {
     if (error instanceof FlisError) {
       io.err(`flis ${name}: ${error.message} [${error.code}]`);

@@ -96,7 +96,7 @@ function diff(a: string, b: string, io: CommandIo, out: string): number {
 
 function scan(file: string, io: CommandIo, secretEnv: string[]): number {
   const findings = scanCassette(file, io.env, secretEnv);
-  for (const f of findings) io.out(`${file}:${f.line}: ${f.what}`);
+  for (const f of findings) io.out(`${file}:${f.line}${f.column ? `:${f.column}` : ''}: ${f.what}`);
   io.out(`flis cassette scan: ${findings.length ? `${findings.length} possible secrets found` : 'no secrets found'}`);
   return findings.length ? EXIT.checkFailed : EXIT.ok;
 }
@@ -149,7 +149,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const cassetteCommand: Command = {
   name: 'cassette',
-  summary: 'Lint, repair, diff, scan for secrets, and convert cassettes to and from HAR 1.2',
   help,
   run,
 };

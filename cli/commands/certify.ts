@@ -11,13 +11,11 @@ import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
 import { probeTarget } from '../../runner/probe-target.ts';
 import { runSuites, type Progress } from '../../runner/run-suites.ts';
-import { startTarget } from '../../runner/start-target.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
 import { intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 import type { RunReports } from '../../reporting/run-reports.ts';
-import { undoIfInterrupted } from '../undo-interrupted.ts';
-import { finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
+import { gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../gate-options.ts';
 
 const help = `Usage: flis certify --partner NAME [--deployment sandbox] [--cassette FILE ...] [options]
 
@@ -96,6 +94,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   );
 
   if (!resolved.embedded && resolved.baseUrl) await probeTarget(resolved.baseUrl);
+  // Loaded once the arguments are known, so `--help` and a usage error answer at once.
+  const [{ startTarget }, { finishRun }, { undoIfInterrupted }] = await Promise.all([
+    import('../../runner/start-target.ts'),
+    import('../finish-run.ts'),
+    import('../undo-interrupted.ts'),
+  ]);
   const live = await startTarget(resolved);
   try {
     io.out(
@@ -152,7 +156,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const certifyCommand: Command = {
   name: 'certify',
-  summary: "Certify a partner: the suites on the sandbox plus the partner's recorded client traffic, one certificate",
   help,
   run,
 };

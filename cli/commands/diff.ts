@@ -115,7 +115,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const diffCommand: Command = {
   name: 'diff',
-  summary: 'Send the same generated requests to two deployments and report where they differ',
   help,
   run,
 };

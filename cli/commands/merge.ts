@@ -8,7 +8,8 @@ import { GATES_HELP } from '../../reporting/gates.ts';
 import { mergeShards } from '../../reporting/merge-shards.ts';
 import { parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { envSecrets, finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
+import { envSecrets, finishRun } from '../finish-run.ts';
+import { gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../gate-options.ts';
 
 const help = `Usage: flis merge [options] SHARD_DIR ...
 
@@ -51,7 +52,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const mergeCommand: Command = {
   name: 'merge',
-  summary: 'Merge the report folders of sharded runs into one report and one certificate',
   help,
   run,
 };

@@ -111,7 +111,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const mockCommand: Command = {
   name: 'mock',
-  summary: 'Serve the embedded mock deployment on loopback until stopped',
   help: help(),
   run,
 };

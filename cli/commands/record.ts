@@ -242,7 +242,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const recordCommand: Command = {
   name: 'record',
-  summary: 'Record traffic to a deployment into a YAML cassette through a loopback proxy',
   help,
   run,
 };

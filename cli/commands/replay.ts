@@ -56,7 +56,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const replayCommand: Command = {
   name: 'replay',
-  summary: 'Serve a recorded cassette offline on loopback',
   help,
   run,
 };

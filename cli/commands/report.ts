@@ -50,7 +50,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const reportCommand: Command = {
   name: 'report',
-  summary: 'Build the self-contained Allure HTML report of a run, offline',
   help,
   run,
 };

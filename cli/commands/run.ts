@@ -8,16 +8,14 @@ import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { faultNames, type FaultName } from '../../mock/faults.ts';
 import { variantPresets } from '../../mock/variant.ts';
 import { webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
-import { recordedRun, recordThrough, startCassetteTarget } from '../../runner/cassette-target.ts';
 import { newRunId, newSeed, runSuites, type Progress, type SuiteRunResult } from '../../runner/run-suites.ts';
-import { startTarget, type EmbeddedOptions } from '../../runner/start-target.ts';
+import type { EmbeddedOptions } from '../../runner/start-target.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
 import { flagOrEnv, intOption, listOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { finishRun, gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../finish-run.ts';
+import { gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../gate-options.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
 import { probeTarget } from '../../runner/probe-target.ts';
-import { undoIfInterrupted } from '../undo-interrupted.ts';
 
 const help = `Usage: flis run [options]
 
@@ -174,6 +172,19 @@ export function reproduceCommand(v: {
   ].join(' ');
 }
 
+/**
+ * What a run needs once its arguments are known: the mock, the cassette proxy,
+ * the reports. Loaded after parsing, so `--help` and a usage error answer at once.
+ */
+function loadRuntime() {
+  return Promise.all([
+    import('../../runner/cassette-target.ts'),
+    import('../../runner/start-target.ts'),
+    import('../finish-run.ts'),
+    import('../undo-interrupted.ts'),
+  ]);
+}
+
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values: v } = parseCommandArgs('run', argv, options);
   if (v.help) {
@@ -182,6 +193,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const env = io.env;
   if (v.record && v.cassette) throw new UsageError('give either --record FILE or --cassette FILE, not both');
+  const [{ recordedRun, recordThrough, startCassetteTarget }, { startTarget }, { finishRun }, { undoIfInterrupted }] =
+    await loadRuntime();
   const replayed = v.cassette ? recordedRun(resolve(v.cassette)) : undefined;
   const baseUrl = v['base-url'] ?? (env.FLIS_BASE_URL || undefined);
   const deployment = v.deployment ?? (env.FLIS_DEPLOYMENT || undefined);
@@ -331,7 +344,6 @@ export function parseShard(raw: string | undefined): string | undefined {
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'Run the conformance suites against a deployment (default: the embedded mock)',
   help,
   run,
 };

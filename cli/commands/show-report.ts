@@ -47,7 +47,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const showReportCommand: Command = {
   name: 'show-report',
-  summary: "Serve a run's report folder on loopback (the Playwright HTML report needs HTTP)",
   help,
   run,
 };

@@ -78,7 +78,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
-  summary: 'Receive webhook deliveries, validate each against spec 6, print and record them',
   help,
   run,
 };

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { reproduceCommand } from '../../cli/commands/run.ts';
-import { checkExitOf, strictOf, verdictLine } from '../../cli/finish-run.ts';
+import { checkExitOf, verdictLine } from '../../cli/finish-run.ts';
+import { strictOf } from '../../cli/gate-options.ts';
 import { buildCertificate } from '../../reporting/certificate.ts';
 import type { CheckOutcome } from '../../reporting/outcomes.ts';
 import { operations } from '../../specs/contract.ts';
