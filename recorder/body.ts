@@ -44,6 +44,14 @@ function asUtf8(bytes: Buffer): string | undefined {
   }
 }
 
+/** The text a JSON body arrived as (its canonical serialisation), kept so it need not be built again. */
+const jsonTexts = new WeakMap<StoredBody, string>();
+
+/** A JSON body's text: as it arrived when this process stored it, otherwise serialised afresh (the same bytes). */
+export function jsonTextOf(body: StoredBody): string {
+  return jsonTexts.get(body) ?? JSON.stringify(body.value);
+}
+
 /** Store `bytes`; `size`/`truncated` describe what arrived on the wire. */
 export function encodeBody(
   bytes: Buffer,
@@ -55,7 +63,11 @@ export function encodeBody(
   const text = truncated ? undefined : asUtf8(bytes);
   if (text !== undefined && isJsonType(contentType)) {
     const value = tryJson(text);
-    if (value !== undefined && JSON.stringify(value) === text) return { encoding: 'json', value, size, truncated };
+    if (value !== undefined && JSON.stringify(value) === text) {
+      const body: StoredBody = { encoding: 'json', value, size, truncated };
+      jsonTexts.set(body, text);
+      return body;
+    }
   }
   const kept = truncated ? asUtf8(bytes) : text;
   if (kept !== undefined && !/[\u0000-\u0008\u000e-\u001f]/.test(kept))

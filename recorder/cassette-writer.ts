@@ -46,11 +46,12 @@ export interface WriterOptions {
 }
 
 /**
- * Redaction deferred to the written text: given the exchange and its YAML,
- * returns a redacted exchange, or undefined when there is nothing to redact.
- * Walking a large JSON body costs more than searching the text it becomes.
+ * Redaction deferred to the written text: given the exchange and whether a
+ * secret shows in its YAML, returns a redacted exchange, or undefined when
+ * there is nothing to redact. Walking a large JSON body costs more than
+ * searching the text it becomes.
  */
-export type LateRedaction = (e: Exchange, text: string) => Exchange | undefined;
+export type LateRedaction = (e: Exchange, secretInText: boolean) => Exchange | undefined;
 
 export class CassetteWriter {
   private readonly fd: number;
@@ -115,18 +116,19 @@ export class CassetteWriter {
 
   /**
    * Write one exchange (its seq is assigned here, in completion order), after
-   * `redactLate` has had its look at the text. The last guard: if any form of a known secret appears in the text about to be
+   * `redactLate` has had its say on what the text shows. The last guard: if any form of a known secret appears in the text about to be
    * written, nothing is written and CassetteSecretError says which secret.
    */
   append(exchange: Omit<Exchange, 'seq'>, guard: SecretGuard, redactLate?: LateRedaction): Exchange {
     let full: Exchange = { ...exchange, seq: this.seq };
     let text = exchangeDocument(full);
-    const redacted = redactLate?.(full, text);
+    let leak = findSecret(text, guard);
+    const redacted = redactLate?.(full, leak !== undefined);
     if (redacted) {
       full = redacted;
       text = exchangeDocument(full);
+      leak = findSecret(text, guard);
     }
-    const leak = findSecret(text, guard);
     if (leak)
       throw new CassetteSecretError(
         `exchange ${exchange.request.method} ${exchange.request.path} to ${this.file}`,

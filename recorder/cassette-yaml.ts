@@ -3,7 +3,8 @@
  * the object literals below); recorder/yaml-emit.ts never folds a line, so a
  * token can never be split across lines where a line-wise scan would miss it.
  */
-import { emitYaml } from './yaml-emit.ts';
+import { jsonTextOf } from './body.ts';
+import { emitYaml, FlowJson } from './yaml-emit.ts';
 import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
 
 /** One YAML document, starting with `---` and ending with the `...` end marker. */
@@ -24,10 +25,20 @@ export function headerDocument(h: CassetteHeader): string {
   });
 }
 
-/** The body is written as `body` (native YAML for JSON) plus encoding and size beside it. */
+/**
+ * The body is written as `body` plus encoding and size beside it. A JSON object
+ * or array is its own JSON text on one line (YAML flow style, which any YAML
+ * reader reads as the same value): cheap to write and to read, and `jq` reads it.
+ */
 function bodyFields(b: StoredBody | null): Record<string, unknown> {
   if (!b) return {};
-  return { body: b.value, bodyEncoding: b.encoding, bodySize: b.size, ...(b.truncated ? { bodyTruncated: true } : {}) };
+  const body = b.encoding === 'json' && isFilled(b.value) ? new FlowJson(jsonTextOf(b)) : b.value;
+  return { body, bodyEncoding: b.encoding, bodySize: b.size, ...(b.truncated ? { bodyTruncated: true } : {}) };
+}
+
+function isFilled(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  return Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0;
 }
 
 function requestPlain(r: RecordedRequest): Record<string, unknown> {

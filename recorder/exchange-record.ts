@@ -13,7 +13,6 @@ import { checkExchange, formatViolation } from './contract-check.ts';
 import { CassetteSecretError } from './errors.ts';
 import { headerValue, type Ctx, type Pending } from './proxy-context.ts';
 import { keepHeaders, type Redactor } from './redact.ts';
-import { findSecret } from './secrets.ts';
 
 function queryOf(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -135,10 +134,10 @@ function checkAndAppend(ctx: Ctx, { req, x, reqCapture, response, failure }: Com
  * its base64 text.
  */
 function lateBodyRedaction(r: Redactor): LateRedaction {
-  return (e, text) => {
+  return (e, secretInText) => {
     const body = e.response.body;
     if (!body || r.forms.length === 0) return undefined;
-    if (body.encoding !== 'base64' && !findSecret(text, r.forms)) return undefined;
+    if (body.encoding !== 'base64' && !secretInText) return undefined;
     return { ...e, response: { ...e.response, body: r.body(body) } };
   };
 }

@@ -69,11 +69,13 @@ export const tokenShapes: Array<{ name: string; pattern: RegExp }> = [
 
 export interface ScanFinding {
   line: number;
+  /** Where on the line a known secret starts (1-based): a JSON body is one long line. */
+  column?: number;
   /** The token shape or "<label> (<form> form)". */
   what: string;
 }
 
-/** Every line of `text` that holds a known secret (any form) or a token shape, in line order. */
+/** Every place in `text` that holds a known secret (any form), and every line with a token shape, in line order. */
 export function scanText(text: string, secrets: Secret[]): ScanFinding[] {
   const findings: ScanFinding[] = [];
   const lineStarts = [0];
@@ -88,12 +90,13 @@ export function scanText(text: string, secrets: Secret[]): ScanFinding[] {
     }
     return lo + 1;
   };
-  let lastLine = 0;
   for (const hit of formsOf(secrets).findAll(text)) {
     const line = lineOf(hit.index);
-    if (line === lastLine) continue;
-    lastLine = line;
-    findings.push({ line, what: `the value of ${hit.label} (${hit.form} form)` });
+    findings.push({
+      line,
+      column: hit.index - lineStarts[line - 1]! + 1,
+      what: `the value of ${hit.label} (${hit.form} form)`,
+    });
   }
   text.split('\n').forEach((content, i) => {
     for (const shape of tokenShapes) {

@@ -9,7 +9,22 @@
  * line is ever folded, so a secret can never be split across lines.
  */
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type Json = null | boolean | number | string | FlowJson | Json[] | { [k: string]: Json };
+
+/**
+ * A JSON text written as it is, on one line, as YAML's flow style (YAML 1.2
+ * reads JSON as itself). For bodies: building a block for every node of a
+ * large answer cost more than proxying it, and the line reads back with
+ * JSON.parse (recorder/yaml-read-fast.ts). Only a serialisation made by
+ * JSON.stringify qualifies (no line breaks, no tabs, no space before a `#`).
+ */
+export class FlowJson {
+  readonly text: string;
+  constructor(jsonText: string) {
+    // JSON leaves C1 controls, BOM and non-characters raw inside strings; YAML wants them escaped.
+    this.text = NON_PRINTABLE_ANY.test(jsonText) ? jsonText.replace(NON_PRINTABLE_G, escapeChar) : jsonText;
+  }
+}
 
 /** Plain-safe text: a safe first character, then safe characters, a colon only when followed by a non-space. */
 const PLAIN = /^[A-Za-z_/(](?:[A-Za-z0-9_ ./()+@$=;'-]|:(?=[A-Za-z0-9_./()+@$=;'-]))*$/;
@@ -18,6 +33,7 @@ const RESERVED = /^(null|true|false|yes|no|on|off|y|n)$/i;
 /** Characters YAML does not allow raw (C0/C1 controls, DEL, BOM, non-characters, surrogates). */
 const NON_PRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\ufffe\uffff\ud800-\udfff]/;
 const NON_PRINTABLE_G = /[\u007f-\u009f\ufeff\ufffe\uffff]/g;
+const NON_PRINTABLE_ANY = /[\u007f-\u009f\ufeff\ufffe\uffff]/;
 const MAX_IMPLICIT_KEY = 1000;
 
 function isPlainSafe(s: string): boolean {
@@ -32,7 +48,11 @@ function isPlainSafe(s: string): boolean {
 
 /** JSON string escapes are all valid YAML double-quoted escapes; YAML additionally wants C1 controls and BOM escaped. */
 function quoted(s: string): string {
-  return JSON.stringify(s).replace(NON_PRINTABLE_G, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(s).replace(NON_PRINTABLE_G, escapeChar);
+}
+
+function escapeChar(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** Keys repeat in every item of a list, so their spelling is decided once (bounded, so memory stays flat). */
@@ -69,11 +89,13 @@ function scalar(v: null | boolean | number | string, indent: string): string {
 }
 
 function isEmptyCollection(v: Json): boolean {
-  return v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0);
+  if (v === null || typeof v !== 'object' || v instanceof FlowJson) return false;
+  return Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
 }
 
 function inline(v: Json, indent: string): string | undefined {
   if (v === null || typeof v !== 'object') return scalar(v, indent);
+  if (v instanceof FlowJson) return v.text;
   if (isEmptyCollection(v)) return Array.isArray(v) ? '[]' : '{}';
   return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * A fast reader for exactly the YAML that recorder/yaml-emit.ts writes: block
  * mappings and sequences indented by two, plain scalars of its safe alphabet,
- * JSON-style double-quoted strings, literal blocks, `[]` and `{}`. The `yaml`
+ * JSON-style double-quoted strings, literal blocks, `[]`, `{}` and one-line JSON
+ * texts (bodies). The `yaml`
  * package takes ~20 ms for a 9 kB cassette document (minutes for a 10,000-
  * exchange cassette); this takes well under one. Anything outside that subset
  * (a hand-edited document, flow style, comments, anchors, a duplicate key)
@@ -39,6 +40,18 @@ function quotedEnd(s: string, from: number): number {
 function quoted(token: string): string {
   try {
     return JSON.parse(token) as string;
+  } catch {
+    throw NOT_FAST;
+  }
+}
+
+/**
+ * A flow collection the emitter wrote: a JSON text on one line (a body). JSON
+ * text reads the same as JSON and as YAML flow; anything JSON.parse refuses is left to `yaml`.
+ */
+function flowJson(rest: string): Json {
+  try {
+    return JSON.parse(rest) as Json;
   } catch {
     throw NOT_FAST;
   }
@@ -132,6 +145,7 @@ class Reader {
     if (c === 0x7c) return this.literal(rest, indent);
     if (rest === '[]') return [];
     if (rest === '{}') return {};
+    if (c === 0x7b || c === 0x5b) return flowJson(rest);
     if (rest === 'null') return null;
     if (rest === 'true') return true;
     if (rest === 'false') return false;
