@@ -50,8 +50,15 @@ function ignorable(text: string): boolean {
   return t === '' || t.startsWith('#') || t.startsWith('%');
 }
 
-/** Splits byte chunks (in file order) into documents and stray lines. */
-export function* splitDocuments(chunks: Iterable<Buffer>): Generator<CassettePart> {
+/**
+ * Splits byte chunks (in file order) into documents and stray lines. Blank,
+ * comment and directive lines between documents are no part of either; they
+ * go to `onIgnored` (the secret scan reads every line of a file).
+ */
+export function* splitDocuments(
+  chunks: Iterable<Buffer>,
+  onIgnored?: (line: StrayLine) => void,
+): Generator<CassettePart> {
   let carry: Buffer = Buffer.alloc(0);
   /** Byte offset of `carry[0]` in the file. */
   let base = 0;
@@ -81,8 +88,9 @@ export function* splitDocuments(chunks: Iterable<Buffer>): Generator<CassettePar
       return;
     }
     const text = buf.toString('utf8', start, end);
-    if (!ignorable(text))
-      out.push({ kind: 'stray', line: lineNo, offset: base + start, text: text.replace(/\r?\n$/, '') });
+    const stray: StrayLine = { kind: 'stray', line: lineNo, offset: base + start, text: text.replace(/\r?\n$/, '') };
+    if (!ignorable(text)) out.push(stray);
+    else onIgnored?.(stray);
   };
 
   for (const chunk of chunks) {

@@ -111,14 +111,14 @@ export function readCassetteHeader(file: string): CassetteHeader {
 }
 
 /** The documents of a cassette file, read in chunks; an unreadable file is a CassetteParseError. */
-export function fileParts(file: string): Iterable<CassettePart> {
+export function fileParts(file: string, onIgnored?: (line: StrayLine) => void): Iterable<CassettePart> {
   try {
     if (statSync(file).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
     closeSync(openSync(file, 'r'));
   } catch (e) {
     throw new CassetteParseError(file, 1, 'a readable cassette file', (e as NodeJS.ErrnoException).code ?? String(e));
   }
-  return splitDocuments(fileChunks(file));
+  return splitDocuments(fileChunks(file), onIgnored);
 }
 
 /**

@@ -93,18 +93,23 @@ function harText(b: StoredBody): { text: string; base64: boolean } {
 }
 
 export function cassetteToHar(c: Cassette): Har {
-  const base = (c.header.upstream ?? DEFAULT_BASE).replace(/\/+$/, '');
+  const base = harBase(c.header);
   return {
     log: {
       version: '1.2',
       creator: toolInfo(),
-      entries: c.exchanges.map((e) => toEntry(e, base, c.header.recordedAt)),
+      entries: c.exchanges.map((e) => harEntry(e, base, c.header.recordedAt)),
       _flis: { header: c.header },
     },
   };
 }
 
-function toEntry(e: Exchange, base: string, fallbackTime: string): HarEntry {
+/** The origin and path the entries' URLs start with: the upstream the cassette was recorded from. */
+export function harBase(header: CassetteHeader): string {
+  return (header.upstream ?? DEFAULT_BASE).replace(/\/+$/, '');
+}
+
+export function harEntry(e: Exchange, base: string, fallbackTime: string): HarEntry {
   const qs = pairs(e.request.query);
   const search = new URLSearchParams(qs.map((p) => [p.name, p.value])).toString();
   const reqBody = e.request.body;

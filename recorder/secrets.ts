@@ -75,8 +75,11 @@ export interface ScanFinding {
   what: string;
 }
 
-/** Every place in `text` that holds a known secret (any form), and every line with a token shape, in line order. */
-export function scanText(text: string, secrets: Secret[]): ScanFinding[] {
+/**
+ * Every place in `text` that holds a known secret (any form), and every line
+ * with a token shape, in line order; `firstLine` is the file line `text` starts on.
+ */
+export function scanText(text: string, forms: SecretForms, firstLine = 1): ScanFinding[] {
   const findings: ScanFinding[] = [];
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -90,10 +93,10 @@ export function scanText(text: string, secrets: Secret[]): ScanFinding[] {
     }
     return lo + 1;
   };
-  for (const hit of formsOf(secrets).findAll(text)) {
+  for (const hit of forms.findAll(text)) {
     const line = lineOf(hit.index);
     findings.push({
-      line,
+      line: line + firstLine - 1,
       column: hit.index - lineStarts[line - 1]! + 1,
       what: `the value of ${hit.label} (${hit.form} form)`,
     });
@@ -101,7 +104,7 @@ export function scanText(text: string, secrets: Secret[]): ScanFinding[] {
   text.split('\n').forEach((content, i) => {
     for (const shape of tokenShapes) {
       shape.pattern.lastIndex = 0;
-      if (shape.pattern.test(content)) findings.push({ line: i + 1, what: `a ${shape.name}` });
+      if (shape.pattern.test(content)) findings.push({ line: i + firstLine, what: `a ${shape.name}` });
     }
   });
   return findings.sort((a, b) => a.line - b.line);

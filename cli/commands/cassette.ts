@@ -6,7 +6,8 @@ import { readCassette } from '../../recorder/cassette-reader.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { formatViolation } from '../../recorder/contract-check.ts';
 import { CassetteParseError } from '../../recorder/errors.ts';
-import { cassetteToHar, harToCassette } from '../../recorder/har.ts';
+import { harToCassette } from '../../recorder/har.ts';
+import { exportHarFile } from '../../recorder/har-file.ts';
 import { lintCassette } from '../../recorder/lint.ts';
 import { repairCassette } from '../../recorder/repair.ts';
 import { Redactor } from '../../recorder/redact.ts';
@@ -102,9 +103,8 @@ function scan(file: string, io: CommandIo, secretEnv: string[]): number {
 }
 
 function exportHar(file: string, out: string, io: CommandIo): number {
-  const har = cassetteToHar(readCassette(file));
-  writeFileSync(out, `${JSON.stringify(har, null, 2)}\n`);
-  io.out(`flis cassette export-har: ${har.log.entries.length} entries written to ${out}`);
+  const entries = exportHarFile(file, out);
+  io.out(`flis cassette export-har: ${entries} entries written to ${out}`);
   return EXIT.ok;
 }
 

@@ -3,7 +3,7 @@
  * schema, and importing it back gives the same exchanges.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -11,6 +11,7 @@ import { readCassette } from '../../recorder/cassette-reader.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { exchangePlain } from '../../recorder/cassette-yaml.ts';
 import { cassetteToHar, harToCassette } from '../../recorder/har.ts';
+import { exportHarFile } from '../../recorder/har-file.ts';
 import { startRecorder } from '../../recorder/proxy.ts';
 import { Redactor } from '../../recorder/redact.ts';
 import { call, startUpstream, tempDir, TOKEN } from './helpers.ts';
@@ -61,6 +62,26 @@ describe('HAR 1.2 export and import', () => {
       { name: 'tag', value: 'b' },
     ]);
     assert.equal(har.log.entries[3]!.response.content.encoding, 'base64');
+  });
+
+  it('export-har writes the same HAR exchange by exchange, and a failure leaves an existing file as it was', () => {
+    const out = tmp.file('streamed.har');
+    assert.equal(exportHarFile(cassette, out), 5);
+    const streamed = JSON.parse(readFileSync(out, 'utf8')) as unknown;
+    assert.deepEqual(streamed, JSON.parse(JSON.stringify(cassetteToHar(readCassette(cassette)))));
+    const torn = tmp.file('torn.yaml');
+    writeFileSync(torn, `${readFileSync(cassette, 'utf8')}---\nseq: 99\n`);
+    assert.throws(
+      () => exportHarFile(torn, out),
+      (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE',
+    );
+    assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), streamed);
+    assert.equal(existsSync(out), true);
+    assert.deepEqual(
+      readdirSync(tmp.file('.')).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp file left behind',
+    );
   });
 
   it('the schema test can fail: a HAR missing a required field is refused', () => {

@@ -275,4 +275,49 @@ describe('every encoding of a secret, anywhere', () => {
       tmp.cleanup();
     }
   });
+
+  it('scan reads every line of the file, document by document: a comment between documents and a junk tail too', () => {
+    const tmp = tempDir();
+    try {
+      const secret = 'tok-Q8vX2mZr7LpK4nW9sB3yH6dF1cJ5gT0e';
+      const file = tmp.file('commented.yaml');
+      const lines = [
+        '---',
+        'format: 1',
+        'kind: flis-cassette',
+        '...',
+        `# pasted by hand: ${secret}`,
+        '---',
+        'seq: 1',
+        'startedAt: "2026-01-01T00:00:00.000Z"',
+        'operationId: null',
+        'request:',
+        '  method: GET',
+        `  path: /offers/x`,
+        '  query: {}',
+        '  headers: {}',
+        'response:',
+        '  status: 200',
+        '  headers: {}',
+        `  body: {"a":[1,"${encodeURIComponent(secret).replace(/-/g, '%2D')}"]}`,
+        '  bodyEncoding: json',
+        '  bodySize: 10',
+        '  timing:',
+        '    durationMs: 1',
+        '    firstByteMs: 1',
+        '...',
+        `junk ${Buffer.from(`Bearer ${secret}`).toString('base64')}`,
+      ];
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const found = scanCassette(file, { FLIS_TOKEN: secret }).filter((f) => f.what.includes('FLIS_TOKEN'));
+      assert.deepEqual(
+        found.map((f) => f.line),
+        [5, 18, 25],
+        JSON.stringify(found),
+      );
+      assert.equal(found[1]!.column, lines[17]!.indexOf('tok') + 1);
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });
