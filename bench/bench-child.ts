@@ -1,7 +1,8 @@
 /**
  * One server of the recorder benchmark, in its own process so that the load
  * generator, the upstream and the box under test do not share an event loop.
- * Roles: mock (the embedded mock), upstream (a minimal fast node:http server), record, passthrough,
+ * Roles: mock (the embedded mock), upstream (a minimal fast node:http server), bare-proxy (forwarding
+ * and nothing else: what any Node proxy costs on this box), record, passthrough,
  * replay (recorder/), talkback (recording), talkback-playback.
  * Prints its base URL on stdout; answers {type:'mem'} over IPC with its memory
  * after a full GC, its CPU time so far, and the number of exchanges it has written.
@@ -9,6 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import { Pool } from 'undici';
 import { startMock } from '../mock/server.ts';
 import { startRecorder, type Recorder } from '../recorder/proxy.ts';
 import { startReplayServer } from '../recorder/replay-server.ts';
@@ -61,7 +63,39 @@ async function startFastUpstream(): Promise<{ baseUrl: string }> {
   return { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/apis/v0` };
 }
 
+/**
+ * The floor: node:http in, one undici Pool out, bodies streamed both ways, no
+ * capture, no check, no cassette. flis record cannot be cheaper than this.
+ */
+async function startBareProxy(): Promise<{ baseUrl: string }> {
+  const target = new URL(upstream);
+  const pool = new Pool(target.origin, { connections: 64 });
+  const server = createHttpServer((req, res) => {
+    const headers = { ...req.headers };
+    delete headers.host;
+    delete headers.connection;
+    pool.request(
+      { method: 'GET', path: `${target.pathname}${(req.url ?? '/').replace(/^\/apis\/v0/, '')}`, headers },
+      (err, data) => {
+        if (err) {
+          res.writeHead(502);
+          res.end();
+          return;
+        }
+        const out: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(data.headers)) if (v !== undefined && k !== 'connection') out[k] = v;
+        res.writeHead(data.statusCode, out);
+        data.body.pipe(res);
+      },
+    );
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((r) => server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 }, r));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/apis/v0` };
+}
+
 async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
+  if (role === 'bare-proxy') return startBareProxy();
   if (role === 'mock') return startMock({ token });
   if (role === 'upstream') return startFastUpstream();
   if (role === 'record' || role === 'passthrough') {

@@ -173,6 +173,9 @@ async function throughput(tmp: string): Promise<void> {
   try {
     console.error(`part 1: ${DURATION_S} s per phase after ${WARMUP_S} s warm-up, ${CONNECTIONS} connections`);
     results.direct = await measure(up, undefined);
+    const bare = await startChild('bare-proxy', { BENCH_UPSTREAM: up.baseUrl });
+    results.bare = await measure(up, bare);
+    await bare.stop();
     const recorded = join(tmp, 'record.yaml');
     const rec = await startChild('record', { BENCH_UPSTREAM: up.baseUrl, BENCH_CASSETTE: recorded });
     results.record = await measure(up, rec);
@@ -201,6 +204,7 @@ async function throughput(tmp: string): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const [name, label] of [
       ['direct', 'direct to the upstream'],
+      ['bare', 'through a bare Node proxy (forwarding only: the floor)'],
       ['record', 'through flis record'],
       ['replay', 'through flis replay'],
       ['talkback', 'through talkback (recording)'],
@@ -212,7 +216,9 @@ async function throughput(tmp: string): Promise<void> {
     const recordRatio = rps('record') / rps('direct');
     const replayRatio = rps('replay') / rps('direct');
     const playbackRatio = rps('playback') / rps('direct');
-    console.log(`\nrecord/direct ${recordRatio.toFixed(2)} (target ≥ 0.5: ${verdict(recordRatio >= 0.5)})`);
+    console.log(
+      `\nrecord/direct ${recordRatio.toFixed(2)} (target ≥ 0.5: ${verdict(recordRatio >= 0.5)}); a bare Node proxy that only forwards: ${(rps('bare') / rps('direct')).toFixed(2)}`,
+    );
     console.log(
       `replay/direct ${replayRatio.toFixed(2)} (target ≥ 1.5: ${verdict(replayRatio >= 1.5)}); talkback playback/direct ${playbackRatio.toFixed(2)} (replay above it: ${verdict(replayRatio > playbackRatio)})`,
     );
@@ -293,11 +299,12 @@ interface LintRun {
   maxRss: number;
 }
 
-/** `flis cassette lint`'s work in a process of its own, killed at the phase timeout. */
-function lintInChild(file: string): Promise<LintRun | undefined> {
+/** A `flis cassette` command's work (lint, scan, export-har) in a process of its own, killed at the phase timeout. */
+function lintInChild(file: string, role: 'lint' | 'scan' | 'export-har' = 'lint'): Promise<LintRun | undefined> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', SCALE_CHILD, 'lint', file], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', SCALE_CHILD, role, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, FLIS_TOKEN: TOKEN },
     });
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
@@ -374,6 +381,14 @@ async function scale(tmp: string): Promise<void> {
     const bigBytes = generateCassette(big, template, count);
     console.log(`\nA ${mb(bigBytes)} MB cassette (${count} exchanges):\n`);
     console.log(`- ${lintLine(await lintInChild(big), bigBytes, PHASE_TIMEOUT_MS, 500)}`);
+    for (const role of ['scan', 'export-har'] as const) {
+      const run = await lintInChild(big, role);
+      console.log(
+        run
+          ? `- ${role}: ${(run.ms / 1000).toFixed(1)} s wall, peak RSS ${mb(run.maxRss)} MB (target ≤ 500 MB: ${verdict(run.maxRss <= 500 * MB)})`
+          : `- ${role}: not finished within ${PHASE_TIMEOUT_MS / 1000} s`,
+      );
+    }
     const bigReplay = await replayScale(big, count, 2_000);
     const peak = /peak RSS ([\d.]+) MB/.exec(bigReplay)?.[1];
     console.log(`- replay: ${bigReplay}${peak ? ` (target ≤ 500 MB: ${verdict(Number(peak) <= 500)})` : ''}`);
