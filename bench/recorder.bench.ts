@@ -299,8 +299,11 @@ interface LintRun {
   maxRss: number;
 }
 
-/** A `flis cassette` command's work (lint, scan, export-har) in a process of its own, killed at the phase timeout. */
-function lintInChild(file: string, role: 'lint' | 'scan' | 'export-har' = 'lint'): Promise<LintRun | undefined> {
+/** A `flis cassette` command's work (lint, scan, export-har, certify's traffic check) in a process of its own, killed at the phase timeout. */
+function lintInChild(
+  file: string,
+  role: 'lint' | 'scan' | 'traffic' | 'export-har' = 'lint',
+): Promise<LintRun | undefined> {
   return new Promise((resolve) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', SCALE_CHILD, role, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -381,7 +384,7 @@ async function scale(tmp: string): Promise<void> {
     const bigBytes = generateCassette(big, template, count);
     console.log(`\nA ${mb(bigBytes)} MB cassette (${count} exchanges):\n`);
     console.log(`- ${lintLine(await lintInChild(big), bigBytes, PHASE_TIMEOUT_MS, 500)}`);
-    for (const role of ['scan', 'export-har'] as const) {
+    for (const role of ['scan', 'traffic', 'export-har'] as const) {
       const run = await lintInChild(big, role);
       console.log(
         run

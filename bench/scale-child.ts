@@ -1,7 +1,8 @@
 /**
  * One cassette-scale measurement of the recorder benchmark, in a process of its
  * own so its peak memory is its alone: `lint FILE` runs `flis cassette lint`'s
- * reader and contract check, `scan FILE` the secret scan, `export-har FILE`
+ * reader and contract check, `scan FILE` the secret scan, `traffic FILE` certify's
+ * judgement of a partner's cassette, `export-har FILE`
  * the HAR export (to FILE.har, deleted after). Prints one JSON line with the
  * time it took, the exchanges and findings, and the peak RSS.
  */
@@ -9,6 +10,7 @@ import { rmSync } from 'node:fs';
 import { exportHarFile } from '../recorder/har-file.ts';
 import { lintCassette } from '../recorder/lint.ts';
 import { scanCassette } from '../recorder/scan.ts';
+import { trafficOutcomes } from '../reporting/traffic-outcomes.ts';
 
 const [role, file] = process.argv.slice(2);
 const roles: Record<string, (f: string) => { exchanges: number; findings: number }> = {
@@ -17,6 +19,11 @@ const roles: Record<string, (f: string) => { exchanges: number; findings: number
     return { exchanges: report.exchanges, findings: report.findings.length };
   },
   scan: (f) => ({ exchanges: 0, findings: scanCassette(f, { FLIS_TOKEN: process.env.FLIS_TOKEN ?? '' }).length }),
+  // `flis certify --cassette`: the partner's traffic judged exchange by exchange.
+  traffic: (f) => {
+    const r = trafficOutcomes(f);
+    return { exchanges: r.exchanges, findings: r.outcomes.filter((o) => o.status === 'failed').length };
+  },
   'export-har': (f) => {
     const exchanges = exportHarFile(f, `${f}.har`);
     rmSync(`${f}.har`, { force: true });

@@ -10,7 +10,7 @@ import type { HeaderMap, LocatedExchange, Violation } from '../recorder/cassette
 import type { FailureRecord } from '../suites/lib/check-failure.ts';
 import type { Exchange } from '../suites/lib/exchange.ts';
 import type { Operation } from '../specs/contract.ts';
-import { jsonValueOf, readCassetteFile } from './cassettes.ts';
+import { forEachCassetteExchange, jsonValueOf } from './cassettes.ts';
 import type { CheckOutcome } from './outcomes.ts';
 
 export const TRAFFIC_PREFIX = 'traffic:';
@@ -100,11 +100,10 @@ function clauseOf(check: string, op: Operation | undefined): string {
 
 /** Outcomes of one cassette, keyed per operation and check; a violation fails its outcome and the first one is its record. */
 export function trafficOutcomes(file: string): { outcomes: CheckOutcome[]; exchanges: number } {
-  const cassette = readCassetteFile(file);
   const tallies = new Map<string, Tally>();
   let checked = 0;
-  for (const x of cassette.exchanges) {
-    if (x.operationId?.startsWith('webhook')) continue;
+  forEachCassetteExchange(file, (x) => {
+    if (x.operationId?.startsWith('webhook')) return;
     checked += 1;
     const authorization = flat(x.request.headers).authorization;
     const { operation, violations } = checkExchange({
@@ -143,7 +142,7 @@ export function trafficOutcomes(file: string): { outcomes: CheckOutcome[]; excha
       }
       tallies.set(key, t);
     }
-  }
+  });
   return {
     outcomes: [...tallies.values()].map((t) => t.outcome).sort((a, b) => a.id.localeCompare(b.id)),
     exchanges: checked,

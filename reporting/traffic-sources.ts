@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonValueOf, readCassetteFile } from './cassettes.ts';
+import { forEachCassetteExchange, jsonValueOf } from './cassettes.ts';
 import { emptyObservations, mergeObservations, observe, type Observations } from '../suites/lib/observations.ts';
 
 export function readObservationsDir(dir: string): Observations {
@@ -17,11 +17,10 @@ export function readObservationsDir(dir: string): Observations {
 }
 
 export function observationsFromCassette(file: string): Observations {
-  const cassette = readCassetteFile(file);
   const obs = emptyObservations();
   obs.sources.push(`cassette ${file}`);
-  for (const x of cassette.exchanges) {
-    if (!x.operationId || x.failure) continue;
+  forEachCassetteExchange(file, (x) => {
+    if (!x.operationId || x.failure) return;
     const requestBody = jsonValueOf(x.request.body);
     const responseBody = jsonValueOf(x.response.body);
     observe(obs, {
@@ -30,6 +29,6 @@ export function observationsFromCassette(file: string): Observations {
       ...(requestBody !== undefined ? { requestBody } : {}),
       ...(responseBody !== undefined ? { responseBody } : {}),
     });
-  }
+  });
   return obs;
 }

@@ -25,7 +25,8 @@ export const ALLOWED: Record<string, string[]> = {
   webhooks: ['errors', 'schemas', 'specs', 'recorder'],
   cli: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting', 'webhooks'],
   scripts: ['schemas', 'specs', 'errors'],
-  bench: ['errors', 'schemas', 'specs', 'config', 'mock', 'recorder', 'runner'],
+  // The benchmark measures what the commands do (certify's cassette judgement is in reporting/); nothing imports it.
+  bench: ['errors', 'schemas', 'specs', 'config', 'mock', 'recorder', 'runner', 'reporting'],
 };
 
 export interface Violation {
