@@ -53,6 +53,7 @@ export function recordedResponse(
   body: BodyCapture,
   x: Pending,
   firstByteMs: number,
+  durationMs = performance.now() - x.t0,
 ): RecordedResponse {
   const ct = headerValue(headers['content-type']);
   return {
@@ -60,7 +61,7 @@ export function recordedResponse(
     headers: keepHeaders(headers, ctx.headers.responseHeaders, x.redactor),
     // Redacted as it is written (lateBodyRedaction), which is cheaper than walking every body.
     body: encodeBody(body.bytes(), ct, body.size, body.truncated),
-    timing: { durationMs: round(performance.now() - x.t0), firstByteMs: round(firstByteMs) },
+    timing: { durationMs: round(durationMs), firstByteMs: round(firstByteMs) },
   };
 }
 
@@ -78,12 +79,20 @@ export function record(
   req: IncomingMessage,
   x: Pending,
   reqCapture: BodyCapture,
-  response: RecordedResponse,
+  response: RecordedResponse | (() => RecordedResponse),
   failure: UpstreamFailure | undefined,
 ): void {
   ctx.stats.exchanges += 1;
   if (failure) ctx.stats.failures += 1;
-  const job = (): void => checkAndAppend(ctx, { req, x, reqCapture, response, failure });
+  // Storing a body (decoding it, checking it is byte-faithful JSON) is part of the job: off the response path too.
+  const job = (): void =>
+    checkAndAppend(ctx, {
+      req,
+      x,
+      reqCapture,
+      response: typeof response === 'function' ? response() : response,
+      failure,
+    });
   if (ctx.o.durable) job();
   else ctx.queue.push(job);
 }

@@ -82,7 +82,9 @@ export function forward(
         }
       },
       onResponseEnd() {
-        record(ctx, req, x, reqCapture, recordedResponse(ctx, status, headers, resCapture, x, firstByteMs), undefined);
+        const durationMs = performance.now() - x.t0;
+        const response = () => recordedResponse(ctx, status, headers, resCapture, x, firstByteMs, durationMs);
+        record(ctx, req, x, reqCapture, response, undefined);
         res.end();
         resolve();
       },
