@@ -42,7 +42,7 @@ test('a suite run recorded into a cassette passes again offline from it, with th
     '--suite',
     'contract,offers',
     '--runs',
-    '5',
+    '2',
     '--progress',
     'none',
     '--report-dir',

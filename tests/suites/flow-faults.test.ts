@@ -31,7 +31,7 @@ const FLOWS = ['offers', 'billing', 'invoices'];
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-flow-faults-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 
-function runFlows(label: string, suites: string[], faults: FaultName[], runs = 4): Promise<SuiteRunResult> {
+function runFlows(label: string, suites: string[], faults: FaultName[], runs = 3): Promise<SuiteRunResult> {
   return runOnMock({
     token: TOKEN,
     suites,
