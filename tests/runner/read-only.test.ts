@@ -21,7 +21,7 @@ test('a read-only run sends no write method to the target, and its verdict is pa
   const proxy = await countingProxy(mock.baseUrl);
   try {
     const run = startFlis(
-      ['run', '--base-url', proxy.baseUrl, '--report-dir', dir, '--progress', 'none', '--runs', '5'],
+      ['run', '--base-url', proxy.baseUrl, '--report-dir', dir, '--progress', 'none', '--runs', '2'],
       {
         FLIS_TOKEN: TOKEN,
       },

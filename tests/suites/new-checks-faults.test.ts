@@ -104,7 +104,7 @@ describe('new contract checks catch their faults', () => {
       visibilityTimeoutMs: 1_000,
       faults: contractFaults.map((c) => c.fault),
       seed: 7,
-      runs: 3,
+      runs: 2,
     });
     const expected = contractFaults.flatMap((c) => c.tests.map((t) => `${c.check} ${t}`)).sort();
     const keys = r.failures.map(failureKey).sort();
