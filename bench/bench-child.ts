@@ -64,7 +64,7 @@ async function startFastUpstream(): Promise<{ baseUrl: string }> {
 }
 
 /**
- * The floor: node:http in, one undici Pool out, bodies streamed both ways, no
+ * The floor: node:http in, one undici Pool out, the answer's body streamed back (GETs only: the bench sends no body), no
  * capture, no check, no cassette. flis record cannot be cheaper than this.
  */
 async function startBareProxy(): Promise<{ baseUrl: string }> {

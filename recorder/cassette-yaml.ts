@@ -32,13 +32,10 @@ export function headerDocument(h: CassetteHeader): string {
  */
 function bodyFields(b: StoredBody | null): Record<string, unknown> {
   if (!b) return {};
-  const body = b.encoding === 'json' && isFilled(b.value) ? new FlowJson(jsonTextOf(b)) : b.value;
+  // A JSON scalar (a bare string or number) stays a YAML scalar.
+  const collection = b.encoding === 'json' && typeof b.value === 'object' && b.value !== null;
+  const body = collection ? new FlowJson(jsonTextOf(b)) : b.value;
   return { body, bodyEncoding: b.encoding, bodySize: b.size, ...(b.truncated ? { bodyTruncated: true } : {}) };
-}
-
-function isFilled(v: unknown): boolean {
-  if (v === null || typeof v !== 'object') return false;
-  return Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0;
 }
 
 function requestPlain(r: RecordedRequest): Record<string, unknown> {

@@ -1,9 +1,9 @@
 /**
  * `flis cassette scan`: checks that the file is a cassette (a torn last
- * exchange is allowed: a crash must not hide what was written before it), then
- * looks through its raw text for the secret values of the environment in all
- * their forms (errors/secret-forms.ts) and for common token shapes. Findings
- * name the line and the kind of secret, never its value.
+ * exchange is allowed: a crash must not hide what was written before it) while
+ * it looks through every line of it for the secret values of the environment
+ * in all their forms (errors/secret-forms.ts) and for common token shapes.
+ * Findings name the line, the column and the kind of secret, never its value.
  */
 import { checkReadableCassette } from './cassette-path.ts';
 import type { CassettePart, StrayLine } from './cassette-documents.ts';

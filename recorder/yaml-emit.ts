@@ -22,7 +22,7 @@ export class FlowJson {
   readonly text: string;
   constructor(jsonText: string) {
     // JSON leaves C1 controls, BOM and non-characters raw inside strings; YAML wants them escaped.
-    this.text = NON_PRINTABLE_ANY.test(jsonText) ? jsonText.replace(NON_PRINTABLE_G, escapeChar) : jsonText;
+    this.text = jsonText.replace(NON_PRINTABLE_G, escapeChar);
   }
 }
 
@@ -33,7 +33,6 @@ const RESERVED = /^(null|true|false|yes|no|on|off|y|n)$/i;
 /** Characters YAML does not allow raw (C0/C1 controls, DEL, BOM, non-characters, surrogates). */
 const NON_PRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\ufffe\uffff\ud800-\udfff]/;
 const NON_PRINTABLE_G = /[\u007f-\u009f\ufeff\ufffe\uffff]/g;
-const NON_PRINTABLE_ANY = /[\u007f-\u009f\ufeff\ufffe\uffff]/;
 const MAX_IMPLICIT_KEY = 1000;
 
 function isPlainSafe(s: string): boolean {
