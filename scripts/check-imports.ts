@@ -12,21 +12,23 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Folder → the folders of ours it may import (itself always allowed). */
 export const ALLOWED: Record<string, string[]> = {
   errors: [],
+  // How flis reaches a deployment (proxy, CAs, client certificates, tokens): used by runner/, recorder/, cli/.
+  net: ['errors'],
   schemas: [],
   specs: ['schemas'],
   mock: ['schemas'],
   suites: ['schemas', 'specs', 'errors', 'webhooks'],
-  recorder: ['schemas', 'specs', 'errors', 'config'],
+  recorder: ['schemas', 'specs', 'errors', 'config', 'net'],
   config: ['specs', 'errors', 'schemas'],
-  runner: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'reporting', 'webhooks'],
+  runner: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'reporting', 'webhooks', 'net'],
   // reporting/ reads cassettes (recorder/) for flis certify and the drift report; the recorder never imports it.
   reporting: ['errors', 'schemas', 'specs', 'config', 'suites', 'recorder'],
   // The webhook receiver: validates deliveries (schemas/) and writes cassettes (recorder/); the webhooks suite uses it.
   webhooks: ['errors', 'schemas', 'specs', 'recorder'],
-  cli: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting', 'webhooks'],
+  cli: ['errors', 'schemas', 'specs', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting', 'webhooks', 'net'],
   scripts: ['schemas', 'specs', 'errors'],
   // The benchmark measures what the commands do (certify's cassette judgement is in reporting/); nothing imports it.
-  bench: ['errors', 'schemas', 'specs', 'config', 'mock', 'recorder', 'runner', 'reporting'],
+  bench: ['errors', 'schemas', 'specs', 'config', 'mock', 'recorder', 'runner', 'reporting', 'net'],
 };
 
 export interface Violation {
