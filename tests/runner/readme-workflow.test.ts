@@ -1,5 +1,5 @@
 /**
- * The README's GitHub Actions workflow, its commands taken verbatim from the README (issue 8 item 8): four
+ * The GitHub Actions workflow of docs/ci.md, its commands taken verbatim from that page (issue 8 item 8): four
  * `flis run --shard I/4` against the embedded mock, the artifacts laid out as download-artifact does, then
  * `flis merge … --min-coverage 95 --fail-on drift` and `flis report`; the clean mock must pass both gates.
  * `npx flis` runs as `node bin/flis.js` in a scratch folder. To stay cheap the shards run three suites
@@ -19,11 +19,11 @@ import { ROOT } from './helpers.ts';
 const dir = mkdtempSync(join(tmpdir(), 'flis-readme-workflow-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The `run:` lines of the README's workflow that call flis, as written there. */
+/** The `run:` lines of docs/ci.md's workflow that call flis, as written there. */
 function workflowCommands(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
   const yaml = /```yaml\nname: conformance\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(yaml, 'the README has the conformance workflow');
+  assert.ok(yaml, 'docs/ci.md has the conformance workflow');
   return [...yaml.matchAll(/^\s*- run: (npx flis .*)$/gm)].map((m) => m[1]!);
 }
 
@@ -38,7 +38,7 @@ function sh(command: string, env: NodeJS.ProcessEnv) {
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-test("the README's sharded workflow against the embedded mock exits 0, gates included", () => {
+test("docs/ci.md's sharded workflow against the embedded mock exits 0, gates included", () => {
   const [shardRun, merge, report, ...rest] = workflowCommands();
   assert.deepEqual(rest, []);
   assert.match(shardRun!, /--shard \$\{\{ matrix\.shard \}\}\/4 --report-dir reports\/shard-\$\{\{ matrix\.shard \}\}/);
@@ -46,7 +46,7 @@ test("the README's sharded workflow against the embedded mock exits 0, gates inc
   // The workflow's env, and the three suites that keep the test cheap.
   const env = { FLIS_RUN_ID: 'flis-ci-4711', FLIS_SEED: '424242', FLIS_SUITES: 'contract,bad-input,billing' };
   for (const shard of [1, 2, 3, 4]) {
-    // `|| true` as in the README masks the shard's exit code; its closing line is asserted instead.
+    // `|| true` as in docs/ci.md masks the shard's exit code; its closing line is asserted instead.
     const r = sh(shardRun!.replaceAll('${{ matrix.shard }}', String(shard)), env);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, new RegExp(`flis run: (PARTIAL|NOT-CERTIFIED) .*shard ${shard}/4`), r.out);
