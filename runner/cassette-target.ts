@@ -6,7 +6,9 @@
  * seed: the replayed run must send the same requests to find them recorded.
  * Both use one worker, so requests that repeat meet their answers in recorded order.
  */
-import { readCassetteHeader, startRecorder, startReplayServer } from '../recorder/index.ts';
+import { readCassetteHeader } from '../recorder/cassette-reader.ts';
+import { startRecorder } from '../recorder/proxy.ts';
+import { startReplayServer } from '../recorder/replay-server.ts';
 import { ConfigError } from '../errors/flis-error.ts';
 import type { LiveTarget } from './start-target.ts';
 

@@ -40,6 +40,8 @@ export interface FailureRecord {
   exchanges: Exchange[];
   curl: string[];
   property?: PropertyFailure;
+  /** The `flis run` command line that reproduces the whole run (embedded mock only: env FLIS_REPRODUCE). */
+  rerun?: string;
 }
 
 export interface FailureDetails {
@@ -106,6 +108,7 @@ export function formatFailure(r: FailureRecord): string {
   }
   for (const x of r.exchanges) lines.push(describeExchange(x));
   for (const c of r.curl) lines.push(`  reproduce: ${c}`);
+  if (r.rerun) lines.push(`  rerun the run: ${r.rerun}`);
   return lines.join('\n');
 }
 
@@ -128,6 +131,8 @@ export class CheckFailure extends Error {
       ...(details.property
         ? { property: { ...details.property, counterexample: redactText(details.property.counterexample, secrets) } }
         : {}),
+      // Set by the runner for a run against the embedded mock (runner/run-suites.ts); it holds no secret.
+      ...(process.env.FLIS_REPRODUCE ? { rerun: process.env.FLIS_REPRODUCE } : {}),
     };
     super(formatFailure(record));
     this.name = 'CheckFailure';

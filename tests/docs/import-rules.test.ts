@@ -1,0 +1,111 @@
+/**
+ * The import rules have one source, `ALLOWED` of scripts/check-imports.ts: docs/architecture.md's table must say the
+ * same, every allowance must be used (but `net`, used by branches being merged), the rule below the top folder
+ * (a suite never imports another suite) must hold, and `checkAll(root)` must judge the tree at `root`.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, test } from 'node:test';
+import { ALLOWED, checkAll, KNOWN_CROSS_SUITE } from '../../scripts/check-imports.ts';
+import { ROOT } from '../runner/helpers.ts';
+
+const DOC = 'docs/architecture.md';
+/** Allowed though no file on this branch uses it yet. */
+const UNUSED_ON_PURPOSE = new Set(['net']);
+
+/** folder → its "may import" cell, from the table of docs/architecture.md. */
+function documentedRules(): Map<string, string[] | 'everything'> {
+  const text = readFileSync(join(ROOT, DOC), 'utf8');
+  const rules = new Map<string, string[] | 'everything'>();
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').slice(1, -1);
+    const folder = /^\s*`([a-z-]+)\/`\s*$/.exec(cells[0] ?? '')?.[1];
+    if (!folder || cells.length < 3) continue;
+    const cell = cells.at(-1)!.trim();
+    if (cell.startsWith('everything')) rules.set(folder, 'everything');
+    else
+      rules.set(
+        folder,
+        [...cell.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]!),
+      );
+  }
+  return rules;
+}
+
+function cell(folders: string[]): string {
+  return folders.length ? folders.map((f) => `\`${f}/\``).join(', ') : 'nothing of ours';
+}
+
+test(`${DOC}'s import table says what ALLOWED of scripts/check-imports.ts says`, () => {
+  const documented = documentedRules();
+  const problems: string[] = [];
+  for (const [folder, allowed] of Object.entries(ALLOWED)) {
+    const doc = documented.get(folder);
+    if (doc === undefined)
+      problems.push(`${DOC}: add a row for \`${folder}/\` whose "may import" is: ${cell(allowed)}`);
+    else if (doc === 'everything' || [...doc].sort().join() !== [...allowed].sort().join())
+      problems.push(`${DOC}: the "may import" of \`${folder}/\` must read: ${cell(allowed)}`);
+  }
+  for (const folder of documented.keys())
+    if (!(folder in ALLOWED) && folder !== 'tests')
+      problems.push(`${DOC}: \`${folder}/\` has no rule in ALLOWED: add it there, or drop its row`);
+  assert.deepEqual(problems, [], `\n${problems.join('\n')}`);
+});
+
+/** Which folders each folder's files import today, from the import specifiers of the tree. */
+function usedEdges(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const folder of Object.keys(ALLOWED)) edges.set(folder, new Set());
+  // checkAll with nothing allowed reports every import that leaves its folder.
+  const saved = Object.fromEntries(Object.entries(ALLOWED).map(([k, v]) => [k, [...v]]));
+  try {
+    for (const k of Object.keys(ALLOWED)) ALLOWED[k] = [];
+    for (const v of checkAll()) if (!v.from.includes('/')) edges.get(v.from)?.add(v.to);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) ALLOWED[k] = v;
+  }
+  return edges;
+}
+
+test('every allowance of ALLOWED is used by some import (but net/)', () => {
+  const edges = usedEdges();
+  const unused = Object.entries(ALLOWED).flatMap(([from, allowed]) =>
+    allowed
+      .filter((to) => !edges.get(from)?.has(to) && !UNUSED_ON_PURPOSE.has(to) && !UNUSED_ON_PURPOSE.has(from))
+      .map((to) => `no file of ${from}/ imports ${to}/: drop '${to}' from ALLOWED.${from} (and from ${DOC})`),
+  );
+  assert.deepEqual(unused, []);
+});
+
+test('each line of KNOWN_CROSS_SUITE is still an import (remove the line when the import goes)', () => {
+  const stale = KNOWN_CROSS_SUITE.filter((entry) => {
+    const [file, target] = entry.split(' -> ') as [string, string];
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const relativeTarget = target.split('/').slice(2).join('/');
+    return !text.includes(`/${relativeTarget}'`);
+  });
+  assert.deepEqual(stale, []);
+});
+
+const tree = mkdtempSync(join(tmpdir(), 'flis-import-rules-'));
+after(() => rmSync(tree, { recursive: true, force: true }));
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(join(tree, file)), { recursive: true });
+  writeFileSync(join(tree, file), text);
+}
+
+test('checkAll(root) judges the tree at root: a folder rule, and a suite importing another suite', () => {
+  write('mock/server.ts', "import { x } from '../suites/lib/x.ts';\n");
+  write('suites/lib/x.ts', 'export const x = 1;\n');
+  write('suites/generators/g.ts', 'export const g = 1;\n');
+  write('suites/offers/api.ts', "import { x } from '../lib/x.ts';\nimport { g } from '../generators/g.ts';\n");
+  write('suites/billing/b.spec.ts', "import { x } from '../lib/x.ts';\n\nimport { api } from '../offers/api.ts';\n");
+  const found = checkAll(tree).map((v) => `${v.file}:${v.line} ${v.from} -> ${v.to}`);
+  assert.deepEqual(found.sort(), [
+    'mock/server.ts:1 mock -> suites',
+    'suites/billing/b.spec.ts:3 suites/billing -> suites/offers',
+  ]);
+});
