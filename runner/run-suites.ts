@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlisError } from '../errors/flis-error.ts';
 import { redactText } from '../suites/lib/redact.ts';
+import { pipeRedacted } from './redacting-stream.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,8 +137,8 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     process.once('exit', killChild);
     child.on('close', () => process.off('exit', killChild));
     // Progress is streamed through redaction: a suite bug must not print the token.
-    child.stdout.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
-    child.stderr.on('data', (b: Buffer) => opts.progress !== 'none' && write(redactText(b.toString('utf8'), secrets)));
+    for (const out of [child.stdout, child.stderr])
+      pipeRedacted(out, secrets, (t) => opts.progress !== 'none' && write(t));
     child.on('error', fail);
     child.on('close', (c) => done(c ?? 1));
   });
