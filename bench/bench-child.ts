@@ -110,7 +110,7 @@ async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
   if (role === 'replay') return startReplayServer({ cassette });
   if (role === 'talkback' || role === 'talkback-playback') {
     // talkback is CommonJS; its default export arrives as the module under ESM.
-    const mod = (await import('talkback')) as unknown as { default: any };
+    const mod = (await import('talkback')) as unknown as { default: Talkback & { default?: Talkback } };
     const talkback = mod.default.default ?? mod.default;
     const port = await freePort();
     mkdirSync(cassette, { recursive: true });
@@ -129,6 +129,12 @@ async function start(): Promise<{ baseUrl: string; recorder?: Recorder }> {
     return { baseUrl: `http://127.0.0.1:${port}${url.pathname}` };
   }
   throw new Error(`unknown role '${role}'`);
+}
+
+/** The part of talkback's untyped API the benchmark uses. */
+interface Talkback {
+  (options: Record<string, unknown>): { start(): Promise<unknown> };
+  Options: { RecordMode: { OVERWRITE: unknown; DISABLED: unknown }; FallbackMode: { NOT_FOUND: unknown } };
 }
 
 const t0 = performance.now();

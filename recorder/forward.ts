@@ -67,7 +67,7 @@ export function forward(
           controller.abort(new Error('the client closed the connection'));
         });
       },
-      onResponseStart(controller, statusCode, responseHeaders) {
+      onResponseStart(_controller, statusCode, responseHeaders) {
         if (statusCode < 200) return; // 1xx informational answers are not the exchange.
         status = statusCode;
         headers = responseHeaders;
@@ -88,7 +88,7 @@ export function forward(
         res.end();
         resolve();
       },
-      onResponseError(controller, err) {
+      onResponseError(_controller, err) {
         resolve();
         if (clientGone) return;
         const failure = classifyFailure(err, up.timeoutMs);

@@ -210,5 +210,5 @@ function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
       severity: f.severity ?? 'contract',
     })),
   };
-  writeFileSync(join(r.reportDir, 'run.json'), JSON.stringify(summary, null, 2) + '\n');
+  writeFileSync(join(r.reportDir, 'run.json'), `${JSON.stringify(summary, null, 2)}\n`);
 }

@@ -38,6 +38,7 @@ export interface Operation {
   responseSchema?: SchemaName;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the parsed OpenAPI document is walked dynamically; what leaves this file is typed (Operation).
 type Json = Record<string, any>;
 
 function schemaNameOf(schema: Json | undefined): SchemaName | undefined {

@@ -2,7 +2,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
-import { readCassette } from '../../recorder/cassette-reader.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { formatViolation } from '../../recorder/contract-check.ts';
 import { CassetteParseError } from '../../recorder/errors.ts';

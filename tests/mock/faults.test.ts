@@ -11,7 +11,7 @@ import { isDateTime } from '../../mock/formats.ts';
 import type { RunningMock } from '../../mock/server.ts';
 import { startMock } from '../../mock/server.ts';
 import { validate } from '../../schemas/registry.ts';
-import { call, fill, offerBody, specOperations, TOKEN, withMock } from './helpers.ts';
+import { call, fill, offerBody, specOperations, TOKEN, withMock, type Json } from './helpers.ts';
 
 type Probe = (mock: RunningMock, faulty: boolean) => Promise<void>;
 
@@ -20,7 +20,7 @@ const firstGroup = async (mock: RunningMock) =>
 const firstInvoiceId = async (mock: RunningMock) => (await call(mock, 'GET', '/invoices')).body[0].id as string;
 const offer = async (mock: RunningMock, id: string) => {
   const a = await call(mock, 'GET', `/offers/${id}`);
-  return a.status === 200 ? (a.body[0] as Record<string, any>) : undefined;
+  return a.status === 200 ? (a.body[0] as Record<string, Json>) : undefined;
 };
 const statusOf = async (mock: RunningMock, id: string) =>
   (await call(mock, 'GET', `/billingGroups/${id}`)).body.status as string;

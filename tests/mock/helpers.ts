@@ -10,12 +10,19 @@ import { startMock, type MockOptions, type RunningMock } from '../../mock/server
 
 export const TOKEN = 'test-token-5b1c0e';
 
+/**
+ * A parsed JSON body as the mock's tests read it: walked field by field and asserted on, so typed loosely on purpose
+ * (the schemas, validated elsewhere, are the types).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies read by the tests, asserted on field by field.
+export type Json = any;
+
 export interface Answer {
   status: number;
   contentType: string;
   text: string;
   /** Parsed JSON, or undefined when the body is empty or not JSON. */
-  body: any;
+  body: Json;
 }
 
 export interface CallOptions {
@@ -73,7 +80,7 @@ export interface SpecOperation {
 /** The operations of specs/openapi.yaml, read directly: the test must not trust the mock's own route table. */
 export function specOperations(): SpecOperation[] {
   const file = fileURLToPath(new URL('../../specs/openapi.yaml', import.meta.url));
-  const doc = parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, any>> };
+  const doc = parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, Json>> };
   const ops: SpecOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of ['get', 'put', 'post', 'delete'] as const) {
@@ -97,7 +104,7 @@ export function fill(path: string, values: Record<string, string> = {}): string 
 }
 
 /** A complete, valid offer write body; `tag` keeps ids of different tests apart. */
-export function offerBody(tag: string, overrides: Record<string, unknown> = {}): Record<string, any> {
+export function offerBody(tag: string, overrides: Record<string, unknown> = {}): Record<string, Json> {
   return {
     offer: {
       references: [`${tag}-ref-1`, `${tag}-ref-2`],

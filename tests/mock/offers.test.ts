@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validate } from '../../schemas/registry.ts';
 import type { RunningMock } from '../../mock/server.ts';
-import { call, offerBody, withMock, WRITTEN_FIELDS } from './helpers.ts';
+import { call, offerBody, withMock, WRITTEN_FIELDS, type Json } from './helpers.ts';
 import { pollUntil } from '../../suites/lib/poll.ts';
 
-async function readOffer(mock: RunningMock, id: string): Promise<Record<string, any> | undefined> {
+async function readOffer(mock: RunningMock, id: string): Promise<Record<string, Json> | undefined> {
   const a = await call(mock, 'GET', `/offers/${encodeURIComponent(id)}`);
   return a.status === 200 ? a.body[0] : undefined;
 }
@@ -14,8 +14,8 @@ async function readOffer(mock: RunningMock, id: string): Promise<Record<string, 
 async function visibleOffer(
   mock: RunningMock,
   id: string,
-  ready: (o: Record<string, any>) => boolean = () => true,
-): Promise<Record<string, any>> {
+  ready: (o: Record<string, Json>) => boolean = () => true,
+): Promise<Record<string, Json>> {
   const r = await pollUntil(
     () => readOffer(mock, id),
     (o) => o !== undefined && ready(o),
@@ -25,7 +25,7 @@ async function visibleOffer(
   return r.value;
 }
 
-function assertWrittenFields(offer: Record<string, any>, written: Record<string, any>): void {
+function assertWrittenFields(offer: Record<string, Json>, written: Record<string, Json>): void {
   for (const f of WRITTEN_FIELDS) if (f in written) assert.deepEqual(offer[f], written[f], f);
 }
 
@@ -128,7 +128,7 @@ describe('offers', () => {
 
   it('bulk writes every item under its id, in one batch', () =>
     withMock({}, async (mock) => {
-      const items: Record<string, any>[] = [1, 2, 3].map((n) => ({
+      const items: Record<string, Json>[] = [1, 2, 3].map((n) => ({
         ...offerBody(`bulk${n}`, { quantity: n }),
         id: `bulk-${n}`,
       }));

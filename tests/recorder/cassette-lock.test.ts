@@ -84,7 +84,8 @@ describe('one writer per cassette', () => {
       for (const mode of ['record', 'new'] as const)
         await assert.rejects(
           startRecorder({ mode, cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env }),
-          (e: any) => e.code === 'FLIS_ERR_CASSETTE_LOCKED' && e.message.includes(`pid ${process.pid}`),
+          (e: NodeJS.ErrnoException) =>
+            e.code === 'FLIS_ERR_CASSETTE_LOCKED' && e.message.includes(`pid ${process.pid}`),
         );
       await call(first.baseUrl, '/offers/a');
       const cli = await flis(['record', '--upstream', up.baseUrl, '--cassette', cassette]);
@@ -125,7 +126,7 @@ describe('one writer per cassette', () => {
       }
       assert.throws(
         () => lockCassette(cassette),
-        (e: any) => e.message.includes(`pid ${child.pid}`),
+        (e: NodeJS.ErrnoException) => e.message.includes(`pid ${child.pid}`),
       );
       child.kill('SIGKILL');
       if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
@@ -156,7 +157,7 @@ describe('one writer per cassette', () => {
       writeFileSync(lock, 'not a flis lock');
       assert.throws(
         () => lockCassette(cassette),
-        (e: any) => e.code === 'FLIS_ERR_CASSETTE_LOCKED' && /remove that file/.test(e.message),
+        (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_CASSETTE_LOCKED' && /remove that file/.test(e.message),
       );
       assert.equal(readFileSync(lock, 'utf8'), 'not a flis lock', 'left for the user to judge');
     } finally {
@@ -175,7 +176,7 @@ describe('one writer per cassette', () => {
       for (const mode of ['record', 'new'] as const)
         await assert.rejects(
           startRecorder({ mode, cassette, upstream: { baseUrl: up.baseUrl, deployment: null }, env, port: busy.port }),
-          (e: any) => e.code === 'FLIS_ERR_USAGE' && e.message.includes(`port ${busy.port}`),
+          (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_USAGE' && e.message.includes(`port ${busy.port}`),
         );
       const cli = await flis(['record', '--upstream', up.baseUrl, '--cassette', cassette, '--port', String(busy.port)]);
       assertOneLine(cli, new RegExp(`port ${busy.port} on 127\\.0\\.0\\.1 is already in use`));

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { readCassette } from '../../recorder/cassette-reader.ts';
+import type { CassetteParseError } from '../../recorder/errors.ts';
 import { tempDir } from './helpers.ts';
 
 const HEADER = ['---', 'format: 1', 'kind: flis-cassette', '...'];
@@ -18,7 +19,7 @@ function expectParseError(lines: string[], line: number, expected: RegExp): void
     writeFileSync(file, `${lines.join('\n')}\n`);
     assert.throws(
       () => readCassette(file),
-      (e: any) => {
+      (e: CassetteParseError) => {
         assert.equal(e.code, 'FLIS_ERR_CASSETTE_PARSE');
         assert.equal(e.file, file);
         assert.equal(e.line, line, e.message);
@@ -87,7 +88,8 @@ describe('malformed cassettes', () => {
     expectParseError([''], 1, /header document/);
     assert.throws(
       () => readCassette('/nonexistent/dir/c.yaml'),
-      (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.line === 1 && /ENOENT/.test(e.message),
+      (e: NodeJS.ErrnoException & { line?: number }) =>
+        e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.line === 1 && /ENOENT/.test(e.message),
     );
   });
 });

@@ -76,28 +76,30 @@ describe('flis record / replay / cassette', () => {
   it('answers a bad mode, subcommand or missing flag with what is allowed', async () => {
     await assert.rejects(
       recordCommand.run(['--mode', 'rewind', '--cassette', 'x.yaml'], testIo()),
-      (e: any) => e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'/.test(e.message),
+      (e: NodeJS.ErrnoException) =>
+        e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'/.test(e.message),
     );
     await assert.rejects(
       recordCommand.run(['--cassette', 'x.yaml'], testIo()),
-      (e: any) => e.code === 'FLIS_ERR_USAGE' && /--upstream/.test(e.message),
+      (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_USAGE' && /--upstream/.test(e.message),
     );
     await assert.rejects(
       recordCommand.run(['--upstream', 'sandbox', '--cassette', 'x.yaml', '--host', '0.0.0.0'], testIo()),
-      (e: any) => e.code === 'FLIS_ERR_USAGE' && /loopback/.test(e.message),
+      (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_USAGE' && /loopback/.test(e.message),
     );
     await assert.rejects(
       cassetteCommand.run(['rewind', 'x'], testIo()),
-      (e: any) =>
+      (e: NodeJS.ErrnoException) =>
         e.code === 'FLIS_ERR_USAGE' && /'lint', .*'scan', 'export-har', 'import-har'.*; got 'rewind'/.test(e.message),
     );
-    await assert.rejects(replayCommand.run([], testIo()), (e: any) => e.code === 'FLIS_ERR_USAGE');
+    await assert.rejects(replayCommand.run([], testIo()), (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_USAGE');
     await assert.rejects(
       recordCommand.run(
         ['--upstream', 'http://127.0.0.1:9/apis/v0', '--cassette', 'x.yaml', '--label', `t=${TOKEN}`],
         testIo({ FLIS_TOKEN: TOKEN }),
       ),
-      (e: any) => e.code === 'FLIS_ERR_USAGE' && /FLIS_TOKEN/.test(e.message) && !e.message.includes(TOKEN),
+      (e: NodeJS.ErrnoException) =>
+        e.code === 'FLIS_ERR_USAGE' && /FLIS_TOKEN/.test(e.message) && !e.message.includes(TOKEN),
     );
   });
 
@@ -174,7 +176,7 @@ describe('flis record / replay / cassette', () => {
       writeFileSync(broken, '---\nformat: 3\n...\n');
       await assert.rejects(
         cassetteCommand.run(['lint', broken], testIo()),
-        (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.message.startsWith(`${broken}:2:`),
+        (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_CASSETTE_PARSE' && e.message.startsWith(`${broken}:2:`),
       );
     } finally {
       await up.close();

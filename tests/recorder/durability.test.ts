@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { parseCassette, readCassette } from '../../recorder/cassette-reader.ts';
 import { startRecorder } from '../../recorder/proxy.ts';
+import type { CassetteParseError } from '../../recorder/errors.ts';
 import { call, startUpstream, tempDir, TOKEN } from './helpers.ts';
 
 const CHILD = fileURLToPath(new URL('./fixtures/recorder-child.ts', import.meta.url));
@@ -133,7 +134,7 @@ describe('durability', () => {
       ].join('\n');
       assert.throws(
         () => parseCassette(text, 'torn.yaml'),
-        (e: any) =>
+        (e: CassetteParseError) =>
           e.code === 'FLIS_ERR_CASSETTE_PARSE' &&
           e.file === 'torn.yaml' &&
           e.line === 9 &&

@@ -73,7 +73,7 @@ describe('HAR 1.2 export and import', () => {
     writeFileSync(torn, `${readFileSync(cassette, 'utf8')}---\nseq: 99\n`);
     assert.throws(
       () => exportHarFile(torn, out),
-      (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE',
+      (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_CASSETTE_PARSE',
     );
     assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), streamed);
     assert.deepEqual(
@@ -84,8 +84,8 @@ describe('HAR 1.2 export and import', () => {
   });
 
   it('the schema test can fail: a HAR missing a required field is refused', () => {
-    const har = cassetteToHar(readCassette(cassette)) as any;
-    delete har.log.entries[0].timings;
+    const har = cassetteToHar(readCassette(cassette)) as unknown as { log: { entries: { timings?: unknown }[] } };
+    delete har.log.entries[0]!.timings;
     assert.equal(harValidator()(har), false);
   });
 

@@ -105,6 +105,7 @@ export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer, asserted on field by field.
   json(): any;
 }
 

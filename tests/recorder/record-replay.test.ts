@@ -264,7 +264,7 @@ describe('modes', () => {
 
   it('new forwards a request body bigger than the cassette cap whole, and keeps only the cap', async () => {
     const tmp = tempDir();
-    const up = await startUpstream((req, res, body) => {
+    const up = await startUpstream((_req, res, body) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ received: body.length }));
     });
@@ -297,7 +297,7 @@ describe('modes', () => {
   it('a bad mode is answered with the allowed ones', () => {
     assert.throws(
       () => parseMode('playback'),
-      (e: any) =>
+      (e: NodeJS.ErrnoException) =>
         e.code === 'FLIS_ERR_USAGE' && /'record', 'new', 'replay', 'passthrough'; got 'playback'/.test(e.message),
     );
   });

@@ -273,12 +273,12 @@ describe('every encoding of a secret, anywhere', () => {
       writeFileSync(tmp.file('not-yaml.yaml'), 'a: [unclosed\n');
       assert.throws(
         () => scanCassette(tmp.file('not-yaml.yaml'), {}),
-        (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE',
+        (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_CASSETTE_PARSE',
       );
       writeFileSync(tmp.file('not-cassette.yaml'), 'just: a mapping\n');
       assert.throws(
         () => scanCassette(tmp.file('not-cassette.yaml'), {}),
-        (e: any) => e.code === 'FLIS_ERR_CASSETTE_PARSE',
+        (e: NodeJS.ErrnoException) => e.code === 'FLIS_ERR_CASSETTE_PARSE',
       );
     } finally {
       tmp.cleanup();

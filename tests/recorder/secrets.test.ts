@@ -156,7 +156,7 @@ describe('secrets stay out of cassettes', () => {
       };
       assert.throws(
         () => w.append(exchange, guard),
-        (e: any) =>
+        (e: NodeJS.ErrnoException) =>
           e.code === 'FLIS_ERR_CASSETTE_SECRET' &&
           /FLIS_TOKEN \(base64 form\)/.test(e.message) &&
           !e.message.includes(TOKEN),
