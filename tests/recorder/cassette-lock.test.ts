@@ -5,7 +5,7 @@
  * `flis record` and from `flis run --record` (which used to hang).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -28,14 +28,43 @@ interface Exit {
   stderr: string;
 }
 
+interface Unprivileged {
+  /** The command line before flis's arguments. */
+  argv: string[];
+  ids: { uid?: number; gid?: number };
+}
+
+/**
+ * How to run flis without the power to write anything, or why it cannot be done here. Root writes anything
+ * (CAP_DAC_OVERRIDE), so a read-only file is met only without it: root with every capability dropped (setpriv)
+ * still owns its checkout, however private (a clone in a 0700 `mktemp -d`, or under /root); failing that the user
+ * nobody, who must be able to read the checkout. A user other than root is unprivileged already.
+ */
+function unprivileged(): Unprivileged | { skip: string } {
+  const node = [process.execPath, FLIS];
+  if (process.getuid?.() !== 0) return { argv: node, ids: {} };
+  const dropCaps = ['setpriv', '--bounding-set=-all', '--'];
+  if (spawnSync(dropCaps[0]!, [...dropCaps.slice(1), ...node, '--version']).status === 0)
+    return { argv: [...dropCaps, ...node], ids: {} };
+  const nobody = { uid: 65534, gid: 65534 };
+  if (spawnSync(process.execPath, [FLIS, '--version'], nobody).status === 0) return { argv: node, ids: nobody };
+  return {
+    skip:
+      'running as root, and neither setpriv (util-linux, to drop root capabilities) works here nor can the user ' +
+      `nobody read this checkout (${fileURLToPath(new URL('../..', import.meta.url))}): no unprivileged writer to test with`,
+  };
+}
+
+const UNPRIVILEGED = unprivileged();
+
 /** Run `flis ...` to its end (killed at the deadline, so a hang fails the test instead of stalling it). */
 async function flis(args: string[], o: { unprivileged?: boolean } = {}, deadlineMs = 60_000): Promise<Exit> {
-  // Root writes anything: a read-only file is met only by an unprivileged user ("nobody" when the tests run as root).
-  const asNobody = o.unprivileged && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const child = spawn(process.execPath, [FLIS, ...args], {
+  const runner = o.unprivileged && 'argv' in UNPRIVILEGED ? UNPRIVILEGED : { argv: [process.execPath, FLIS], ids: {} };
+  const [command, ...prefix] = runner.argv;
+  const child = spawn(command!, [...prefix, ...args], {
     env: { ...process.env, FLIS_TOKEN: TOKEN, ...(o.unprivileged ? { HOME: tmpdir() } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...asNobody,
+    ...runner.ids,
   });
   let stdout = '';
   let stderr = '';
@@ -228,7 +257,7 @@ describe('one writer per cassette', () => {
 });
 
 describe('bad cassette paths: exit 2, one line, no stack trace', () => {
-  it('a directory, a path through a file, and a read-only file', async () => {
+  it('a directory and a path through a file', async () => {
     const tmp = tempDir();
     const up = await startUpstream();
     try {
@@ -245,6 +274,18 @@ describe('bad cassette paths: exit 2, one line, no stack trace', () => {
         await flis(['record', '--upstream', up.baseUrl, '--cassette', `${file}/c.yaml`]),
         /cannot be written: a part of the path is a file, not a directory/,
       );
+    } finally {
+      await up.close();
+      tmp.cleanup();
+    }
+  });
+
+  it('a read-only file and a read-only directory, met by a writer without root powers', {
+    skip: 'skip' in UNPRIVILEGED ? UNPRIVILEGED.skip : false,
+  }, async () => {
+    const tmp = tempDir();
+    const up = await startUpstream();
+    try {
       chmodSync(tmp.dir, 0o777);
       const ro = tmp.file('ro.yaml');
       writeFileSync(ro, 'x');
