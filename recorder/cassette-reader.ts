@@ -14,7 +14,6 @@ import {
   CASSETTE_KIND,
   type BodyEncoding,
   type CassetteHeader,
-  type HeaderMap,
   type LocatedExchange,
   type RecordedRequest,
   type StoredBody,
@@ -116,7 +115,7 @@ export function fileParts(file: string, onIgnored?: (line: StrayLine) => void): 
     if (statSync(file).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
     closeSync(openSync(file, 'r'));
   } catch (e) {
-    throw new CassetteParseError(file, 1, 'a readable cassette file', (e as NodeJS.ErrnoException).code ?? String(e));
+    throw new CassetteParseError(file, 1, 'a readable cassette file', (isErrno(e) ? e.code : undefined) ?? String(e));
   }
   return splitDocuments(fileChunks(file), onIgnored);
 }
@@ -258,8 +257,8 @@ class DocCtx {
   line(path: Path): number {
     const { doc } = this.yaml();
     for (let p = path; ; p = p.slice(0, -1)) {
-      const node = p.length ? (doc.getIn(p, true) as { range?: [number, number, number] } | undefined) : doc.contents;
-      const at = node?.range?.[0] ?? (p.length ? undefined : doc.range[0]);
+      const node: unknown = p.length ? doc.getIn(p, true) : doc.contents;
+      const at = (hasRange(node) ? node.range[0] : undefined) ?? (p.length ? undefined : doc.range[0]);
       if (at !== undefined) return this.fileLine(at);
       if (p.length === 0) return this.fileLine(doc.range[0]);
     }
@@ -277,7 +276,7 @@ class DocCtx {
 }
 
 function readHeader(c: DocCtx): CassetteHeader {
-  const h = c.value as Plain | null;
+  const h = c.value;
   if (!isMap(h)) c.fail([], `a header mapping with format: ${CASSETTE_FORMAT}`, h);
   if (h.format !== CASSETTE_FORMAT)
     c.fail(['format'], `${CASSETTE_FORMAT} (the only cassette format this tool reads)`, h.format);
@@ -296,9 +295,10 @@ function readHeader(c: DocCtx): CassetteHeader {
 }
 
 function labelsOf(c: DocCtx, v: unknown): Record<string, string> {
-  const m = stringMap(c, v, ['labels']);
-  for (const [k, x] of Object.entries(m)) if (Array.isArray(x)) c.fail(['labels', k], 'a string label', x);
-  return m as Record<string, string>;
+  const labels: Record<string, string> = {};
+  for (const [k, x] of Object.entries(stringMap(c, v, ['labels'])))
+    labels[k] = typeof x === 'string' ? x : c.fail(['labels', k], 'a string label', x);
+  return labels;
 }
 
 function readExchange(c: DocCtx): LocatedExchange {
@@ -306,21 +306,20 @@ function readExchange(c: DocCtx): LocatedExchange {
   const res = isMap(e.response)
     ? e.response
     : c.fail(['response'], 'a response mapping (status, headers, body, timing)', e.response);
-  const status = res.status;
-  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
-    c.fail(['response', 'status'], 'an HTTP status code from 100 to 599', status);
+  const status = isWholeNumber(res.status) && res.status >= 100 && res.status <= 599 ? res.status : undefined;
+  if (status === undefined) return c.fail(['response', 'status'], 'an HTTP status code from 100 to 599', res.status);
   const timing = isMap(res.timing) ? res.timing : {};
   return {
     ...exchangeHead(c, e),
     request: readRequest(c, e),
     response: {
-      status: status as number,
-      headers: stringMap(c, res.headers, ['response', 'headers']) as HeaderMap,
+      status,
+      headers: stringMap(c, res.headers, ['response', 'headers']),
       body: readBody(c, res, ['response']),
       timing: { durationMs: Number(timing.durationMs ?? 0), firstByteMs: Number(timing.firstByteMs ?? 0) },
     },
     ...(e.failure !== undefined ? { failure: readFailure(c, e.failure) } : {}),
-    violations: Array.isArray(e.violations) ? (e.violations as Violation[]) : [],
+    violations: Array.isArray(e.violations) ? e.violations.filter(isViolation) : [],
   };
 }
 
@@ -333,7 +332,7 @@ function exchangeMap(c: DocCtx): Plain {
 function exchangeHead(c: DocCtx, e: Plain): Pick<LocatedExchange, 'line' | 'seq' | 'startedAt' | 'operationId'> {
   return {
     line: c.firstLine(),
-    seq: Number.isInteger(e.seq) ? (e.seq as number) : c.fail(['seq'], 'seq: a whole number', e.seq),
+    seq: isWholeNumber(e.seq) ? e.seq : c.fail(['seq'], 'seq: a whole number', e.seq),
     startedAt: typeof e.startedAt === 'string' ? e.startedAt : '',
     operationId: typeof e.operationId === 'string' ? e.operationId : null,
   };
@@ -353,7 +352,7 @@ function readRequest(c: DocCtx, e: Plain): RecordedRequest {
     method,
     path,
     query: stringMap(c, req.query, ['request', 'query']),
-    headers: stringMap(c, req.headers, ['request', 'headers']) as HeaderMap,
+    headers: stringMap(c, req.headers, ['request', 'headers']),
     body: readBody(c, req, ['request']),
   };
 }
@@ -383,30 +382,32 @@ const encodings: BodyEncoding[] = ['json', 'text', 'base64'];
 function readBody(c: DocCtx, m: Plain, at: Path): StoredBody | null {
   if (!('body' in m) || m.body === undefined) return null;
   const encoding = m.bodyEncoding;
-  if (!encodings.includes(encoding as BodyEncoding))
-    c.fail([...at, 'bodyEncoding'], "bodyEncoding: 'json', 'text' or 'base64' beside body", encoding);
-  if (encoding !== 'json' && typeof m.body !== 'string')
-    c.fail([...at, 'body'], `a string body for bodyEncoding ${encoding}`, m.body);
-  if (encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(m.body as string))
+  if (!isBodyEncoding(encoding))
+    return c.fail([...at, 'bodyEncoding'], "bodyEncoding: 'json', 'text' or 'base64' beside body", encoding);
+  const body = m.body;
+  const text = typeof body === 'string' ? body : undefined;
+  if (encoding !== 'json' && text === undefined)
+    c.fail([...at, 'body'], `a string body for bodyEncoding ${encoding}`, body);
+  if (encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(text ?? ''))
     c.fail([...at, 'body'], 'base64 text', '(not base64)');
   const size =
     m.bodySize === undefined
-      ? Buffer.byteLength(encoding === 'json' ? JSON.stringify(m.body) : (m.body as string))
+      ? Buffer.byteLength(encoding === 'json' || text === undefined ? JSON.stringify(body) : text)
       : m.bodySize;
-  if (!Number.isInteger(size)) c.fail([...at, 'bodySize'], 'bodySize: a whole number of bytes', size);
-  return {
-    encoding: encoding as BodyEncoding,
-    value: m.body,
-    size: size as number,
-    truncated: m.bodyTruncated === true,
-  };
+  if (!isWholeNumber(size)) return c.fail([...at, 'bodySize'], 'bodySize: a whole number of bytes', size);
+  return { encoding, value: body, size, truncated: m.bodyTruncated === true };
+}
+
+const failureKinds: readonly UpstreamFailure['kind'][] = ['refused', 'reset', 'timeout', 'other'];
+
+function isFailureKind(v: unknown): v is UpstreamFailure['kind'] {
+  return failureKinds.some((k) => k === v);
 }
 
 function readFailure(c: DocCtx, f: unknown): UpstreamFailure {
-  const kinds = ['refused', 'reset', 'timeout', 'other'];
-  if (!isMap(f) || !kinds.includes(f.kind as string))
-    c.fail(['failure', 'kind'], `failure.kind: one of ${kinds.join(', ')}`, isMap(f) ? f.kind : f);
-  return { kind: f.kind as UpstreamFailure['kind'], code: String(f.code ?? ''), message: String(f.message ?? '') };
+  if (!isMap(f) || !isFailureKind(f.kind))
+    return c.fail(['failure', 'kind'], `failure.kind: one of ${failureKinds.join(', ')}`, isMap(f) ? f.kind : f);
+  return { kind: f.kind, code: String(f.code ?? ''), message: String(f.message ?? '') };
 }
 
 function stringMap(c: DocCtx, v: unknown, at: Path): Record<string, string | string[]> {
@@ -422,10 +423,31 @@ function stringMap(c: DocCtx, v: unknown, at: Path): Record<string, string | str
 }
 
 function str(c: DocCtx, m: Plain, at: Path, fallback: string): string {
-  const v = m[at[at.length - 1] as string];
+  const v = m[String(at[at.length - 1])];
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'string') c.fail(at, 'a string', v);
   return v;
+}
+
+function isBodyEncoding(v: unknown): v is BodyEncoding {
+  return encodings.some((e) => e === v);
+}
+
+function isWholeNumber(v: unknown): v is number {
+  return Number.isInteger(v);
+}
+
+function isViolation(v: unknown): v is Violation {
+  return isMap(v) && typeof v.check === 'string' && typeof v.message === 'string';
+}
+
+function isErrno(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && 'code' in e;
+}
+
+/** A yaml node with its source range (a scalar, map or sequence node; a pair has none). */
+function hasRange(node: unknown): node is { range: [number, number, number] } {
+  return typeof node === 'object' && node !== null && 'range' in node && Array.isArray(node.range);
 }
 
 function isScalar(x: unknown): x is string | number | boolean {
