@@ -12,12 +12,16 @@ import type { Certificate } from './certificate.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 
-/** What a cell or an operation shows, worst first. */
-export const OUTCOMES = ['failed', 'blocked', 'inconclusive', 'passed', 'skipped', 'not-covered'] as const;
+/**
+ * What a cell or an operation shows, worst first. `advisory`: failed only on rules beyond the spec (convention),
+ * which never blocks certification, so it is amber wherever a contract failure is red.
+ */
+export const OUTCOMES = ['failed', 'advisory', 'blocked', 'inconclusive', 'passed', 'skipped', 'not-covered'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export const OUTCOME_LABEL: Record<Outcome, string> = {
   failed: 'failed',
+  advisory: 'advisory failure (beyond the spec)',
   blocked: 'blocked (another check failed first)',
   inconclusive: 'inconclusive (disturbed by another writer)',
   passed: 'passed',
@@ -28,6 +32,7 @@ export const OUTCOME_LABEL: Record<Outcome, string> = {
 /** Solid colours for the pictures; the matrix uses paler ones for the quiet outcomes (certificate-html.ts). */
 export const OUTCOME_COLOUR: Record<Outcome, string> = {
   failed: '#d1242f',
+  advisory: '#e8912d',
   blocked: '#d4a72c',
   inconclusive: '#8250df',
   passed: '#2da44e',
@@ -35,18 +40,30 @@ export const OUTCOME_COLOUR: Record<Outcome, string> = {
   'not-covered': '#ffffff',
 };
 
-export function cellOutcome(cell: MatrixCell | undefined): Outcome {
+/** The anchors of the failures that do not block certification (advisory), to tell an amber cell from a red one. */
+export function advisoryFailures(c: Certificate): ReadonlySet<string> {
+  return new Set(c.failures.filter((f) => !f.blocking).map((f) => f.id));
+}
+
+/** A cell's outcome; a failed cell whose failures are all in `advisory` is `advisory`. */
+export function cellOutcome(cell: MatrixCell | undefined, advisory: ReadonlySet<string> = new Set()): Outcome {
   const s = cell?.status as string | undefined;
   if (!s) return 'not-covered';
   if (s === 'flaky') return 'passed';
-  return (OUTCOMES as readonly string[]).includes(s) && s !== 'not-covered' ? (s as Outcome) : 'skipped';
+  if (s === 'failed') {
+    const ids = cell?.failures?.map((f) => f.failure) ?? [];
+    return ids.length && ids.every((id) => advisory.has(id)) ? 'advisory' : 'failed';
+  }
+  return (OUTCOMES as readonly string[]).includes(s) && s !== 'not-covered' && s !== 'advisory'
+    ? (s as Outcome)
+    : 'skipped';
 }
 
 /** An operation's outcome: the worst of its cells. */
-export function rowOutcome(row: MatrixRow): Outcome {
+export function rowOutcome(row: MatrixRow, advisory: ReadonlySet<string> = new Set()): Outcome {
   let worst: Outcome = 'not-covered';
   for (const cell of Object.values(row.cells)) {
-    const o = cellOutcome(cell);
+    const o = cellOutcome(cell, advisory);
     if (OUTCOMES.indexOf(o) < OUTCOMES.indexOf(worst)) worst = o;
   }
   return worst;
@@ -55,7 +72,7 @@ export function rowOutcome(row: MatrixRow): Outcome {
 export type Tally = Record<Outcome, number>;
 
 export function emptyTally(): Tally {
-  return { failed: 0, blocked: 0, inconclusive: 0, passed: 0, skipped: 0, 'not-covered': 0 };
+  return { failed: 0, advisory: 0, blocked: 0, inconclusive: 0, passed: 0, skipped: 0, 'not-covered': 0 };
 }
 
 export interface GroupTally {
@@ -66,11 +83,12 @@ export interface GroupTally {
 }
 
 export function groupTallies(c: Certificate): GroupTally[] {
+  const advisory = advisoryFailures(c);
   const groups = new Map<string, GroupTally>();
   for (const row of c.matrix.rows) {
     const g = groups.get(row.resource) ?? { group: row.resource, operations: 0, by: emptyTally() };
     g.operations += 1;
-    g.by[rowOutcome(row)] += 1;
+    g.by[rowOutcome(row, advisory)] += 1;
     groups.set(row.resource, g);
   }
   return [...groups.values()];
@@ -78,13 +96,18 @@ export function groupTallies(c: Certificate): GroupTally[] {
 
 /** Cells by outcome for each check (the operations a check was placed on). */
 export function checkTallies(c: Certificate): { check: string; by: Tally }[] {
+  const advisory = advisoryFailures(c);
   return c.matrix.checks.map((check) => {
     const by = emptyTally();
     for (const row of c.matrix.rows) {
       const cell = row.cells[check];
-      if (cell) by[cellOutcome(cell)] += 1;
+      if (cell) by[cellOutcome(cell, advisory)] += 1;
     }
-    for (const u of c.matrix.unplaced) if (u.check === check) by[cellOutcome({ status: u.status } as MatrixCell)] += 1;
+    for (const u of c.matrix.unplaced)
+      if (u.check === check) {
+        const failures = u.failure ? [{ failure: u.failure, clause: '' }] : [];
+        by[cellOutcome({ status: u.status, failures } as MatrixCell, advisory)] += 1;
+      }
     return { check, by };
   });
 }
@@ -98,7 +121,7 @@ export function abbreviate(label: string, max: number): string {
 
 const WIDTH = 640;
 const LABEL = 190;
-const NOTE = 120;
+const NOTE = 160;
 const BAR = WIDTH - LABEL - NOTE - 12;
 
 interface BarRow {
@@ -121,10 +144,15 @@ function stackedBars(title: string, rows: BarRow[], rowHeight: number): string {
       x += w;
       return rect;
     });
-    const alarm = r.by.failed > 0 ? ' class="alarm"' : '';
+    const alarm = r.by.failed > 0 ? ' class="alarm"' : r.by.advisory > 0 ? ' class="advisory"' : '';
     return `<text x="${LABEL - 8}" y="${y + rowHeight / 2 + 3}" text-anchor="end"${alarm}><title>${esc(r.label)}</title>${esc(abbreviate(r.label, 26))}</text>${segments.join('')}<text x="${WIDTH - NOTE}" y="${y + rowHeight / 2 + 3}"${alarm}>${esc(r.note)}</text>`;
   });
   return `<svg class="glance" role="img" viewBox="0 0 ${WIDTH} ${height}" width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg"><title>${esc(title)}</title>${body.join('')}</svg>`;
+}
+
+/** "· 2 ✗" for contract failures, "· 1 advisory" for advisory ones. */
+function failedNote(by: Tally): string {
+  return `${by.failed ? ` · ${by.failed} ✗` : ''}${by.advisory ? ` · ${by.advisory} advisory` : ''}`;
 }
 
 export function groupsSvg(c: Certificate): string {
@@ -133,7 +161,7 @@ export function groupsSvg(c: Certificate): string {
     return {
       label: g.group,
       by: g.by,
-      note: `${covered}/${g.operations} covered${g.by.failed ? ` · ${g.by.failed} ✗` : ''}`,
+      note: `${covered}/${g.operations} covered${failedNote(g.by)}`,
     };
   });
   return stackedBars('Operations by resource group, each by its worst outcome', rows, 22);
@@ -142,7 +170,7 @@ export function groupsSvg(c: Certificate): string {
 export function checksSvg(c: Certificate): string {
   const rows = checkTallies(c).map(({ check, by }) => {
     const cells = OUTCOMES.reduce((n, o) => n + by[o], 0);
-    return { label: check, by, note: `${cells} op${cells === 1 ? '' : 's'}${by.failed ? ` · ${by.failed} ✗` : ''}` };
+    return { label: check, by, note: `${cells} op${cells === 1 ? '' : 's'}${failedNote(by)}` };
   });
   return stackedBars('Checks: the operations each one judged, by outcome', rows, 16);
 }

@@ -13,6 +13,7 @@
 import type { Certificate, CertificateFailure, ClauseEntry } from './certificate.ts';
 import {
   abbreviate,
+  advisoryFailures,
   cellOutcome,
   checksSvg,
   checkTallies,
@@ -26,6 +27,7 @@ import {
 } from './certificate-glance.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
+import { groupSkips, skipGroupLine, tests } from './skip-groups.ts';
 
 export { escapeHtml };
 
@@ -61,7 +63,7 @@ a{color:#0550ae}
 .glance-grid{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
 .glance-grid h3{font-size:14px;margin:0 0 4px}
 svg.glance{display:block;max-width:100%;height:auto} svg.glance text{font:11px system-ui,sans-serif;fill:#1b1f24}
-svg.glance text.alarm{fill:#cf222e;font-weight:700}
+svg.glance text.alarm{fill:#cf222e;font-weight:700} svg.glance text.advisory{fill:#9a6700;font-weight:700}
 .legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12px;margin:8px 0}
 .legend span{display:inline-flex;align-items:center;gap:5px}
 .legend i{display:inline-block;width:16px;height:14px;border:1px solid #8c959f;text-align:center;font-style:normal;font-size:11px;line-height:12px}
@@ -78,13 +80,17 @@ table.failures .what{font-family:ui-monospace,monospace}
 .matrix th.check{padding:4px 0;text-align:center;font-weight:500;font-size:11px}
 .matrix th.check span{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;display:inline-block}
 .matrix th.check.has-failed{background:#ffebe9;color:#a40e26;font-weight:700}
+.matrix th.check.has-advisory{background:#fff1c2;color:#7a4a00;font-weight:700}
 .matrix td.c{text-align:center;padding:1px 0;font-size:12px;line-height:18px;overflow:hidden}
 .matrix td.op{font-family:ui-monospace,monospace;font-size:11.5px}
 .matrix tr.has-failed td.op{box-shadow:inset 5px 0 0 #d1242f;padding-left:10px;font-weight:700;color:#a40e26}
+.matrix tr.has-advisory td.op{box-shadow:inset 5px 0 0 #e8912d;padding-left:10px;font-weight:700;color:#7a4a00}
 .matrix tr.group th{background:#f6f8fa;font-size:13px;padding:6px} .matrix tr.group th span{font-weight:400;color:#57606a;margin-left:8px}
-.matrix tr.group th span.alarm{color:#cf222e;font-weight:700}
+.matrix tr.group th span.alarm{color:#cf222e;font-weight:700} .matrix tr.group th span.advisory{color:#9a6700;font-weight:700}
 .c.failed{background:#d1242f;color:#fff;font-weight:800}
 .c.failed a{display:block;color:#fff;text-decoration:none}
+.c.advisory{background:#e8912d;color:#fff;font-weight:800}
+.c.advisory a{display:block;color:#fff;text-decoration:none}
 .c.blocked{background:#fff1c2;color:#7a4a00;font-weight:700}
 .c.inconclusive{background:#efe8fc;color:#512a97;font-weight:700}
 .c.passed{background:#e6f6ea;color:#1a7f37}
@@ -104,6 +110,7 @@ footer{margin-top:32px;border-top:1px solid #d0d7de;padding-top:8px}
 
 const SYMBOL: Record<Outcome, string> = {
   failed: '✗',
+  advisory: '✗',
   blocked: '⊘',
   inconclusive: '?',
   passed: '✓',
@@ -124,17 +131,18 @@ function cellReasons(cell: MatrixCell): string[] {
   return [...(c.skipReasons ?? []), ...(c.blockedBy ?? []), ...(c.inconclusive ?? []), ...(c.reasons ?? [])];
 }
 
-function cellHtml(cell: MatrixCell | undefined, check: string): string {
-  const outcome = cellOutcome(cell);
+function cellHtml(cell: MatrixCell | undefined, check: string, advisory: ReadonlySet<string>): string {
+  const outcome = cellOutcome(cell, advisory);
   if (!cell || outcome === 'not-covered') return `<td class="c not-covered" title="${e(check)}: not covered">·</td>`;
-  if (outcome === 'failed') {
+  if (outcome === 'failed' || outcome === 'advisory') {
     const failures = cell.failures ?? [];
     const first = failures[0];
     const more = failures.length > 1 ? String(failures.length) : '';
     const mark = first
-      ? `<a href="#${e(first.failure)}" title="${e(first.clause)}">${SYMBOL.failed}${more}</a>`
-      : SYMBOL.failed;
-    return `<td class="c failed" title="${e(check)} FAILED: ${e(failures.map((f) => `${f.failure} (${f.clause})`).join('; '))}">${mark}</td>`;
+      ? `<a href="#${e(first.failure)}" title="${e(first.clause)}">${SYMBOL[outcome]}${more}</a>`
+      : SYMBOL[outcome];
+    const what = outcome === 'failed' ? 'FAILED' : 'failed (advisory, beyond the spec)';
+    return `<td class="c ${outcome}" title="${e(check)} ${what}: ${e(failures.map((f) => `${f.failure} (${f.clause})`).join('; '))}">${mark}</td>`;
   }
   if (outcome === 'passed')
     return `<td class="c passed" title="${e(check)}: passed (${cell.tests} test(s))">${SYMBOL.passed}</td>`;
@@ -144,12 +152,16 @@ function cellHtml(cell: MatrixCell | undefined, check: string): string {
 
 function matrixHtml(c: Certificate): string {
   const checks = c.matrix.checks;
-  const failedChecks = new Set(checkTallies(c).flatMap((t) => (t.by.failed ? [t.check] : [])));
+  const advisory = advisoryFailures(c);
+  // A check is red when it failed on a contract rule, amber when it failed on advisory rules only.
+  const heat = new Map(
+    checkTallies(c).map((t) => [t.check, t.by.failed ? ' has-failed' : t.by.advisory ? ' has-advisory' : '']),
+  );
   const cols = `<colgroup><col class="op"><col class="cl">${checks.map(() => '<col>').join('')}</colgroup>`;
   const head = `<tr><th>operation</th><th>clause</th>${checks
     .map(
       (k) =>
-        `<th class="check${failedChecks.has(k) ? ' has-failed' : ''}" title="${e(k)}"><span>${failedChecks.has(k) ? '✗ ' : ''}${e(abbreviate(k, 26))}</span></th>`,
+        `<th class="check${heat.get(k) ?? ''}" title="${e(k)}"><span>${heat.get(k) ? '✗ ' : ''}${e(abbreviate(k, 26))}</span></th>`,
     )
     .join('')}</tr>`;
   const groups = new Map(groupTallies(c).map((g) => [g.group, g]));
@@ -160,25 +172,26 @@ function matrixHtml(c: Certificate): string {
       group = row.resource;
       const g = groups.get(group);
       const covered = g ? g.operations - g.by['not-covered'] - g.by.skipped : 0;
-      const failed = g?.by.failed ? ` <span class="alarm">${g.by.failed} with a failure</span>` : '';
+      const failed = `${g?.by.failed ? ` <span class="alarm">${g.by.failed} with a failure</span>` : ''}${g?.by.advisory ? ` <span class="advisory">${g.by.advisory} with an advisory failure</span>` : ''}`;
       out.push(
         `<tr class="group"><th colspan="${checks.length + 2}">${e(group)}<span>${g?.operations ?? 0} operation${g?.operations === 1 ? '' : 's'}, ${covered} covered</span>${failed}</th></tr>`,
       );
     }
-    out.push(rowHtml(row, checks));
+    out.push(rowHtml(row, checks, advisory));
   }
   return `<table class="matrix">${cols}<thead>${head}</thead><tbody>${out.join('\n')}</tbody></table>`;
 }
 
-function rowHtml(row: MatrixRow, checks: string[]): string {
+function rowHtml(row: MatrixRow, checks: string[], advisory: ReadonlySet<string>): string {
   const dep = row.deprecated ? ' <span class="small">(deprecated)</span>' : '';
-  const failed = rowOutcome(row) === 'failed';
+  const outcome = rowOutcome(row, advisory);
+  const failed = outcome === 'failed' || outcome === 'advisory';
   const name = `<td class="op" title="${e(row.operationId)}">${failed ? '✗ ' : ''}${e(row.method)} ${e(row.path)}${dep}${row.covered ? '' : ' <span class="small">not covered</span>'}</td>`;
-  return `<tr id="op-${e(row.operationId)}"${failed ? ' class="has-failed"' : ''}>${name}<td>${e(row.clause)}</td>${checks.map((k) => cellHtml(row.cells[k], k)).join('')}</tr>`;
+  return `<tr id="op-${e(row.operationId)}"${failed ? ` class="has-${outcome}"` : ''}>${name}<td>${e(row.clause)}</td>${checks.map((k) => cellHtml(row.cells[k], k, advisory)).join('')}</tr>`;
 }
 
 function legendHtml(): string {
-  return `<p class="legend">${OUTCOMES.map((o) => `<span><i class="c ${o}">${SYMBOL[o]}</i>${e(OUTCOME_LABEL[o])}${o === 'failed' ? ' (links to the failure)' : o === 'passed' || o === 'not-covered' ? '' : ' (hover for why)'}</span>`).join('')}</p>`;
+  return `<p class="legend">${OUTCOMES.map((o) => `<span><i class="c ${o}">${SYMBOL[o]}</i>${e(OUTCOME_LABEL[o])}${o === 'failed' || o === 'advisory' ? ' (links to the failure)' : o === 'passed' || o === 'not-covered' ? '' : ' (hover for why)'}</span>`).join('')}</p>`;
 }
 
 function swatchLegendHtml(): string {
@@ -189,7 +202,7 @@ function skipSummaryHtml(c: Certificate): string {
   const reasons = new Map<string, number>();
   for (const row of c.matrix.rows)
     for (const cell of Object.values(row.cells))
-      if (!['passed', 'failed', 'not-covered'].includes(cellOutcome(cell)))
+      if (!['passed', 'failed', 'advisory', 'not-covered'].includes(cellOutcome(cell)))
         for (const r of cellReasons(cell)) reasons.set(r, (reasons.get(r) ?? 0) + 1);
   for (const u of c.matrix.unplaced)
     if (u.status !== 'passed' && u.status !== 'failed' && u.status !== 'flaky')
@@ -279,10 +292,13 @@ function factsHtml(c: Certificate): string {
   return `<dl class="facts">${facts.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl>`;
 }
 
-/** The verdict's reasons, then what the run did not exercise and why (skipped, blocked, inconclusive). */
-function verdictLines(c: Certificate): string[] {
-  const skips = c.verdict.skipped.map((s) => `${s.kind}: ${s.reason} (${s.tests} test${s.tests === 1 ? '' : 's'})`);
-  return skips.length ? [...c.verdict.reasons, `not exercised: ${skips.join('; ')}`] : [...c.verdict.reasons];
+/**
+ * The verdict's reasons, one line each, then, for a verdict whose reasons do not say it already (not-certified),
+ * what the run did not exercise: one line per owning check and cause, never one per test.
+ */
+export function verdictLines(c: Certificate): string[] {
+  if (c.verdict.status !== 'not-certified') return [...c.verdict.reasons];
+  return [...c.verdict.reasons, ...groupSkips(c.verdict.skipped).map(skipGroupLine)];
 }
 
 function bannerHtml(c: Certificate, title: string): string {
@@ -307,16 +323,18 @@ function tilesHtml(c: Certificate): string {
   const advisories = c.verdict.advisories;
   const tile = (kind: string, n: number, what: string, heat = n > 0 ? ' hot' : '') =>
     `<div class="tile t-${kind}${heat}"><b>${n}</b><span>${e(what)}</span></div>`;
+  // "1 test failed", "3 tests passed": the number is the tile's, the words agree with it.
+  const noun = (n: number) => tests(n).replace(/^\d+ /, '');
   // Red only for failures that block certification; failures on rules beyond the spec alone are amber.
   const failedHeat = c.failures.some((f) => f.blocking) ? ' hot' : c.counts.failed > 0 ? ' warm' : '';
   const pct = Math.max(0, Math.min(100, c.coverage.percent));
   return `<div class="tiles">
 <div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
-${tile('passed', c.counts.passed, 'tests passed')}
-${tile('failed', c.counts.failed, `tests failed${advisories ? ` (${advisories} advisory)` : ''}`, failedHeat)}
+${tile('passed', c.counts.passed, `${noun(c.counts.passed)} passed`)}
+${tile('failed', c.counts.failed, `${noun(c.counts.failed)} failed${advisories ? ` (${advisories === c.counts.failed ? 'advisory' : `${advisories} advisory`})` : ''}`, failedHeat)}
 ${tile('blocked', counts.blocked, 'blocked')}
 ${tile('inconclusive', counts.inconclusive, 'inconclusive')}
-${tile('skipped', c.counts.skipped, 'tests skipped')}
+${tile('skipped', c.counts.skipped, `${noun(c.counts.skipped)} skipped`)}
 </div>`;
 }
 

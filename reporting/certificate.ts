@@ -9,6 +9,7 @@ import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type
 import { buildMatrix, type Matrix } from './matrix.ts';
 import type { CheckOutcome, RunOutcomes, Severity, SkipKind } from './outcomes.ts';
 import { publicBaseUrl, specProvenance, toolProvenance, type SpecProvenance } from './provenance.ts';
+import { groupSkips } from './skip-groups.ts';
 
 export const CERTIFICATE_FORMAT = 1;
 
@@ -220,6 +221,13 @@ function percentOf(coverage: Matrix['coverage']): string {
   return `${coverage.percent}% (${coverage.covered}/${coverage.total} operations)`;
 }
 
+/** Skip reasons one per cause, with their test counts: nine tests blocked by one broken shape are one entry. */
+function groupedList(skipped: readonly SkipSummary[]): string {
+  return groupSkips(skipped)
+    .map((g) => `${g.kind === 'blocked' ? 'blocked by ' : ''}${g.cause} (${g.tests})`)
+    .join('; ');
+}
+
 export function verdictOf(
   failures: readonly CertificateFailure[],
   suiteErrors: readonly string[],
@@ -246,7 +254,7 @@ export function verdictOf(
     const byClause = new Map<string, number>();
     for (const f of blocking) for (const c of citedClauses(f.clause)) byClause.set(c, (byClause.get(c) ?? 0) + 1);
     reasons.push(
-      `${blocking.length} failed check(s) on contract rules: ${[...byClause].map(([c, n]) => `${c} (${n})`).join(', ')}`,
+      `${blocking.length} failed check${blocking.length === 1 ? '' : 's'} on contract rules: ${[...byClause].map(([c, n]) => `${c} (${n})`).join(', ')}`,
     );
   }
   if (suiteErrors.length) reasons.push(`${suiteErrors.length} error(s) outside any test: the run is incomplete`);
@@ -254,20 +262,18 @@ export function verdictOf(
   if (reasons.length) return { status: 'not-certified', reasons, ...scope };
   const advisoryReason = advisories
     ? [
-        `${advisories} advisory failure(s) (${[...new Set(failures.map((f) => f.check))].join(', ')}); no contract rule failed`,
+        `${advisories} advisory failure${advisories === 1 ? '' : 's'} (${[...new Set(failures.map((f) => f.check))].join(', ')}); no contract rule failed`,
       ]
     : [];
   const notShownReason = notShown.length
-    ? [
-        `not exercisable through the interface, so not judged: ${notShown.map((x) => `${x.reason} (${x.tests})`).join('; ')}`,
-      ]
+    ? [`not exercisable through the interface, so not judged: ${groupedList(notShown)}`]
     : [];
   if (!full) {
     const skippedTests = narrowing.reduce((n, x) => n + x.tests, 0);
     return {
       status: 'partial',
       reasons: [
-        `nothing failed on a contract rule, but the run${shard ? ` (shard ${shard}; merge the shards for the verdict)` : ''}${suites ? ` (only the suites ${suites.join(', ')})` : ''} exercised ${percentOf(coverage)} of the contract${skippedTests ? ` and skipped ${skippedTests} test(s): ${narrowing.map((x) => `${x.reason} (${x.tests})`).join('; ')}` : ''}`,
+        `nothing failed on a contract rule, but the run${shard ? ` (shard ${shard}; merge the shards for the verdict)` : ''}${suites ? ` (only the suites ${suites.join(', ')})` : ''} exercised ${percentOf(coverage)} of the contract${skippedTests ? ` and skipped ${skippedTests} test(s): ${groupedList(narrowing)}` : ''}`,
         ...advisoryReason,
         ...notShownReason,
       ],
