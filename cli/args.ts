@@ -7,12 +7,22 @@ import { UsageError } from '../errors/flis-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** Named, so the build's type declarations can state it (the inferred type names a type node:util does not export). */
+type ParsedCommandArgs<O extends Options> = ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    options: { help: { type: 'boolean'; short: 'h' } } & O;
+    allowPositionals: boolean;
+    strict: true;
+  }>
+>;
+
 export function parseCommandArgs<O extends Options>(
   command: string,
   argv: string[],
   options: O,
   allowPositionals = false,
-) {
+): ParsedCommandArgs<O> {
   try {
     return parseArgs({
       args: argv,

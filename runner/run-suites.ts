@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlisError } from '../errors/flis-error.ts';
+import { codeFile } from '../specs/tool-files.ts';
 import { redactText } from '../suites/lib/redact.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
 
@@ -112,7 +113,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     PLAYWRIGHT_CLI,
     'test',
     '--config',
-    join(PROJECT_ROOT, 'playwright.config.ts'),
+    codeFile('playwright.config'),
     ...(opts.suites ?? []).flatMap((s) => ['--project', s]),
     ...(opts.shard ? ['--shard', opts.shard] : []),
   ];
