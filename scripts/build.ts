@@ -1,9 +1,10 @@
 /**
  * `npm run build`, run by `prepack`: the package's dist/, which the installed `flis` runs (bin/flis.js). tsc
  * compiles every source folder (tsconfig.build.json: all *.ts but tests/, bench/, scripts/ and fixtures) to
- * JavaScript with type declarations, rewriting the sources' `.ts` imports to `.js`; then the files the code reads
- * beside itself at run time (the contract's YAML, the JSON Schemas) are copied into the same places. Which
- * folders are source folders is read from what tsc emitted, so a new folder needs no change here.
+ * JavaScript with type declarations, rewriting the sources' `.ts` imports to `.js`; then every other file of those
+ * folders but Markdown (the contract's YAML, the JSON Schemas: what the code reads beside itself at run time) is
+ * copied into the same places. Which folders are source folders is read from what tsc emitted, so a new folder
+ * needs no change here.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -13,8 +14,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
 
-/** The kinds of file the code reads at run time from beside itself (readFileSync of a path made from import.meta.url). */
-const ASSET_EXTENSIONS = new Set(['.json', '.yaml']);
+/**
+ * Every file of a source folder but its code and its prose is one the code may read at run time from beside itself
+ * (readFileSync of a path made from import.meta.url): today the contract's YAML and the JSON Schemas.
+ */
+const NOT_ASSETS = new Set(['.ts', '.md']);
 /** Folders inside source folders that only the project's tests use. */
 const NOT_SHIPPED = new Set(['fixtures', 'node_modules']);
 
@@ -28,7 +32,7 @@ function assets(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) return NOT_SHIPPED.has(name) ? [] : assets(full);
-    return ASSET_EXTENSIONS.has(extname(name)) ? [full] : [];
+    return NOT_ASSETS.has(extname(name)) || name.startsWith('.') ? [] : [full];
   });
 }
 
