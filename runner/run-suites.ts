@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlisError } from '../errors/flis-error.ts';
-import { codeFile } from '../specs/tool-files.ts';
 import { redactText } from '../suites/lib/redact.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
+import { codeFile } from '../specs/tool-files.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
