@@ -3,14 +3,16 @@
  * (0 passed, 1 a check failed, 2 usage or configuration error) and messages
  * that say what to fix. Nothing printed here may carry a token.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
-import { toolPackage } from '../specs/tool-files.ts';
+import { PROJECT_ROOT } from '../runner/run-suites.ts';
 import { redactText } from '../suites/lib/redact.ts';
 import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
 import { commands } from './commands/index.ts';
 
 export function toolVersion(): string {
-  return toolPackage().version;
+  return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 function mainHelp(): string {
