@@ -12,7 +12,9 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 
 export interface Ran {
   code: number | null;
+  /** Stdout and stderr as they came. */
   out: string;
+  stdout: string;
 }
 
 /**
@@ -33,19 +35,31 @@ export function partnerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** Runs a command to its end; the deadline only stops a hung install from holding `npm test`. */
 export async function run(command: string, args: string[], cwd: string, env = partnerEnv()): Promise<Ran> {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+  return collect(child)();
+}
+
+/** Gathers what a child prints; the returned function resolves once it has closed. */
+function collect(child: ChildProcess): () => Promise<Ran> {
   let out = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
-  child.stderr.on('data', (b: Buffer) => (out += b.toString('utf8')));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, out };
+  let stdout = '';
+  child.stdout?.on('data', (b: Buffer) => {
+    out += b.toString('utf8');
+    stdout += b.toString('utf8');
+  });
+  child.stderr?.on('data', (b: Buffer) => (out += b.toString('utf8')));
+  const closed = once(child, 'close') as Promise<[number | null]>;
+  return async () => {
+    const [code] = await closed;
+    return { code, out, stdout };
+  };
 }
 
 /** `npm pack` into `dir`: the tarball's path and the files it holds, as npm lists them. */
 export async function pack(dir: string): Promise<{ tarball: string; files: string[] }> {
   const r = await run('npm', ['pack', '--json', '--pack-destination', dir], ROOT);
   if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}):\n${r.out}`);
-  // The prepack build prints its line before npm's JSON.
-  const json = r.out.slice(r.out.search(/^\[/m));
+  // The prepack build prints its line before npm's JSON; npm's warnings go to stderr.
+  const json = r.stdout.slice(r.stdout.search(/^\[/m));
   const [info] = JSON.parse(json.slice(0, json.lastIndexOf(']') + 1)) as {
     filename: string;
     files: { path: string }[];
@@ -83,18 +97,14 @@ export async function serve(project: string, args: string[], env: NodeJS.Process
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
-  child.stderr.on('data', (b: Buffer) => (out += b.toString('utf8')));
-  const closed = once(child, 'close') as Promise<[number | null]>;
+  const ended = collect(child);
   const [found] = await waitForOutput(child, url, 60_000);
   return {
     child,
     url: found,
-    async stop() {
+    stop() {
       child.kill('SIGINT');
-      const [code] = await closed;
-      return { code, out };
+      return ended();
     },
   };
 }
