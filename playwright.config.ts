@@ -5,6 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { SUITES_DIR, suiteNames } from './runner/suite-names.ts';
+import { CODE_EXT } from './specs/tool-files.ts';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 
 const reportDir = resolve(process.env.FLIS_REPORT_DIR ?? 'reports');
@@ -59,5 +60,5 @@ export default defineConfig({
   },
   // Traces would record request headers, and with them the token.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  projects: suiteNames().map((name) => ({ name, testMatch: `${name}/**/*.spec.ts` })),
+  projects: suiteNames().map((name) => ({ name, testMatch: `${name}/**/*.spec${CODE_EXT}` })),
 });

@@ -12,7 +12,7 @@ export function parseCommandArgs<O extends Options>(
   argv: string[],
   options: O,
   allowPositionals = false,
-) {
+): ParsedCommandArgs<O> {
   try {
     return parseArgs({
       args: argv,
@@ -53,3 +53,13 @@ export function listOption(raw: string | string[] | undefined): string[] | undef
 export function flagOrEnv(flag: boolean | undefined, env: string | undefined): boolean {
   return flag === true || /^(1|true|yes)$/i.test(env ?? '');
 }
+
+/** Named, so the build's type declarations can state it (the inferred type names a type node:util does not export). */
+type ParsedCommandArgs<O extends Options> = ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    options: { help: { type: 'boolean'; short: 'h' } } & O;
+    allowPositionals: boolean;
+    strict: true;
+  }>
+>;

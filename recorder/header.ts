@@ -2,21 +2,12 @@
  * The cassette header: when, against which deployment (by name, never its
  * token), which spec version and which tool version recorded it.
  */
-import { readFileSync } from 'node:fs';
 import { specVersion } from '../specs/contract.ts';
+import { toolPackage } from '../specs/tool-files.ts';
 import { CASSETTE_FORMAT, CASSETTE_KIND, type CassetteHeader } from './cassette-format.ts';
 
-let tool: { name: string; version: string } | undefined;
-
 export function toolInfo(): { name: string; version: string } {
-  if (!tool) {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      name: string;
-      version: string;
-    };
-    tool = { name: pkg.name, version: pkg.version };
-  }
-  return tool;
+  return toolPackage();
 }
 
 export function cassetteHeader(

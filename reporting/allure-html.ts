@@ -13,13 +13,23 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FlisError } from '../errors/flis-error.ts';
 
-const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const ALLURE_CLI = join(PROJECT_ROOT, 'node_modules', 'allure', 'cli.js');
+/**
+ * The allure command (its package's cli.js), found the way Node finds the package: installed from the package,
+ * allure sits in the partner's node_modules, not in ours. Its exports name no cli.js, so go from its main file.
+ */
+function allureCli(): string | undefined {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
+  } catch {
+    return undefined;
+  }
+}
+const ALLURE_CLI = allureCli();
 
 export interface AllureHtmlOptions {
   resultsDirs: string[];
@@ -45,9 +55,9 @@ export function externalReferences(html: string): string[] {
   return [...new Set(refs.filter((r) => r && !/^https?:\/\/www\.w3\.org\//.test(r)))];
 }
 
-function runAllure(args: string[], cwd: string): Promise<{ code: number; output: string }> {
+function runAllure(cli: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [ALLURE_CLI, ...args], {
+    const child = spawn(process.execPath, [cli, ...args], {
       cwd,
       env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,11 +71,9 @@ function runAllure(args: string[], cwd: string): Promise<{ code: number; output:
 }
 
 export async function buildAllureHtml(opts: AllureHtmlOptions): Promise<string> {
-  if (!existsSync(ALLURE_CLI))
-    throw new FlisError(
-      'FLIS_ERR_CONFIG',
-      `the allure package is not installed (${ALLURE_CLI} is missing); run npm ci`,
-    );
+  const cli = ALLURE_CLI;
+  if (!cli || !existsSync(cli))
+    throw new FlisError('FLIS_ERR_CONFIG', 'the allure package is not installed (no allure/cli.js); run npm ci');
   const dirs = opts.resultsDirs.filter((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('-result.json')));
   if (dirs.length === 0)
     throw new FlisError(
@@ -87,7 +95,7 @@ export async function buildAllureHtml(opts: AllureHtmlOptions): Promise<string> 
     };
     const configFile = join(work, 'allurerc.mjs');
     writeFileSync(configFile, `export default ${JSON.stringify(config)};\n`);
-    const r = await runAllure(['generate', '--config', configFile, ...dirs.map((d) => resolve(d))], work);
+    const r = await runAllure(cli, ['generate', '--config', configFile, ...dirs.map((d) => resolve(d))], work);
     const index = join(output, 'index.html');
     if (r.code !== 0 || !existsSync(index))
       throw new FlisError(

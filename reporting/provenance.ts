@@ -6,11 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { OPENAPI_FILE, specVersion } from '../specs/contract.ts';
-
-const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+import { toolPackage } from '../specs/tool-files.ts';
 
 export interface SpecProvenance {
   version: string;
@@ -27,8 +24,7 @@ export function specProvenance(): SpecProvenance {
 }
 
 export function toolProvenance(): { name: string; version: string } {
-  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  return { name: pkg.name, version: pkg.version };
+  return toolPackage();
 }
 
 /** The base URL as a reader may see it: scheme, host, port and path only. */

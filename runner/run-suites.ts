@@ -6,14 +6,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import { redactText } from '../suites/lib/redact.ts';
 import { pipeRedacted } from './redacting-stream.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
+import { codeFile, PACKAGE_ROOT } from '../specs/tool-files.ts';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The folder holding package.json: the clone, or the installed package (specs/tool-files.ts). */
+export const PROJECT_ROOT = PACKAGE_ROOT;
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
 
 export type Progress = 'list' | 'dot' | 'none';
@@ -113,7 +114,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     PLAYWRIGHT_CLI,
     'test',
     '--config',
-    join(PROJECT_ROOT, 'playwright.config.ts'),
+    codeFile('playwright.config'),
     ...(opts.suites ?? []).flatMap((s) => ['--project', s]),
     ...(opts.shard ? ['--shard', opts.shard] : []),
   ];

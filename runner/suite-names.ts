@@ -1,7 +1,8 @@
-/** The suites are the folders of suites/ that hold *.spec.ts files; each is a Playwright project. */
+/** The suites are the folders of suites/ that hold *.spec.ts files (*.spec.js in the built package); each is a Playwright project. */
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CODE_EXT } from '../specs/tool-files.ts';
 
 export const SUITES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'suites');
 const NOT_SUITES = new Set(['lib', 'generators']);
@@ -9,6 +10,6 @@ const NOT_SUITES = new Set(['lib', 'generators']);
 export function suiteNames(dir = SUITES_DIR): string[] {
   return readdirSync(dir)
     .filter((name) => !NOT_SUITES.has(name) && statSync(join(dir, name)).isDirectory())
-    .filter((name) => readdirSync(join(dir, name)).some((f) => f.endsWith('.spec.ts')))
+    .filter((name) => readdirSync(join(dir, name)).some((f) => f.endsWith(`.spec${CODE_EXT}`)))
     .sort();
 }

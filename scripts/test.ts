@@ -35,6 +35,7 @@ function step(title: string, command: string, args: string[]): void {
  * would leave the machine half idle while they finish.
  */
 const LONGEST_FIRST = [
+  'tests/package/pack.test.ts',
   'tests/suites/contract-faults.test.ts',
   'tests/suites/flow-faults.test.ts',
   'tests/runner/readme-workflow.test.ts',

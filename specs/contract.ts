@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { SchemaName } from '../schemas/registry.ts';
+import { CACHE_DIR } from './tool-files.ts';
 
 export const SPEC_DIR = dirname(fileURLToPath(import.meta.url));
 export const OPENAPI_FILE = join(SPEC_DIR, 'openapi.yaml');
@@ -71,13 +72,9 @@ function toOperation(path: string, method: HttpMethod, op: Json): Operation {
 let cached: { doc: Json; operations: Operation[] } | undefined;
 
 /**
- * Where the parsed document is kept between processes, the usual place for a
- * package's derived files. Every Playwright worker reads the contract: parsing
- * its YAML took ~250 ms each time, reading the JSON of it ~2 ms.
+ * specs/openapi.yaml, parsed: from the cache (CACHE_DIR) when one was made from these very bytes, else parsed and
+ * cached. Every Playwright worker reads the contract: parsing its YAML took ~250 ms each time, reading the JSON ~2 ms.
  */
-const CACHE_DIR = join(SPEC_DIR, '..', 'node_modules', '.cache', 'flis-conformance');
-
-/** specs/openapi.yaml, parsed: from the cache when one was made from these very bytes, else parsed and cached. */
 function parsedOpenapi(): Json {
   const text = readFileSync(OPENAPI_FILE, 'utf8');
   const name = `openapi-${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`;
