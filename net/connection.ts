@@ -1,0 +1,64 @@
+/**
+ * Open the connection a command talks to a deployment with: the dispatcher
+ * (proxy, CAs, client certificate) and the token source. Every secret it
+ * knows (tokens, client secret, proxy credentials) is in `tokens.secrets()`.
+ */
+import { ConfigError } from '../errors/flis-error.ts';
+import { buildDispatcher, environmentProxies, splitProxyUrl } from './dispatcher.ts';
+import { SecretBook } from './secret-book.ts';
+import { StaticToken } from './static-token.ts';
+import type { TokenOptions } from './token-options.ts';
+import type { Connection, ConnectionSettings, TokenSource } from './types.ts';
+
+export type { TokenOptions } from './token-options.ts';
+
+/** Proxy credentials are secrets too: the user, the password and the Basic header made of them. */
+export function proxySecrets(settings: ConnectionSettings, env: NodeJS.ProcessEnv): string[] {
+  const { httpProxy, httpsProxy } = environmentProxies(env);
+  const urls = settings.proxy ? [settings.proxy] : [httpProxy, httpsProxy].filter(Boolean);
+  return urls.flatMap((raw) => {
+    try {
+      const { password, authorization } = splitProxyUrl(raw);
+      return password && authorization ? [password, authorization.slice('Basic '.length)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function openTokens(token: TokenOptions, env: NodeJS.ProcessEnv, book: SecretBook): Promise<TokenSource> {
+  if (token.kind === 'static') {
+    const value = token.token ?? env.FLIS_TOKEN;
+    if (!value)
+      throw new ConfigError(
+        'no bearer token: set FLIS_TOKEN, or give --token-url or --token-command',
+        {},
+        'FLIS_ERR_SECRET_MISSING',
+      );
+    return new StaticToken(value, book);
+  }
+  throw new ConfigError(`token source '${token.kind}' is not available yet`);
+}
+
+export async function openConnection(
+  settings: ConnectionSettings,
+  token: TokenOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<Connection> {
+  const book = new SecretBook();
+  for (const secret of proxySecrets(settings, env)) book.add(secret);
+  const dispatcher = buildDispatcher(settings, env);
+  try {
+    const tokens = await openTokens(token, env, book);
+    return { settings, dispatcher, tokens };
+  } catch (error) {
+    await dispatcher.close();
+    throw error;
+  }
+}
+
+/** Close what openConnection opened: the token source's timers and the dispatcher's sockets. */
+export async function closeConnection(connection: Connection): Promise<void> {
+  await connection.tokens.close();
+  await connection.dispatcher.close();
+}

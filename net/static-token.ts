@@ -1,0 +1,45 @@
+/**
+ * A token that never changes: FLIS_TOKEN (or the deployment's own variable)
+ * read once, as flis always did. A refresh cannot cure a refused static token,
+ * so refresh() hands back the same one and the 401 stands.
+ */
+import type { TokenSource } from './types.ts';
+import { SecretBook } from './secret-book.ts';
+
+export class StaticToken implements TokenSource {
+  private readonly book: SecretBook;
+
+  constructor(
+    private readonly token: string,
+    book = new SecretBook(),
+  ) {
+    this.book = book;
+    book.add(token);
+  }
+
+  async current(): Promise<string> {
+    return this.token;
+  }
+
+  async refresh(_reason: string): Promise<string> {
+    return this.token;
+  }
+
+  isRunToken(token: string): boolean {
+    return token === this.token;
+  }
+
+  secrets(): string[] {
+    return this.book.all();
+  }
+
+  onSecret(listener: (secret: string) => void): void {
+    this.book.listen(listener);
+  }
+
+  refreshes(): { at: string; reason: string }[] {
+    return this.book.log();
+  }
+
+  async close(): Promise<void> {}
+}
