@@ -4,9 +4,12 @@
  * knows (tokens, client secret, proxy credentials) is in `tokens.secrets()`.
  */
 import { ConfigError } from '../errors/flis-error.ts';
+import type { Dispatcher } from 'undici';
+import { ClientCredentialsToken } from './client-credentials.ts';
 import { buildDispatcher, environmentProxies, splitProxyUrl } from './dispatcher.ts';
 import { SecretBook } from './secret-book.ts';
 import { StaticToken } from './static-token.ts';
+import { CommandToken } from './token-command.ts';
 import type { TokenOptions } from './token-options.ts';
 import type { Connection, ConnectionSettings, TokenSource } from './types.ts';
 
@@ -26,7 +29,12 @@ export function proxySecrets(settings: ConnectionSettings, env: NodeJS.ProcessEn
   });
 }
 
-async function openTokens(token: TokenOptions, env: NodeJS.ProcessEnv, book: SecretBook): Promise<TokenSource> {
+function tokenSource(
+  token: TokenOptions,
+  env: NodeJS.ProcessEnv,
+  book: SecretBook,
+  dispatcher: Dispatcher,
+): TokenSource {
   if (token.kind === 'static') {
     const value = token.token ?? env.FLIS_TOKEN;
     if (!value)
@@ -37,7 +45,8 @@ async function openTokens(token: TokenOptions, env: NodeJS.ProcessEnv, book: Sec
       );
     return new StaticToken(value, book);
   }
-  throw new ConfigError(`token source '${token.kind}' is not available yet`);
+  if (token.kind === 'client-credentials') return new ClientCredentialsToken(token, dispatcher, book);
+  return new CommandToken(token.command, env, book);
 }
 
 export async function openConnection(
@@ -46,10 +55,12 @@ export async function openConnection(
   env: NodeJS.ProcessEnv,
 ): Promise<Connection> {
   const book = new SecretBook();
-  for (const secret of proxySecrets(settings, env)) book.add(secret);
+  for (const secret of [...proxySecrets(settings, env), settings.clientKeyPassphrase]) book.add(secret);
   const dispatcher = buildDispatcher(settings, env);
   try {
-    const tokens = await openTokens(token, env, book);
+    const tokens = tokenSource(token, env, book, dispatcher);
+    // The first token is fetched before the run: a token endpoint or command that fails stops it here (exit 2).
+    await tokens.current();
     return { settings, dispatcher, tokens };
   } catch (error) {
     await dispatcher.close();

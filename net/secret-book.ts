@@ -37,3 +37,20 @@ export class SecretBook {
     return [...this.renewals];
   }
 }
+
+/** The part of a TokenSource that only reads its book: what is secret, who hears of it, the renewals. */
+export abstract class KeepsSecrets {
+  constructor(protected readonly book: SecretBook) {}
+
+  secrets(): string[] {
+    return this.book.all();
+  }
+
+  onSecret(listener: (secret: string) => void): void {
+    this.book.listen(listener);
+  }
+
+  refreshes(): { at: string; reason: string }[] {
+    return this.book.log();
+  }
+}

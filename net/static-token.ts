@@ -4,16 +4,14 @@
  * so refresh() hands back the same one and the 401 stands.
  */
 import type { TokenSource } from './types.ts';
-import { SecretBook } from './secret-book.ts';
+import { KeepsSecrets, SecretBook } from './secret-book.ts';
 
-export class StaticToken implements TokenSource {
-  private readonly book: SecretBook;
-
+export class StaticToken extends KeepsSecrets implements TokenSource {
   constructor(
     private readonly token: string,
     book = new SecretBook(),
   ) {
-    this.book = book;
+    super(book);
     book.add(token);
   }
 
@@ -27,18 +25,6 @@ export class StaticToken implements TokenSource {
 
   isRunToken(token: string): boolean {
     return token === this.token;
-  }
-
-  secrets(): string[] {
-    return this.book.all();
-  }
-
-  onSecret(listener: (secret: string) => void): void {
-    this.book.listen(listener);
-  }
-
-  refreshes(): { at: string; reason: string }[] {
-    return this.book.log();
   }
 
   async close(): Promise<void> {}
