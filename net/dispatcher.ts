@@ -65,9 +65,11 @@ export function buildDispatcher(
       requestTls: tls,
       proxyTls,
       connect: tls,
+      // Plain HTTP is forwarded (GET http://...), as curl does: many proxies allow CONNECT to port 443 only.
+      proxyTunnel: false,
     });
   }
   const proxies = environmentProxies(env);
   if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent({ connect: tls });
-  return new EnvHttpProxyAgent({ ...proxies, requestTls: tls, proxyTls, connect: tls });
+  return new EnvHttpProxyAgent({ ...proxies, requestTls: tls, proxyTls, connect: tls, proxyTunnel: false });
 }

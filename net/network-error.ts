@@ -27,8 +27,14 @@ export function errorParts(error: unknown): { name: string; code: string; detail
   return {
     name: e.name ?? '',
     code: inner.code ?? e.code ?? '',
-    detail: inner.message ?? e.message ?? String(error),
+    detail: oneLine(inner.message ?? e.message ?? String(error)),
   };
+}
+
+/** OpenSSL's "8034...:error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required:../deps/..." → its reason. */
+function oneLine(message: string): string {
+  const openssl = message.match(/error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:\n]+)/);
+  return (openssl?.[1] ?? message).replace(/\s+/g, ' ').trim();
 }
 
 export function isTlsError(error: unknown): boolean {
@@ -43,13 +49,17 @@ export function isClientCertificateRefused(error: unknown): boolean {
 
 /** The status a proxy answered a CONNECT with, when it refused the tunnel (undici says "Proxy response (407)"). */
 export function proxyRefusal(error: unknown): number | undefined {
-  const m = errorParts(error).detail.match(/Proxy response \((\d{3})\)/);
+  const m = errorParts(error).detail.match(/Proxy (?:response|Authentication Required) \((\d{3})\)/);
   return m ? Number(m[1]) : undefined;
 }
 
 /** What failed, in the words a person fixes it with. */
 export function describeNetworkError(error: unknown, timeoutMs: number): string {
   const { name, code, detail } = errorParts(error);
+  // undici reports a refused CONNECT as an AbortError: ask about the proxy before calling it a timeout.
+  const refusedBy = proxyRefusal(error);
+  if (refusedBy === 407) return PROXY_407;
+  if (refusedBy) return `the proxy refused the tunnel (${refusedBy}); check --proxy`;
   if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs / 1000} s (timeout)`;
   if (code === 'ECONNREFUSED') return `connection refused (${detail})`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `DNS lookup failed (${detail})`;
@@ -57,9 +67,6 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
     return `TLS handshake failed: the server refused the client certificate (${detail}); check --client-cert and --client-key`;
   if (TLS_CODES.test(code) || /certificate|TLS|SSL/i.test(detail))
     return `TLS handshake failed (${detail}); if the server's certificate comes from a private CA, give that CA with --ca-file`;
-  const refusedBy = proxyRefusal(error);
-  if (refusedBy === 407) return PROXY_407;
-  if (refusedBy) return `the proxy refused the tunnel (${refusedBy}); check --proxy`;
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `connection timed out (${detail})`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection reset (${detail})`;
   return `${code ? `${code}: ` : ''}${detail}`;

@@ -15,6 +15,7 @@ import {
   PROXY_407,
   proxyRefusal,
 } from './network-error.ts';
+import { tlsOutcomeOfRequest } from './tls-diagnosis.ts';
 import type { ConnectionSettings } from './types.ts';
 
 /** Well under the 10 s a user waits for the verdict "unreachable". */
@@ -71,9 +72,33 @@ export function probeFailure(
   );
 }
 
+/**
+ * An HTTPS server that closed the connection unanswered most often refused our client certificate (TLS 1.3
+ * sends that alert after the handshake, which undici reports as "other side closed"): ask the server again
+ * on a bare TLS connection, which reads the alert. Through a proxy the first error stands.
+ */
+async function closedWhy(
+  error: unknown,
+  baseUrl: string,
+  settings: ConnectionSettings,
+  proxy: string | undefined,
+  timeoutMs: number,
+): Promise<unknown> {
+  const { code } = errorParts(error);
+  if (proxy || new URL(baseUrl).protocol !== 'https:' || !/UND_ERR_SOCKET|ECONNRESET|EPIPE/.test(code)) return error;
+  const outcome = await tlsOutcomeOfRequest(baseUrl, settings, timeoutMs);
+  if (outcome === 'answered') return error;
+  if (outcome !== 'closed-after-handshake') return outcome.error;
+  return failure(
+    'FLIS_ERR_TLS',
+    `target ${baseUrl} closed the connection after the TLS handshake without answering: it refused ${settings.clientCert ? 'the client certificate; check --client-cert and --client-key (issued by a CA the deployment trusts?)' : 'to answer without a client certificate; give --client-cert and --client-key'}.`,
+  );
+}
+
 /** One GET of the base URL through `dispatcher`; throws a FlisError (exit 2) naming what to fix. */
 export async function probeThrough(
   dispatcher: Dispatcher,
+  settings: ConnectionSettings,
   baseUrl: string,
   proxy: string | undefined,
   timeoutMs = PROBE_TIMEOUT_MS,
@@ -84,7 +109,8 @@ export async function probeThrough(
     status = res.statusCode;
     await res.body.dump();
   } catch (error) {
-    throw probeFailure(error, baseUrl, proxy, timeoutMs);
+    const why = await closedWhy(error, baseUrl, settings, proxy, timeoutMs);
+    throw why instanceof FlisError ? why : probeFailure(why, baseUrl, proxy, timeoutMs);
   }
   if (status === 407) throw failure('FLIS_ERR_PROXY', `proxy ${proxy ?? ''} refused ${baseUrl}: ${PROXY_407}.`);
 }
@@ -96,5 +122,11 @@ export async function checkConnection(
   env: NodeJS.ProcessEnv = process.env,
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<void> {
-  await probeThrough(connection.dispatcher, baseUrl, proxyFor(baseUrl, connection.settings, env), timeoutMs);
+  await probeThrough(
+    connection.dispatcher,
+    connection.settings,
+    baseUrl,
+    proxyFor(baseUrl, connection.settings, env),
+    timeoutMs,
+  );
 }
