@@ -3,23 +3,10 @@
  * requests it forwarded, how many the deployment throttled, how long the run
  * waited because of that, how many token refreshes, retries and timeouts.
  */
+import type { NetworkFacts } from '../reporting/certificate.ts';
 
-export interface GatewayStats {
-  /** Requests the suites sent (each counted once, however often it was retried). */
-  requests: number;
-  /** Answers of 429, or 503 with Retry-After, that the gateway waited out instead of passing on. */
-  throttled: number;
-  /** Wall-clock time during which the run held requests back because the deployment asked it to (ms). */
-  waitedMs: number;
-  /** Requests sent again: after throttling, or once after a refused token was renewed. */
-  retries: number;
-  /** Tokens renewed because the deployment refused the run's token (401 invalid_token). */
-  tokenRefreshes: number;
-  /** Requests the deployment did not answer within the request timeout: their checks are inconclusive. */
-  timeouts: number;
-  /** Requests given up on because waiting for them would pass the run's wait cap: inconclusive too. */
-  waitCapReached: number;
-}
+/** The gateway's counts are the certificate's network facts, field for field. */
+export type GatewayStats = NetworkFacts;
 
 export function emptyStats(): GatewayStats {
   return { requests: 0, throttled: 0, waitedMs: 0, retries: 0, tokenRefreshes: 0, timeouts: 0, waitCapReached: 0 };
