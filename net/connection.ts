@@ -34,10 +34,11 @@ function tokenSource(
   env: NodeJS.ProcessEnv,
   book: SecretBook,
   dispatcher: Dispatcher,
+  tokenRequired: boolean,
 ): TokenSource {
   if (token.kind === 'static') {
-    const value = token.token ?? env.FLIS_TOKEN;
-    if (!value)
+    const value = token.token || env.FLIS_TOKEN || '';
+    if (!value && tokenRequired)
       throw new ConfigError(
         'no bearer token: set FLIS_TOKEN, or give --token-url or --token-command',
         {},
@@ -49,16 +50,21 @@ function tokenSource(
   return new CommandToken(token.command, env, book);
 }
 
+/**
+ * `tokenRequired: false` is for the recorder, whose client sends its own token: without one, no request
+ * carries a run token and nothing is swapped.
+ */
 export async function openConnection(
   settings: ConnectionSettings,
   token: TokenOptions,
   env: NodeJS.ProcessEnv,
+  { tokenRequired = true }: { tokenRequired?: boolean } = {},
 ): Promise<Connection> {
   const book = new SecretBook();
   for (const secret of [...proxySecrets(settings, env), settings.clientKeyPassphrase]) book.add(secret);
   const dispatcher = buildDispatcher(settings, env);
   try {
-    const tokens = tokenSource(token, env, book, dispatcher);
+    const tokens = tokenSource(token, env, book, dispatcher, tokenRequired);
     // The first token is fetched before the run: a token endpoint or command that fails stops it here (exit 2).
     await tokens.current();
     return { settings, dispatcher, tokens };
@@ -66,6 +72,24 @@ export async function openConnection(
     await dispatcher.close();
     throw error;
   }
+}
+
+const PROXY_VARIABLES = [
+  'http_proxy',
+  'HTTP_PROXY',
+  'https_proxy',
+  'HTTPS_PROXY',
+  'no_proxy',
+  'NO_PROXY',
+  'FLIS_PROXY',
+];
+
+/**
+ * The environment without its proxy variables: the embedded mock listens on loopback in this very process,
+ * and a corporate HTTPS_PROXY must not be asked to reach it.
+ */
+export function withoutProxyEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !PROXY_VARIABLES.includes(name)));
 }
 
 /** Close what openConnection opened: the token source's timers and the dispatcher's sockets. */

@@ -15,8 +15,6 @@ export interface IssuedToken {
 /** Renew this share of the lifetime before expiry (a 5 s token at 4 s), never more than a minute early. */
 const EARLY_SHARE = 0.2;
 const MAX_EARLY_MS = 60_000;
-/** A refresh asked for right after a renewal joins it: the 401 was for the token just replaced. */
-const JUST_RENEWED_MS = 1_000;
 
 export abstract class RenewingToken extends KeepsSecrets implements TokenSource {
   private token: string | undefined;
@@ -37,9 +35,10 @@ export abstract class RenewingToken extends KeepsSecrets implements TokenSource 
     return this.renew(this.token === undefined ? '' : 'expires soon (expires_in)');
   }
 
-  refresh(reason: string): Promise<string> {
+  refresh(reason: string, refused?: string): Promise<string> {
     if (this.pending) return this.pending;
-    if (this.token !== undefined && Date.now() - this.issuedAt < JUST_RENEWED_MS) return Promise.resolve(this.token);
+    // Refused with a token already replaced: the current one has not been tried yet.
+    if (refused !== undefined && this.token !== undefined && refused !== this.token) return Promise.resolve(this.token);
     return this.renew(reason);
   }
 

@@ -19,7 +19,7 @@ export class StaticToken extends KeepsSecrets implements TokenSource {
     return this.token;
   }
 
-  async refresh(_reason: string): Promise<string> {
+  async refresh(_reason: string, _refused?: string): Promise<string> {
     return this.token;
   }
 

@@ -62,18 +62,19 @@ test('client credentials: fetched before the run, valid, renewed ahead of expiry
   }
 });
 
-test('refresh(): concurrent refreshes share one request to the token endpoint', async () => {
+test('refresh(): concurrent refreshes share one request; one refused with a replaced token asks none', async () => {
   const c = await openConnection({}, grant(), {});
   try {
     const before = await c.tokens.current();
-    // Past the 1 s in which a refresh joins the renewal just made (a refresh asked for right after one).
-    await new Promise((r) => setTimeout(r, 1_100));
     const issuedBefore = oauth.issued.length;
     const after = await Promise.all(Array.from({ length: 8 }, () => c.tokens.refresh('401 invalid_token')));
     assert.equal(new Set(after).size, 1, 'every caller got the same new token');
     assert.equal(oauth.issued.length, issuedBefore + 1, 'one request for eight refreshes');
     assert.notEqual(after[0], before);
     assert.ok(c.tokens.refreshes().some((r) => r.reason === '401 invalid_token'));
+    // A request refused with the token already replaced gets the current one, without asking again.
+    assert.equal(await c.tokens.refresh('401 invalid_token', before), after[0]);
+    assert.equal(oauth.issued.length, issuedBefore + 1);
   } finally {
     await closeConnection(c);
   }

@@ -5,7 +5,7 @@
  * demanding Proxy-Authorization) and an HTTPS server that requires a client
  * certificate from the test's own CA.
  */
-import { createPublicKey, createVerify } from 'node:crypto';
+import { createPublicKey, createVerify, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -60,8 +60,10 @@ export async function startOAuth(options: OAuthOptions = {}): Promise<OAuth> {
   const server = new OAuth2Server();
   await server.issuer.keys.generate('RS256');
   const issued: string[] = [];
-  server.service.on('beforeTokenSigning', (token: { payload: { iat: number; exp: number } }) => {
+  // A jti, as real servers add: without one, two tokens issued in the same second are the same bytes.
+  server.service.on('beforeTokenSigning', (token: { payload: { iat: number; exp: number; jti?: string } }) => {
     token.payload.exp = token.payload.iat + ttl;
+    token.payload.jti = randomUUID();
   });
   // The mock server accepts any client; the partner's real one checks id and secret (RFC 6749 5.2 invalid_client).
   server.service.on(
