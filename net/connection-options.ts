@@ -58,7 +58,7 @@ function readPem(file: string, flag: string): string {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code;
+    const why = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'a directory' }[code ?? ''] ?? code;
     throw new ConfigError(`${flag} ${file} cannot be read (${why}); give a readable PEM file`);
   }
   if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text))

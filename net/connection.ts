@@ -6,7 +6,8 @@
 import { ConfigError } from '../errors/flis-error.ts';
 import type { Dispatcher } from 'undici';
 import { ClientCredentialsToken } from './client-credentials.ts';
-import { buildDispatcher, environmentProxies, splitProxyUrl } from './dispatcher.ts';
+import { buildDispatcher } from './dispatcher.ts';
+import { proxySecrets } from './proxy-url.ts';
 import { SecretBook } from './secret-book.ts';
 import { StaticToken } from './static-token.ts';
 import { CommandToken } from './token-command.ts';
@@ -14,20 +15,7 @@ import type { TokenOptions } from './token-options.ts';
 import type { Connection, ConnectionSettings, TokenSource } from './types.ts';
 
 export type { TokenOptions } from './token-options.ts';
-
-/** Proxy credentials are secrets too: the user, the password and the Basic header made of them. */
-export function proxySecrets(settings: ConnectionSettings, env: NodeJS.ProcessEnv): string[] {
-  const { httpProxy, httpsProxy } = environmentProxies(env);
-  const urls = settings.proxy ? [settings.proxy] : [httpProxy, httpsProxy].filter(Boolean);
-  return urls.flatMap((raw) => {
-    try {
-      const { password, authorization } = splitProxyUrl(raw);
-      return password && authorization ? [password, authorization.slice('Basic '.length)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+export { proxySecrets } from './proxy-url.ts';
 
 function tokenSource(
   token: TokenOptions,

@@ -5,7 +5,10 @@
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
+import { environmentProxies, splitProxyUrl } from './proxy-url.ts';
 import type { ConnectionSettings } from './types.ts';
+
+export { environmentProxies, splitProxyUrl } from './proxy-url.ts';
 
 /** How long a TCP + TLS connect may take before the request fails as "connection timed out". */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -24,28 +27,6 @@ export function tlsOptions(settings: ConnectionSettings): TlsOptions {
     ...(settings.clientCert ? { cert: settings.clientCert } : {}),
     ...(settings.clientKey ? { key: settings.clientKey } : {}),
     ...(settings.clientKeyPassphrase ? { passphrase: settings.clientKeyPassphrase } : {}),
-  };
-}
-
-/** A proxy URL split into the address (safe to print) and its Basic credentials (a secret). */
-export function splitProxyUrl(raw: string): { uri: string; user?: string; password?: string; authorization?: string } {
-  const url = new URL(raw);
-  if (!url.username && !url.password) return { uri: url.toString() };
-  const user = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
-  url.username = '';
-  url.password = '';
-  const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  return { uri: url.toString(), user, password, authorization };
-}
-
-/** The proxies the environment names (lower case first, as curl and undici read them); '' means none. */
-export function environmentProxies(env: NodeJS.ProcessEnv): { httpProxy: string; httpsProxy: string; noProxy: string } {
-  const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
-  return {
-    httpProxy,
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? httpProxy,
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
   };
 }
 
