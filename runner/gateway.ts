@@ -18,21 +18,13 @@ import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Connection } from '../net/types.ts';
 import { emptyStats, type GatewayStats, ThrottlePause } from './gateway-stats.ts';
+import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/gateway-answer.ts';
 import { forwardRequestHeaders, forwardResponseHeaders } from '../recorder/upstream.ts';
 import { describeNetworkError } from './probe-target.ts';
 import { RateLimit, Slots, sleep } from './rate-limit.ts';
 import { throttleDelay } from './throttle.ts';
 
-/** On a synthetic answer: the run's nonce, so a deployment cannot pass its own answer off as the gateway's. */
-export const GATEWAY_HEADER = 'x-flis-gateway';
-
-/** `inconclusive`: the deployment's right (slow, throttling past the cap); `unreachable`: no HTTP answer at all. */
-export type SyntheticKind = 'inconclusive' | 'unreachable';
-
-export interface SyntheticBody {
-  flisGateway: SyntheticKind;
-  reason: string;
-}
+export { GATEWAY_HEADER } from '../suites/lib/gateway-answer.ts';
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
