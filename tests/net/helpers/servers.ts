@@ -82,6 +82,13 @@ export async function startOAuth(options: OAuthOptions = {}): Promise<OAuth> {
   );
   await server.start(0, '127.0.0.1');
   const verify = (token: string): 'valid' | 'expired' | 'invalid' => {
+    try {
+      return verifyJwt(token);
+    } catch {
+      return 'invalid'; // Not a JWT at all (the auth probes send near misses: case changed, truncated...).
+    }
+  };
+  const verifyJwt = (token: string): 'valid' | 'expired' | 'invalid' => {
     const [h, p, s] = token.split('.');
     if (!h || !p || !s) return 'invalid';
     const header = JSON.parse(Buffer.from(h, 'base64url').toString()) as { kid?: string };
