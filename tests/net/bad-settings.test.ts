@@ -4,7 +4,6 @@
  * Each case spawns the real CLI against real components on loopback.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,27 +11,19 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { secretForms } from '../../suites/lib/redact.ts';
 import { makePki, type Pki } from './helpers/pki.ts';
-import {
-  CLIENT_ID,
-  CLIENT_SECRET,
-  type ForwardProxy,
-  type OAuth,
-  startOAuth,
-  startProxy,
-  startTlsServer,
-  type TlsServer,
-} from './helpers/servers.ts';
+import { runFlis } from './helpers/flis.ts';
+import * as servers from './helpers/servers.ts';
+import { CLIENT_ID, CLIENT_SECRET } from './helpers/servers.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const TOKEN = 'static-token-Wq3Er5Ty7';
 const PROXY_PASSWORD = 'proxy-pw-Zx8Cv6Bn4';
 const WRONG_SECRET = 'wrong-secret-Pl0Ok9Ij8';
 
 let pki: Pki;
-let tls: TlsServer;
-let oauth: OAuth;
-let empty: OAuth;
-let proxy: ForwardProxy;
+let tls: servers.TlsServer;
+let oauth: servers.OAuth;
+let empty: servers.OAuth;
+let proxy: servers.ForwardProxy;
 let dir: string;
 let closedPort: number;
 
@@ -40,10 +31,10 @@ before(async () => {
   pki = makePki();
   dir = mkdtempSync(join(tmpdir(), 'net-bad-'));
   [tls, oauth, empty, proxy] = await Promise.all([
-    startTlsServer(pki),
-    startOAuth(),
-    startOAuth({ withoutAccessToken: true }),
-    startProxy({ user: 'partner', password: PROXY_PASSWORD }),
+    servers.startTlsServer(pki),
+    servers.startOAuth(),
+    servers.startOAuth({ withoutAccessToken: true }),
+    servers.startProxy({ user: 'partner', password: PROXY_PASSWORD }),
   ]);
   const s = createServer();
   await new Promise<void>((done) => s.listen(0, '127.0.0.1', () => done()));
@@ -56,28 +47,11 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function flis(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['bin/flis.js', ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
 const SECRETS = [TOKEN, CLIENT_SECRET, WRONG_SECRET, PROXY_PASSWORD, () => pki.passphrase];
 
 /** Exit 2, one line on stderr matching `names`, no form of any secret anywhere, and no suite ran. */
 async function failsInOneLine(args: string[], env: NodeJS.ProcessEnv, names: RegExp): Promise<void> {
-  const o = await flis(args, env);
+  const o = await runFlis(args, env);
   const output = `${o.stdout}\n${o.stderr}`;
   assert.equal(o.code, 2, output);
   const lines = o.stderr.trim().split('\n');
@@ -99,7 +73,8 @@ const run = (baseUrl: string, ...more: string[]) => [
   'none',
   ...more,
 ];
-const mtls = () => ['--ca-file', pki.caCert, '--client-cert', pki.clientCert, '--client-key', pki.clientKey];
+const withKey = (key: string) => ['--ca-file', pki.caCert, '--client-cert', pki.clientCert, '--client-key', key];
+const mtls = () => withKey(pki.clientKey);
 const withToken = { FLIS_TOKEN: TOKEN };
 const grant = (secret = CLIENT_SECRET) => ({ FLIS_CLIENT_ID: CLIENT_ID, FLIS_CLIENT_SECRET: secret });
 
@@ -122,20 +97,12 @@ test('a CA, certificate or key file that is missing or unreadable', async () => 
 test('a key that does not match its certificate, or whose passphrase is wrong', async () => {
   await Promise.all([
     failsInOneLine(
-      run(tls.baseUrl, '--ca-file', pki.caCert, '--client-cert', pki.clientCert, '--client-key', pki.strangerKey),
+      run(tls.baseUrl, ...withKey(pki.strangerKey)),
       withToken,
       /--client-key .* does not match --client-cert/,
     ),
     failsInOneLine(
-      run(
-        tls.baseUrl,
-        '--ca-file',
-        pki.caCert,
-        '--client-cert',
-        pki.clientCert,
-        '--client-key',
-        pki.clientKeyEncrypted,
-      ),
+      run(tls.baseUrl, ...withKey(pki.clientKeyEncrypted)),
       { ...withToken, FLIS_CLIENT_KEY_PASSPHRASE: 'not-the-passphrase' },
       /FLIS_CLIENT_KEY_PASSPHRASE/,
     ),

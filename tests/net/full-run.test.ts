@@ -7,7 +7,6 @@
  * client secret or the proxy password appears in any artifact.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,37 +14,29 @@ import { after, before, test } from 'node:test';
 import { startMock, type RunningMock } from '../../mock/server.ts';
 import { secretForms } from '../../suites/lib/redact.ts';
 import { makePki, type Pki } from './helpers/pki.ts';
-import {
-  CLIENT_ID,
-  CLIENT_SECRET,
-  type ForwardProxy,
-  type OAuth,
-  startOAuth,
-  startProxy,
-  startTlsServer,
-  type TlsServer,
-} from './helpers/servers.ts';
+import { runFlis } from './helpers/flis.ts';
+import * as servers from './helpers/servers.ts';
+import { CLIENT_ID, CLIENT_SECRET } from './helpers/servers.ts';
 import { type GateCounts, tokenGate } from './helpers/token-gate.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const MOCK_TOKEN = 'mock-own-token-Df4Gh6Jk8';
 const PROXY_PASSWORD = 'proxy-pw-Qa1Ws2Ed3';
 
 let pki: Pki;
-let oauth: OAuth;
-let proxy: ForwardProxy;
+let oauth: servers.OAuth;
+let proxy: servers.ForwardProxy;
 let mock: RunningMock;
-let deployment: TlsServer;
+let deployment: servers.TlsServer;
 let dir: string;
 const counts: GateCounts = { valid: 0, expired: 0, other: 0 };
 
 before(async () => {
   pki = makePki();
   dir = mkdtempSync(join(tmpdir(), 'net-full-run-'));
-  oauth = await startOAuth({ ttlSeconds: 5 });
-  proxy = await startProxy({ user: 'partner', password: PROXY_PASSWORD });
+  oauth = await servers.startOAuth({ ttlSeconds: 5 });
+  proxy = await servers.startProxy({ user: 'partner', password: PROXY_PASSWORD });
   mock = await startMock({ token: MOCK_TOKEN });
-  deployment = await startTlsServer(pki, tokenGate(oauth, mock.baseUrl, MOCK_TOKEN, counts));
+  deployment = await servers.startTlsServer(pki, tokenGate(oauth, mock.baseUrl, MOCK_TOKEN, counts));
 });
 
 after(async () => {
@@ -63,7 +54,6 @@ function files(root: string): string[] {
 test('a full run through proxy, private CA with client certificate, and 5 s OAuth tokens is CERTIFIED, leaking nothing', async () => {
   const reportDir = join(dir, 'reports');
   const args = [
-    'bin/flis.js',
     'run',
     '--base-url',
     deployment.baseUrl,
@@ -84,20 +74,12 @@ test('a full run through proxy, private CA with client certificate, and 5 s OAut
     oauth.tokenUrl,
   ];
   const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
     FLIS_CLIENT_ID: CLIENT_ID,
     FLIS_CLIENT_SECRET: CLIENT_SECRET,
     FLIS_CLIENT_KEY_PASSPHRASE: pki.passphrase,
   };
-  const out = await new Promise<{ code: number; text: string }>((done) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: ROOT, env, timeout: 600_000, maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, text: `${stdout}\n${stderr}` }),
-    );
-  });
+  const o = await runFlis(args, env, 600_000);
+  const out = { code: o.code, text: `${o.stdout}\n${o.stderr}` };
   assert.equal(out.code, 0, out.text);
   const certificate = JSON.parse(readFileSync(join(reportDir, 'certificate.json'), 'utf8')) as {
     verdict: { status: string };

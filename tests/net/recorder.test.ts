@@ -16,21 +16,13 @@ import type { Connection } from '../../net/types.ts';
 import { startRecorder } from '../../recorder/proxy.ts';
 import { secretForms } from '../../suites/lib/redact.ts';
 import { makePki, type Pki } from './helpers/pki.ts';
-import {
-  CLIENT_ID,
-  CLIENT_SECRET,
-  type ForwardProxy,
-  type OAuth,
-  startOAuth,
-  startProxy,
-  startTlsServer,
-  type TlsServer,
-} from './helpers/servers.ts';
+import * as servers from './helpers/servers.ts';
+import { CLIENT_ID, CLIENT_SECRET } from './helpers/servers.ts';
 
 let pki: Pki;
-let oauth: OAuth;
-let proxy: ForwardProxy;
-let deployment: TlsServer;
+let oauth: servers.OAuth;
+let proxy: servers.ForwardProxy;
+let deployment: servers.TlsServer;
 let connection: Connection;
 let dir: string;
 /** Tokens the deployment has revoked: it answers them 401 invalid_token, as after an expiry. */
@@ -40,9 +32,9 @@ const seenTokens: string[] = [];
 before(async () => {
   pki = makePki();
   dir = mkdtempSync(join(tmpdir(), 'net-recorder-'));
-  oauth = await startOAuth({ ttlSeconds: 3600 });
-  proxy = await startProxy({ user: 'rec', password: 'proxy-pw-Rt5Gh8Jk2' });
-  deployment = await startTlsServer(pki, (req, res) => {
+  oauth = await servers.startOAuth({ ttlSeconds: 3600 });
+  proxy = await servers.startProxy({ user: 'rec', password: 'proxy-pw-Rt5Gh8Jk2' });
+  deployment = await servers.startTlsServer(pki, (req, res) => {
     const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     seenTokens.push(token);
     if (revoked.has(token) || oauth.verify(token) !== 'valid') {
