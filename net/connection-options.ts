@@ -87,11 +87,21 @@ function parseKey(pem: string, file: string, passphrase: string | undefined): Ke
   }
 }
 
-function caSetting(file: string | undefined): Pick<ConnectionSettings, 'ca'> {
+/**
+ * An explicit `ca` makes Node ignore NODE_EXTRA_CA_CERTS, so a user who set both keeps both: the extra file is
+ * read (best effort, as Node itself does) and joined to --ca-file.
+ */
+function caSetting(file: string | undefined, extraCertsFile: string | undefined): Pick<ConnectionSettings, 'ca'> {
   if (!file) return {};
   const ca = readPem(file, '--ca-file');
   parseCertificate(ca, '--ca-file', file);
-  return { ca };
+  let extra = '';
+  try {
+    extra = extraCertsFile ? readFileSync(extraCertsFile, 'utf8') : '';
+  } catch {
+    // Node warns about an unreadable NODE_EXTRA_CA_CERTS and goes on; so does flis.
+  }
+  return { ca: extra ? `${ca.trimEnd()}\n${extra}` : ca };
 }
 
 function clientCertSettings(
@@ -159,7 +169,7 @@ export function parseConnectionOptions(
 ): { settings: ConnectionSettings; token: TokenOptions } {
   const settings: ConnectionSettings = {
     ...proxySetting(pick(values.proxy, env.FLIS_PROXY)),
-    ...caSetting(pick(values['ca-file'], env.FLIS_CA_FILE)),
+    ...caSetting(pick(values['ca-file'], env.FLIS_CA_FILE), env.NODE_EXTRA_CA_CERTS),
     ...clientCertSettings(
       pick(values['client-cert'], env.FLIS_CLIENT_CERT),
       pick(values['client-key'], env.FLIS_CLIENT_KEY),

@@ -91,6 +91,11 @@ test('a private CA and a client certificate reach the server that requires one',
   assert.equal(tls.clients.at(-1), 'flis partner');
 });
 
+test('a CA bundle (several PEM certificates in one file) is read whole, not just its first certificate', async () => {
+  const bundle = `${pki.pem(pki.strangerCert)}${pki.pem(pki.caCert)}`;
+  assert.equal((await get({ ...mtls(), ca: bundle }, tls.baseUrl)).status, 200);
+});
+
 test('an encrypted client key opens with its passphrase', async () => {
   const settings = { ...mtls(), clientKey: pki.pem(pki.clientKeyEncrypted), clientKeyPassphrase: pki.passphrase };
   assert.equal((await get(settings, tls.baseUrl)).status, 200);
