@@ -4,7 +4,7 @@
  * interrupted run wrote, write the reports and decide the exit code.
  */
 import type { RunReports } from '../reporting/run-reports.ts';
-import type { NetworkFacts } from '../reporting/certificate.ts';
+import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
 import type { SuiteRunResult } from '../runner/run-suites.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import type { CommandIo } from './command.ts';
@@ -32,18 +32,6 @@ function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): voi
   for (const [reason, n] of skippedReasons) io.out(`skipped ${n}: ${reason}`);
   io.out(`flis run against ${deployment}: seed ${r.seed}, run id ${r.runId}`);
   io.out(`reports: ${r.reportDir}/html/index.html, ${r.reportDir}/junit.xml, ${r.reportDir}/run.json`);
-}
-
-/** One line on what reaching the deployment took, when there is something to say. */
-export function networkLine(n: NetworkFacts | undefined): string | undefined {
-  if (!n || (!n.throttled && !n.tokenRefreshes && !n.timeouts)) return undefined;
-  const parts = [
-    `${n.requests} requests`,
-    `${n.throttled} throttled (waited ${(n.waitedMs / 1000).toFixed(1)} s in all${n.waitCapReached ? `, ${n.waitCapReached} given up at the wait cap` : ''})`,
-    `${n.tokenRefreshes} token refresh(es)`,
-    `${n.timeouts} timed out`,
-  ];
-  return `network: ${parts.join(', ')}; none of these is a failure of the deployment`;
 }
 
 function clientTrafficFailures(reports: RunReports): string[] {
@@ -138,8 +126,8 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       io.out(
         `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
       );
-    const network = networkLine(result.network);
-    if (network) io.out(network);
+    if (networkWorthSaying(result.network))
+      io.out(`network: ${describeNetwork(result.network)}; none of these is a failure of the deployment`);
     const suites = plan.suites;
     const { exitCode } = finishRun(
       io,
