@@ -19,7 +19,7 @@ const MAX_EARLY_MS = 60_000;
 export abstract class RenewingToken extends KeepsSecrets implements TokenSource {
   private token: string | undefined;
   private renewAt = Number.POSITIVE_INFINITY;
-  private issuedAt = 0;
+  private expiresAt = Number.POSITIVE_INFINITY;
   private pending: Promise<string> | undefined;
   private readonly issued = new Set<string>();
 
@@ -31,8 +31,14 @@ export abstract class RenewingToken extends KeepsSecrets implements TokenSource 
   protected abstract issue(): Promise<IssuedToken>;
 
   current(): Promise<string> {
-    if (this.token !== undefined && Date.now() < this.renewAt) return Promise.resolve(this.token);
-    return this.renew(this.token === undefined ? '' : 'expires soon (expires_in)');
+    const token = this.token;
+    if (token !== undefined && Date.now() < this.renewAt) return Promise.resolve(token);
+    if (token === undefined) return this.renew('');
+    // An early renewal that fails costs nothing while the token still lives: it is tried again on the next call.
+    return this.renew('expires soon (expires_in)').catch((error: unknown) => {
+      if (Date.now() < this.expiresAt) return token;
+      throw error;
+    });
   }
 
   refresh(reason: string, refused?: string): Promise<string> {
@@ -51,9 +57,10 @@ export abstract class RenewingToken extends KeepsSecrets implements TokenSource 
         this.issued.add(token);
         if (reason) this.book.logRenewal(reason);
         this.token = token;
-        this.issuedAt = Date.now();
-        this.renewAt =
-          expiresIn && expiresIn > 0 ? this.issuedAt + earlyBy(expiresIn * 1000) : Number.POSITIVE_INFINITY;
+        const now = Date.now();
+        const lives = expiresIn !== undefined && expiresIn > 0;
+        this.renewAt = lives ? now + earlyBy(expiresIn * 1000) : Number.POSITIVE_INFINITY;
+        this.expiresAt = lives ? now + expiresIn * 1000 : Number.POSITIVE_INFINITY;
         return token;
       })
       .finally(() => {
