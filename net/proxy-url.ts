@@ -27,6 +27,12 @@ export function environmentProxies(env: NodeJS.ProcessEnv): { httpProxy: string;
   };
 }
 
+/** True when nothing stands between flis and a deployment: no proxy (flag or environment), no CA, no client certificate. */
+export function isDirect(settings: ConnectionSettings, env: NodeJS.ProcessEnv): boolean {
+  const { httpProxy, httpsProxy } = environmentProxies(env);
+  return Object.keys(settings).length === 0 && !httpProxy && !httpsProxy;
+}
+
 /** Proxy credentials are secrets too: the user, the password and the Basic header made of them. */
 export function proxySecrets(settings: ConnectionSettings, env: NodeJS.ProcessEnv): string[] {
   const { httpProxy, httpsProxy } = environmentProxies(env);

@@ -31,11 +31,12 @@ export interface RecorderOptions {
   maxBodyBytes?: number;
   upstreamTimeoutMs?: number;
   /**
-   * How to reach the upstream (net/connection.ts): its dispatcher (proxy, CAs, client certificate) and tokens.
+   * How to reach the upstream (net/connection.ts): its dispatcher (proxy, CAs, client certificate; without one,
+   * the recorder's own keep-alive Pool) and tokens.
    * A request carrying a token the source issued is sent with the current one, and refreshed once on a 401
    * invalid_token when its body is held whole; every secret the source learns is redacted from then on.
    */
-  connection?: { dispatcher: Dispatcher; tokens: TokenSource };
+  connection?: { dispatcher?: Dispatcher; tokens: TokenSource };
   /** Append each exchange before its answer ends, and fdatasync it (default: write-behind, recorder/write-queue.ts). */
   durable?: boolean;
   /** Written in the cassette header (e.g. a suite run's runId and seed); never secrets. */

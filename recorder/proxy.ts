@@ -61,7 +61,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
       o.upstream && policy.needsUpstream
         ? openUpstream(o.upstream.baseUrl, {
             ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}),
-            ...(o.connection ? { dispatcher: o.connection.dispatcher } : {}),
+            ...(o.connection?.dispatcher ? { dispatcher: o.connection.dispatcher } : {}),
           })
         : undefined,
     upstreamName: o.upstream ? publicBaseUrl(o.upstream.baseUrl) : '(none)',

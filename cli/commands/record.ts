@@ -11,6 +11,7 @@ import { UsageError } from '../../errors/flis-error.ts';
 import { closeConnection, openConnection, withoutProxyEnv } from '../../net/connection.ts';
 import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '../../net/connection-options.ts';
 import { checkConnection } from '../../net/preflight.ts';
+import { isDirect } from '../../net/proxy-url.ts';
 import { issuesTokens, withTargetToken } from '../../net/token-options.ts';
 import type { Connection } from '../../net/types.ts';
 import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
@@ -219,9 +220,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       : undefined;
   let recorder: Recorder;
   let connection: Connection | undefined;
+  // The embedded mock is in this process, on loopback: never through the environment's proxy.
+  const env = upstream?.embedded ? withoutProxyEnv(io.env) : io.env;
   try {
     if (upstream) {
-      const env = upstream.embedded ? withoutProxyEnv(io.env) : io.env;
       connection = await openConnection(net.settings, withTargetToken(net.token, upstream.secrets[0]?.value), env, {
         tokenRequired: false,
       });
@@ -238,7 +240,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         ...(upstream?.secrets ?? []),
         ...(connection?.tokens.secrets() ?? []).map((value) => ({ label: 'a secret of the connection', value })),
       ],
-      ...(connection ? { connection } : {}),
+      // A direct upstream keeps the recorder's own tuned Pool; only the token source is needed then.
+      ...(connection
+        ? {
+            connection: isDirect(connection.settings, env)
+              ? { tokens: connection.tokens }
+              : { dispatcher: connection.dispatcher, tokens: connection.tokens },
+          }
+        : {}),
       keepHeaders: listOption(v['keep-header']) ?? [],
       ...(match ? { match } : {}),
       ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
