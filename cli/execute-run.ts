@@ -5,6 +5,7 @@
  */
 import type { RunReports } from '../reporting/run-reports.ts';
 import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
+import { DEFAULT_WORKERS, defaultWorkers } from '../runner/run-limits.ts';
 import type { SuiteRunResult } from '../runner/run-suites.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import type { CommandIo } from './command.ts';
@@ -90,6 +91,10 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
   });
   try {
     io.out(opening(plan, live.publicBaseUrl));
+    if (plan.workers === undefined && defaultWorkers(live.roundTripMs) !== DEFAULT_WORKERS)
+      io.out(
+        `a distant deployment (round trip ${live.roundTripMs} ms): ${defaultWorkers(live.roundTripMs)} Playwright workers (--workers to choose)`,
+      );
     const result = await runSuites({
       baseUrl: live.baseUrl,
       publicBaseUrl: live.publicBaseUrl,
@@ -108,7 +113,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
       ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
       ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
-      ...(plan.workers !== undefined ? { workers: plan.workers } : {}),
+      workers: plan.workers ?? defaultWorkers(live.roundTripMs),
       ...(plan.shard ? { shard: plan.shard } : {}),
       ...(plan.runId ? { runId: plan.runId } : {}),
       ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),

@@ -154,13 +154,14 @@ class GatewayServer {
     const runToken = bearer !== undefined && this.opts.connection.tokens.isRunToken(bearer);
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
-      if (runToken) f.headers.authorization = `Bearer ${await this.opts.connection.tokens.current()}`;
+      const sent = runToken ? await this.opts.connection.tokens.current() : undefined;
+      if (sent) f.headers.authorization = `Bearer ${sent}`;
       const outcome = await this.attempt(f);
       if (!('answer' in outcome)) return outcome;
       const { answer } = outcome;
-      if (runToken && !renewed && this.refusedToken(answer)) {
+      if (sent && !renewed && this.refusedToken(answer)) {
         renewed = true;
-        if (await this.renew(method, path)) continue;
+        if (await this.renew(method, path, sent)) continue;
       }
       const wait = throttleDelay(answer.status, headerOf(answer.headers, 'retry-after'), attempt);
       if (wait === undefined) return outcome;
@@ -180,13 +181,16 @@ class GatewayServer {
     return answer.status === 401 && INVALID_TOKEN.test(headerOf(answer.headers, 'www-authenticate') ?? '');
   }
 
-  /** Renew the token; true when a new one came (a fixed token cannot be renewed, so its 401 stands). */
-  private async renew(method: string, path: string): Promise<boolean> {
-    const before = await this.opts.connection.tokens.current();
+  /**
+   * Renew the refused token (requests refused with the same one share one renewal); true when another token came
+   * (a fixed token cannot be renewed, so its 401 stands).
+   */
+  private async renew(method: string, path: string, refused: string): Promise<boolean> {
     const after = await this.opts.connection.tokens.refresh(
       `the deployment answered 401 invalid_token to ${method} ${path}`,
+      refused,
     );
-    if (after === before) return false;
+    if (after === refused) return false;
     this.counts.tokenRefreshes++;
     this.counts.retries++;
     return true;

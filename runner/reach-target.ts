@@ -44,6 +44,8 @@ export interface Reached {
   secrets(): string[];
   /** What reaching the deployment took, for run.json and the certificate. */
   network(): NetworkFacts | undefined;
+  /** The shortest of a few round trips to the deployment (ms); absent for the embedded mock and a replay. */
+  roundTripMs?: number;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,28 @@ async function replay(cassette: string): Promise<Reached> {
     network: () => undefined,
     close: () => live.close(),
   };
+}
+
+/** The quickest of three GETs of the base URL without a token (any answer will do): how far away the deployment is. */
+async function roundTrip(connection: Connection, baseUrl: string): Promise<number | undefined> {
+  const url = new URL(baseUrl);
+  let best: number | undefined;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    try {
+      const res = await connection.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname,
+        method: 'GET',
+        signal: AbortSignal.timeout(5_000),
+      });
+      await res.body.dump();
+    } catch {
+      return best;
+    }
+    best = Math.min(best ?? Number.POSITIVE_INFINITY, performance.now() - started);
+  }
+  return best;
 }
 
 async function connect(opts: ReachOptions): Promise<Connection | undefined> {
@@ -102,6 +126,7 @@ export async function reachTarget(opts: ReachOptions): Promise<Reached> {
     throw error;
   }
   const connection = opened ?? embeddedConnection(target.token);
+  const roundTripMs = opened ? await roundTrip(opened, target.baseUrl) : undefined;
   const token = await connection.tokens.current();
   const gateway: Gateway = await startGateway({
     upstreamBaseUrl: target.baseUrl,
@@ -135,5 +160,6 @@ export async function reachTarget(opts: ReachOptions): Promise<Reached> {
       return { ...s, tokenRefreshes: Math.max(s.tokenRefreshes, connection.tokens.refreshes().length) };
     },
     close: () => front.close(),
+    ...(roundTripMs !== undefined ? { roundTripMs: Math.round(roundTripMs) } : {}),
   };
 }
