@@ -85,7 +85,13 @@ async function closedWhy(
   timeoutMs: number,
 ): Promise<unknown> {
   const { code } = errorParts(error);
-  if (proxy || new URL(baseUrl).protocol !== 'https:' || !/UND_ERR_SOCKET|ECONNRESET|EPIPE/.test(code)) return error;
+  if (new URL(baseUrl).protocol !== 'https:' || !/UND_ERR_SOCKET|ECONNRESET|EPIPE/.test(code)) return error;
+  // Through a tunnel the server's alert cannot be read from here; the likeliest cause is still the certificate.
+  if (proxy)
+    return failure(
+      'FLIS_ERR_TLS',
+      `target ${baseUrl} (through proxy ${proxy}) closed the connection without answering; if it requires a client certificate, check --client-cert and --client-key.`,
+    );
   const outcome = await tlsOutcomeOfRequest(baseUrl, settings, timeoutMs);
   if (outcome === 'answered') return error;
   if (outcome !== 'closed-after-handshake') return outcome.error;

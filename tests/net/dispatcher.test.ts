@@ -128,6 +128,12 @@ test('a client certificate the server refuses, or none, is named as such', async
   }
 });
 
+test('through a proxy too, a refused client certificate points at --client-cert', async () => {
+  const e = await preflightError({ ca: pki.pem(pki.caCert), proxy: proxy.url }, tls.baseUrl);
+  assert.equal(e.code, 'FLIS_ERR_TLS', e.message);
+  assert.match(e.message, /through proxy .*--client-cert/);
+});
+
 test('a proxy that answers 407, by tunnel or forwarding, and one that is down, are proxy errors', async () => {
   for (const url of [tls.baseUrl, plainUrl]) {
     const e = await preflightError({ ...mtls(), proxy: guarded.url }, url);
