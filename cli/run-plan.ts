@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { type ResolvedTarget, resolveTarget } from '../config/deployments.ts';
 import { oneOf, UsageError } from '../errors/flis-error.ts';
 import { connectionOptionSpec, parseConnectionOptions } from '../net/connection-options.ts';
-import type { TokenOptions } from '../net/token-options.ts';
+import { issuesTokens, type TokenOptions } from '../net/token-options.ts';
 import type { ConnectionSettings } from '../net/types.ts';
 import type { GateOptions } from '../reporting/gates.ts';
 import type { RecordedRunLabels } from '../runner/cassette-target.ts';
@@ -132,15 +132,15 @@ function targetOf(
       writesSkippedReason: '',
     };
   }
-  // A token issued during the run (--token-url, --token-command) stands in for the environment's.
-  const tokenEnv = token.kind === 'static' ? env : { ...env, FLIS_TOKEN: env.FLIS_TOKEN || 'issued-during-the-run' };
   return resolveTarget(
     {
       ...(deployment ? { deployment } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       allowWrites: flagOrEnv(v['allow-writes'] as boolean | undefined, env.FLIS_ALLOW_WRITES),
+      // A token issued during the run (--token-url, --token-command) needs none in the environment.
+      tokenIssued: issuesTokens(token),
     },
-    tokenEnv,
+    env,
   );
 }
 

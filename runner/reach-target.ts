@@ -154,7 +154,7 @@ export async function reachTarget(opts: ReachOptions): Promise<Reached> {
     publicBaseUrl: target.baseUrl,
     token,
     gatewayNonce: gateway.nonce,
-    secrets: () => [...new Set([token, target.token, ...connection.tokens.secrets()])],
+    secrets: () => [...new Set([token, target.token, ...connection.tokens.secrets()])].filter(Boolean),
     network: () => {
       const s = gateway.stats();
       return { ...s, tokenRefreshes: Math.max(s.tokenRefreshes, connection.tokens.refreshes().length) };
