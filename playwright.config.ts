@@ -41,7 +41,8 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   workers: Number(process.env.FLIS_WORKERS ?? 2),
-  timeout: 60_000,
+  // --check-timeout: a check still running then is stopped, and reported inconclusive (reporting/outcomes.ts).
+  timeout: Number(process.env.FLIS_CHECK_TIMEOUT_MS || 120_000),
   reporter: [
     ...progress,
     ['html', { outputFolder: join(reportDir, 'html'), open: 'never' }],

@@ -7,6 +7,13 @@ import { UsageError } from '../errors/flis-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** parseArgs' message on one line: a value starting with a dash (a negative timeout) is named, not a paragraph. */
+function oneLine(message: string): string {
+  const dashed = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (dashed) return `${dashed[1]} takes a value; one starting with '-' is given as ${dashed[1]}=VALUE`;
+  return message.replace(/\. To specify a positional.*$/s, '');
+}
+
 export function parseCommandArgs<O extends Options>(
   command: string,
   argv: string[],
@@ -23,7 +30,7 @@ export function parseCommandArgs<O extends Options>(
   } catch (e) {
     throw new UsageError(
       // cli/main.ts prefixes every error with 'flis <command>:', so the message does not repeat it.
-      `${(e as Error).message.replace(/\. To specify a positional.*$/s, '')}. See 'flis ${command} --help'.`,
+      `${oneLine((e as Error).message)}. See 'flis ${command} --help'.`,
     );
   }
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
+import { proxySecrets } from '../net/proxy-url.ts';
 import { PROJECT_ROOT } from '../runner/run-suites.ts';
 import { redactText } from '../suites/lib/redact.ts';
 import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
@@ -31,11 +32,15 @@ Exit codes: 0 passed (advisory failures exit 0 unless --strict), 1 a contract ch
 4 gated drift with --fail-on drift, 130/143 a run interrupted by SIGINT/SIGTERM (cleaned up).`;
 }
 
-/** Every value that must never be printed: the tokens in the environment. */
+/**
+ * Every value that must never be printed: the tokens in the environment, the OAuth client secret, the client
+ * key's passphrase, and proxy passwords (net/connection.ts).
+ */
 function secretsIn(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env)
-    .filter(([k, v]) => /^FLIS_.*TOKEN$/.test(k) && v)
+  const named = Object.entries(env)
+    .filter(([k, v]) => /^FLIS_.*(TOKEN|SECRET|PASSPHRASE)$/.test(k) && v)
     .map(([, v]) => v as string);
+  return [...named, ...proxySecrets(env.FLIS_PROXY ? { proxy: env.FLIS_PROXY } : {}, env)];
 }
 
 /**

@@ -113,6 +113,8 @@ export interface TargetRequest {
   deployment?: string;
   baseUrl?: string;
   allowWrites?: boolean;
+  /** The token is issued during the run (--token-url, --token-command: net/token-options.ts), so none need be set. */
+  tokenIssued?: boolean;
 }
 
 /** Every deployment path ends with the version prefix /apis/v0 (spec 9 rule 2). */
@@ -138,14 +140,18 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
   if (req.baseUrl && req.deployment) throw new ConfigError('give either --deployment or --base-url, not both');
   if (req.baseUrl) {
     const token = env.FLIS_TOKEN;
-    if (!token)
-      throw new ConfigError('a --base-url target needs a bearer token in FLIS_TOKEN', {}, 'FLIS_ERR_SECRET_MISSING');
+    if (!token && !req.tokenIssued)
+      throw new ConfigError(
+        'a --base-url target needs a bearer token in FLIS_TOKEN (or --token-url / --token-command)',
+        {},
+        'FLIS_ERR_SECRET_MISSING',
+      );
     return {
       name: 'ad-hoc',
       embedded: false,
       liveData: false,
       baseUrl: checkBaseUrl(req.baseUrl, '--base-url'),
-      token,
+      ...(token ? { token } : {}),
       allowWrites: req.allowWrites === true,
       writesSkippedReason: req.allowWrites ? '' : 'an ad-hoc --base-url is read-only unless --allow-writes is given',
     };
@@ -163,9 +169,9 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
   if (!rawUrl)
     throw new ConfigError(`deployment '${name}' needs its base URL in ${d.baseUrlEnv}`, {}, 'FLIS_ERR_DEPLOYMENT');
   const token = env[d.tokenEnv!] || env.FLIS_TOKEN;
-  if (!token)
+  if (!token && !req.tokenIssued)
     throw new ConfigError(
-      `deployment '${name}' needs a bearer token in ${d.tokenEnv} or FLIS_TOKEN`,
+      `deployment '${name}' needs a bearer token in ${d.tokenEnv} or FLIS_TOKEN (or --token-url / --token-command)`,
       {},
       'FLIS_ERR_SECRET_MISSING',
     );
@@ -175,7 +181,7 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
     embedded: false,
     liveData: d.liveData,
     baseUrl: checkBaseUrl(rawUrl, d.baseUrlEnv!),
-    token,
+    ...(token ? { token } : {}),
     allowWrites,
     writesSkippedReason: allowWrites
       ? ''
@@ -184,8 +190,13 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
 }
 
 /** For commands that take one `NAME|URL` argument (e.g. `flis record --upstream`): a URL is ad-hoc, anything else a name. */
-export function resolveDeployment(nameOrUrl: string, env: NodeJS.ProcessEnv, file = DEPLOYMENTS_FILE): ResolvedTarget {
+export function resolveDeployment(
+  nameOrUrl: string,
+  env: NodeJS.ProcessEnv,
+  file = DEPLOYMENTS_FILE,
+  tokenIssued = false,
+): ResolvedTarget {
   return /^https?:\/\//i.test(nameOrUrl)
-    ? resolveTarget({ baseUrl: nameOrUrl, allowWrites: true }, env, file)
-    : resolveTarget({ deployment: nameOrUrl }, env, file);
+    ? resolveTarget({ baseUrl: nameOrUrl, allowWrites: true, tokenIssued }, env, file)
+    : resolveTarget({ deployment: nameOrUrl, tokenIssued }, env, file);
 }

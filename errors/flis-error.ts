@@ -13,6 +13,12 @@ export type FlisErrorCode =
   | 'FLIS_ERR_CASSETTE_SECRET'
   | 'FLIS_ERR_CASSETTE_LOCKED'
   | 'FLIS_ERR_UPSTREAM'
+  /** The token endpoint or --token-command gave no usable token. */
+  | 'FLIS_ERR_TOKEN'
+  /** The proxy is unreachable or refuses the credentials (407). */
+  | 'FLIS_ERR_PROXY'
+  /** A TLS handshake failed: the deployment's CA is not trusted, or it refused the client certificate. */
+  | 'FLIS_ERR_TLS'
   | 'FLIS_ERR_INTERNAL';
 
 export class FlisError extends Error {

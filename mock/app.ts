@@ -5,6 +5,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installAuth } from './auth.ts';
+import { installThrottle } from './throttle.ts';
 import type { MockContext } from './context.ts';
 import { frameworkErrorAnswer, installErrorHandling } from './errors.ts';
 import { installDrift } from './drift.ts';
@@ -45,6 +46,7 @@ export async function buildApp({ token, context, drift = false }: AppOptions): P
     frameworkErrors: frameworkErrorAnswer,
   });
   installErrorHandling(app);
+  if (context.variant.throttle) installThrottle(app, context.variant.throttle);
   installAuth(app, token, context.faults);
   installJsonBody(app, context.variant.lenientInput);
   if (context.variant.extraFields) installExtraFields(app);

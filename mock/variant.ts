@@ -4,6 +4,8 @@
  * default mock (status codes, id shapes, undocumented extra fields).
  */
 
+import type { ThrottleSettings } from './throttle.ts';
+
 export interface MockVariant {
   /** Status of POST creates. Offer acks of PUT, DELETE and bulk answer 202 whenever this is not 200. */
   createdStatus: 200 | 201 | 202;
@@ -18,11 +20,22 @@ export interface MockVariant {
   lenientInput: boolean;
   /** The most items POST /offers/bulk takes; a larger bulk answers 413 (spec 8: maximum bulk size not shown). 0: none. */
   maxBulkItems: number;
+  /** Answer 429 with Retry-After when this token bucket is empty (mock/throttle.ts); spec 8 leaves rate limits open. */
+  throttle?: ThrottleSettings;
 }
 
-export const variantPresets: Record<'default' | 'different', MockVariant> = {
+export const variantPresets: Record<'default' | 'different' | 'throttled', MockVariant> = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
   different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
+  // About 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
+  throttled: {
+    createdStatus: 200,
+    idFormat: 'prefixed',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    throttle: { perSecond: 100, burst: 100 },
+  },
 };
 
 const createdStatuses: readonly number[] = [200, 201, 202];

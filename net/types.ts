@@ -21,8 +21,12 @@ export interface ConnectionSettings {
 export interface TokenSource {
   /** The token to send now (fetched or renewed ahead of its expiry). */
   current(): Promise<string>;
-  /** Renew at once (after a 401 with error="invalid_token"); resolves with the new token. */
-  refresh(reason: string): Promise<string>;
+  /**
+   * Renew at once (after a 401 with error="invalid_token"); resolves with the new token. Given the token that
+   * was refused, a source that has renewed since hands out its current token without asking again, so many
+   * requests refused with the same old token cost one renewal, not one each.
+   */
+  refresh(reason: string, refused?: string): Promise<string>;
   /** True for every token this source has issued during the run (the current one and earlier ones). */
   isRunToken(token: string): boolean;
   /** Every secret this source knows: each token issued so far, the client secret, proxy credentials. */

@@ -31,32 +31,106 @@ async function* tee(req: IncomingMessage, capture: BodyCapture): AsyncGenerator<
   }
 }
 
+/** A 401 that a token refresh may cure (RFC 6750 3.1), held back from the client until the retry is known. */
+interface Refused {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  capture: BodyCapture;
+  firstByteMs: number;
+}
+
+function isInvalidToken(status: number, headers: Record<string, string | string[] | undefined>): boolean {
+  const challenge = headers['www-authenticate'];
+  const text = Array.isArray(challenge) ? challenge.join(', ') : (challenge ?? '');
+  return status === 401 && /\bBearer\b[\s\S]*\berror\s*=\s*"?invalid_token\b/i.test(text);
+}
+
+/** The bearer token of an Authorization value, when the connection's token source issued it. */
+function runTokenOf(ctx: Ctx, authorization: string | undefined): string | undefined {
+  const token = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  return token && ctx.tokens?.isRunToken(token) ? token : undefined;
+}
+
 /**
- * Forward over undici's dispatch handler API: the response is written to the
- * client chunk by chunk as it arrives (backpressure pauses the upstream), with
- * no intermediate stream, and recorded when it ends.
+ * Forward one request. A request carrying a token the run issued goes out with the current one; when the
+ * upstream refuses it (401 invalid_token) and the body can be sent again (none, or held whole), the token is
+ * refreshed once and the request sent once more. A streamed body cannot be sent twice, so its 401 stands.
  */
-export function forward(
+export async function forward(
   ctx: Ctx,
   req: IncomingMessage,
   res: ServerResponse,
   x: Pending,
   buffered: BodyCapture | undefined,
 ): Promise<void> {
-  const up = ctx.upstream!;
   const reqCapture = buffered ?? new BodyCapture(ctx.cap);
-  const body = buffered
-    ? buffered.size > 0
-      ? buffered.bytes()
-      : undefined
-    : hasBody(req)
-      ? tee(req, reqCapture)
-      : undefined;
-  return new Promise<void>((resolve) => {
+  const streamed = !buffered && hasBody(req);
+  const body = () =>
+    buffered ? (buffered.size > 0 ? buffered.bytes() : undefined) : streamed ? tee(req, reqCapture) : undefined;
+  const headers = forwardRequestHeaders(req.headers);
+  const runToken = runTokenOf(ctx, x.authorization);
+  if (!runToken || !ctx.tokens) {
+    await sendOnce(ctx, req, res, x, reqCapture, headers, body(), false);
+    return;
+  }
+  const sent = await ctx.tokens.current();
+  headers.authorization = `Bearer ${sent}`;
+  knowToken(x, sent);
+  const refused = await sendOnce(ctx, req, res, x, reqCapture, headers, body(), !streamed);
+  if (!refused) return;
+  const renewed = await ctx.tokens.refresh('401 invalid_token (recorder)', sent).catch(() => undefined);
+  if (!renewed || renewed === sent) return passOn(ctx, req, res, x, reqCapture, refused);
+  headers.authorization = `Bearer ${renewed}`;
+  knowToken(x, renewed);
+  await sendOnce(ctx, req, res, x, reqCapture, headers, body(), false);
+}
+
+/**
+ * The exchange's redactor was made when the request came in; a token swapped in or renewed since (which the
+ * answer may echo) joins it, so the record and the writer's guard both know it.
+ */
+function knowToken(x: Pending, token: string): void {
+  x.redactor = x.redactor.with([{ label: 'a token issued during the run', value: token }]);
+}
+
+/** The held-back 401 goes to the client after all (the refresh failed or gave the same token), and is recorded. */
+function passOn(
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  reqCapture: BodyCapture,
+  r: Refused,
+): void {
+  const response = recordedResponse(ctx, r.status, r.headers, r.capture, x, r.firstByteMs);
+  record(ctx, req, x, reqCapture, response, undefined);
+  if (!res.headersSent) res.writeHead(r.status, forwardResponseHeaders(r.headers));
+  res.end(r.capture.bytes());
+}
+
+/**
+ * Send over undici's dispatch handler API: the response is written to the
+ * client chunk by chunk as it arrives (backpressure pauses the upstream), with
+ * no intermediate stream, and recorded when it ends. With `holdRefusal`, a
+ * 401 invalid_token is kept back and resolved with, for forward() to retry.
+ */
+function sendOnce(
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  reqCapture: BodyCapture,
+  requestHeaders: Record<string, string | string[]>,
+  body: Buffer | AsyncGenerator<Buffer> | undefined,
+  holdRefusal: boolean,
+): Promise<Refused | undefined> {
+  const up = ctx.upstream!;
+  return new Promise<Refused | undefined>((resolve) => {
     let status = 0;
     let headers: Record<string, string | string[] | undefined> = {};
     let firstByteMs = 0;
     let clientGone = false;
+    let held = false;
     const resCapture = new BodyCapture(ctx.cap);
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(controller) {
@@ -72,24 +146,27 @@ export function forward(
         status = statusCode;
         headers = responseHeaders;
         firstByteMs = performance.now() - x.t0;
-        res.writeHead(statusCode, forwardResponseHeaders(responseHeaders));
+        held = holdRefusal && isInvalidToken(statusCode, responseHeaders);
+        if (!held) res.writeHead(statusCode, forwardResponseHeaders(responseHeaders));
       },
       onResponseData(controller, chunk) {
         resCapture.add(chunk);
+        if (held) return;
         if (!res.write(chunk)) {
           controller.pause();
           res.once('drain', () => controller.resume());
         }
       },
       onResponseEnd() {
+        if (held) return resolve({ status, headers, capture: resCapture, firstByteMs });
         const durationMs = performance.now() - x.t0;
         const response = () => recordedResponse(ctx, status, headers, resCapture, x, firstByteMs, durationMs);
         record(ctx, req, x, reqCapture, response, undefined);
         res.end();
-        resolve();
+        resolve(undefined);
       },
       onResponseError(_controller, err) {
-        resolve();
+        resolve(undefined);
         if (clientGone) return;
         const failure = classifyFailure(err, up.timeoutMs);
         if (!res.headersSent) return answerFailure(ctx, req, res, x, reqCapture, failure);
@@ -98,11 +175,12 @@ export function forward(
         res.destroy();
       },
     };
-    up.pool.dispatch(
+    up.dispatcher.dispatch(
       {
+        origin: up.origin,
         method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
         path: `${up.basePath}${x.rel}${x.search}`,
-        headers: forwardRequestHeaders(req.headers),
+        headers: requestHeaders,
         // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
         body: body as Buffer | Readable | undefined,
         headersTimeout: up.timeoutMs,

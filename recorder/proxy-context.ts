@@ -3,6 +3,8 @@
  * one in-flight request (Pending). Kept apart so the server, the forwarding
  * and the recording of exchanges can live in files of their own.
  */
+import type { Dispatcher } from 'undici';
+import type { TokenSource } from '../net/types.ts';
 import type { CassetteWriter } from './cassette-writer.ts';
 import type { Matcher, MatchOptions } from './match.ts';
 import type { Mode } from './modes.ts';
@@ -28,6 +30,13 @@ export interface RecorderOptions {
   /** The most body bytes written per body; more streams through but is not kept. */
   maxBodyBytes?: number;
   upstreamTimeoutMs?: number;
+  /**
+   * How to reach the upstream (net/connection.ts): its dispatcher (proxy, CAs, client certificate; without one,
+   * the recorder's own keep-alive Pool) and tokens.
+   * A request carrying a token the source issued is sent with the current one, and refreshed once on a 401
+   * invalid_token when its body is held whole; every secret the source learns is redacted from then on.
+   */
+  connection?: { dispatcher?: Dispatcher; tokens: TokenSource };
   /** Append each exchange before its answer ends, and fdatasync it (default: write-behind, recorder/write-queue.ts). */
   durable?: boolean;
   /** Written in the cassette header (e.g. a suite run's runId and seed); never secrets. */
@@ -68,6 +77,8 @@ export interface Ctx {
   queue: WriteQueue;
   upstream: Upstream | undefined;
   upstreamName: string;
+  /** The connection's token source, when the command has one. */
+  tokens: TokenSource | undefined;
   cap: number;
   stats: RecorderStats;
   log: (line: string, kind: LogKind) => void;

@@ -59,13 +59,18 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     queue: new WriteQueue(undefined, () => {}),
     upstream:
       o.upstream && policy.needsUpstream
-        ? openUpstream(o.upstream.baseUrl, { ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}) })
+        ? openUpstream(o.upstream.baseUrl, {
+            ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}),
+            ...(o.connection?.dispatcher ? { dispatcher: o.connection.dispatcher } : {}),
+          })
         : undefined,
     upstreamName: o.upstream ? publicBaseUrl(o.upstream.baseUrl) : '(none)',
     cap: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     stats: { exchanges: 0, written: 0, replayed: 0, misses: 0, failures: 0, violations: 0, refusedWrites: 0 },
     log: o.log ?? (() => {}),
+    tokens: o.connection?.tokens,
   };
+  learnConnectionSecrets(ctx);
   if (policy.write !== 'none') {
     const header = cassetteHeader(o.upstream?.deployment ?? null, o.upstream ? ctx.upstreamName : null, o.labels ?? {});
     ctx.writer = new CassetteWriter(o.cassette, {
@@ -90,7 +95,7 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     ctx.writer?.commit();
   } catch (err) {
     ctx.writer?.abort();
-    await ctx.upstream?.pool.close();
+    await ctx.upstream?.close();
     throw listenError(err, o.host ?? '127.0.0.1', o.port ?? 0);
   }
   const addr = server.address() as AddressInfo;
@@ -129,7 +134,7 @@ async function closeAll(ctx: Ctx, server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await closed;
-  await ctx.upstream?.pool.close();
+  await ctx.upstream?.close();
   ctx.queue.flush();
   ctx.writer?.close();
   ctx.store?.close();
@@ -153,6 +158,17 @@ function redactorWith(ctx: Ctx, credential: string): Redactor {
     known.set(credential, r);
   }
   return r;
+}
+
+/**
+ * Every secret of the connection (a token issued mid-run, the client secret, proxy credentials) joins the
+ * redactor as it is learnt, before a request can carry it; the per-credential redactors built on the old one go.
+ */
+function learnConnectionSecrets(ctx: Ctx): void {
+  ctx.o.connection?.tokens.onSecret((value) => {
+    ctx.redactor = ctx.redactor.with([{ label: 'a secret of the connection (token, client secret, proxy)', value }]);
+    credentialRedactors.delete(ctx);
+  });
 }
 
 async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,30 +1,39 @@
 /**
  * The connection to the upstream deployment: one keep-alive undici Pool for
- * the recorder's life, bodies streamed both ways, and the classification of
+ * the recorder's life, or the dispatcher of the command's connection (proxy,
+ * CAs, client certificate: net/), bodies streamed both ways, and the classification of
  * what can go wrong into refused / reset / timeout, each answered to the
  * client as a 502 or 504 JSON body that names the upstream, never a secret.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import type { UpstreamFailure } from './cassette-format.ts';
 
 export interface Upstream {
   /** Origin and base path of the upstream, e.g. http://127.0.0.1:4010 and /apis/v0. */
   origin: string;
   basePath: string;
-  pool: Pool;
+  /** Requests carry `origin`, so a Pool for the one origin and a connection's Agent or ProxyAgent serve alike. */
+  dispatcher: Dispatcher;
   timeoutMs: number;
+  /** Closes the Pool the upstream opened; a connection's dispatcher is its command's to close. */
+  close(): Promise<void>;
 }
 
 export interface UpstreamOptions {
   /** Headers and body timeout, each; also the connect timeout. */
   timeoutMs?: number;
   connections?: number;
+  /** The command's connection dispatcher (net/dispatcher.ts); default: a Pool of its own, straight to the origin. */
+  dispatcher?: Dispatcher;
 }
 
 export function openUpstream(baseUrl: string, options: UpstreamOptions = {}): Upstream {
   const url = new URL(baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const basePath = url.pathname.replace(/\/+$/, '');
+  if (options.dispatcher)
+    return { origin: url.origin, basePath, dispatcher: options.dispatcher, timeoutMs, close: async () => {} };
   const pool = new Pool(url.origin, {
     connections: options.connections ?? 128,
     keepAliveTimeout: 10_000,
@@ -32,7 +41,7 @@ export function openUpstream(baseUrl: string, options: UpstreamOptions = {}): Up
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs },
   });
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), pool, timeoutMs };
+  return { origin: url.origin, basePath, dispatcher: pool, timeoutMs, close: () => pool.close() };
 }
 
 /** The base URL without credentials, for the cassette header and messages. */

@@ -10,6 +10,7 @@
  * width left by the operation column, under vertical headers. A failed cell is
  * solid red with a white ✗ that links to its failure.
  */
+import { describeNetwork } from './network-summary.ts';
 import type { Certificate, CertificateFailure, ClauseEntry } from './certificate.ts';
 import {
   abbreviate,
@@ -288,6 +289,7 @@ function factsHtml(c: Certificate): string {
     ...(c.run.cassettes ?? []).map(
       (k) => ['client traffic', `${k.file} (${k.exchanges} exchanges)`] as [string, string],
     ),
+    ...(c.run.network ? [['network', describeNetwork(c.run.network)] as [string, string]] : []),
   ];
   return `<dl class="facts">${facts.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl>`;
 }

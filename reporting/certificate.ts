@@ -78,6 +78,26 @@ export interface RunFacts {
   mergedShards?: string[];
   /** Cassettes of client traffic checked alongside the run (flis certify). */
   cassettes?: { file: string; exchanges: number }[];
+  /** What reaching the deployment took: throttling waited out, token refreshes, timeouts (docs/throttling.md). */
+  network?: NetworkFacts;
+}
+
+/** The gateway's counts for one run (runner/gateway.ts); throttling and renewals are the deployment's right, never failures. */
+export interface NetworkFacts {
+  /** Requests the suites sent (each counted once, however often it was retried). */
+  requests: number;
+  /** Answers of 429, or 503 with Retry-After, waited out and asked again. */
+  throttled: number;
+  /** Wall-clock time the run held requests back because the deployment asked it to (ms). */
+  waitedMs: number;
+  /** Requests sent again: after throttling, or once after a refused token was renewed. */
+  retries: number;
+  /** Tokens renewed during the run (ahead of expiry, or after a 401 invalid_token). */
+  tokenRefreshes: number;
+  /** Requests unanswered within the request timeout: their checks are inconclusive. */
+  timeouts: number;
+  /** Throttled requests given up on at the run's wait cap: their checks are inconclusive. */
+  waitCapReached: number;
 }
 
 export interface Certificate {

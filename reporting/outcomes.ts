@@ -151,11 +151,21 @@ function exercisedOf(results: JsonResult[]): string[] {
   return Array.isArray(parsed.operations) ? parsed.operations.filter((o): o is string => typeof o === 'string') : [];
 }
 
+/**
+ * A check stopped by the check timeout (--check-timeout) judged nothing: a slow deployment is its right, so the
+ * check is inconclusive, never failed (docs/throttling.md).
+ */
+const TIMED_OUT: Annotation = {
+  type: 'inconclusive',
+  description: 'the check did not finish within the check timeout (--check-timeout)',
+};
+
 function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
   const staticAnnotations = test.annotations ?? [];
-  const runtime = test.results.flatMap((r) => r.annotations ?? []);
+  const timedOut = test.status === 'unexpected' && test.results.at(-1)?.status === 'timedOut';
+  const runtime = [...test.results.flatMap((r) => r.annotations ?? []), ...(timedOut ? [TIMED_OUT] : [])];
   const all = [...staticAnnotations, ...runtime];
-  const status = STATUS[test.status] ?? 'failed';
+  const status = timedOut ? 'skipped' : (STATUS[test.status] ?? 'failed');
   const recordText = status === 'failed' ? attachmentText(test.results, 'flis-failure') : undefined;
   const record = recordText ? (JSON.parse(recordText) as FailureRecord) : undefined;
   const check = firstOf(all, 'check');

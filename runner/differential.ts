@@ -7,6 +7,8 @@
  * upserted under run-tagged ids, read back once visible, then cancelled.
  */
 import fc from 'fast-check';
+import { type Dispatcher, request } from 'undici';
+import type { TokenSource } from '../net/types.ts';
 import { fillPath, operationById, operations, type Operation } from '../specs/contract.ts';
 import { dateTimeArb } from '../suites/generators/date-time.ts';
 import { offerWriteBodyArb } from '../suites/generators/offer-write-body.ts';
@@ -16,7 +18,8 @@ import { pollUntil } from '../suites/lib/poll.ts';
 export interface DiffTarget {
   name: string;
   baseUrl: string;
-  token: string;
+  /** The deployment's connection (net/connection.ts): its dispatcher and the token source of the run. */
+  connection: { dispatcher: Dispatcher; tokens: TokenSource };
 }
 
 interface Input {
@@ -74,25 +77,40 @@ function describeInput(i: Input): string {
   return `${i.op.method.toUpperCase()} ${fillPath(i.op.path, i.params ?? {})}${q}`;
 }
 
+/** RFC 6750 3.1: the token expired or was revoked, which a refresh may cure. */
+function invalidToken(status: number, headers: Record<string, string | string[] | undefined>): boolean {
+  const challenge = [headers['www-authenticate'] ?? ''].flat().join(', ');
+  return status === 401 && /\bBearer\b[\s\S]*\berror\s*=\s*"?invalid_token\b/i.test(challenge);
+}
+
+/** One request with the current token; a 401 invalid_token is refreshed once and sent again (a token's expiry is the deployment's right). */
 async function sendOnce(t: DiffTarget, i: Input): Promise<ObservedAnswer> {
   const url = new URL(t.baseUrl + fillPath(i.op.path, i.params ?? {}));
   for (const [k, v] of Object.entries(i.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = { authorization: `Bearer ${t.token}`, accept: 'application/json' };
-  if (i.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, {
-    method: i.op.method.toUpperCase(),
-    headers,
-    ...(i.json !== undefined ? { body: JSON.stringify(i.json) } : {}),
-    redirect: 'manual',
-  });
-  const text = await res.text();
+  const send = async (token: string) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (i.json !== undefined) headers['content-type'] = 'application/json';
+    return request(url, {
+      method: i.op.method.toUpperCase() as Dispatcher.HttpMethod,
+      headers,
+      dispatcher: t.connection.dispatcher,
+      ...(i.json !== undefined ? { body: JSON.stringify(i.json) } : {}),
+    });
+  };
+  const token = await t.connection.tokens.current();
+  let res = await send(token);
+  if (invalidToken(res.statusCode, res.headers)) {
+    await res.body.dump();
+    res = await send(await t.connection.tokens.refresh(`401 invalid_token (flis diff, ${t.name})`, token));
+  }
+  const text = await res.body.text();
   let body: unknown;
   try {
     body = text ? (JSON.parse(text) as unknown) : undefined;
   } catch {
     body = undefined;
   }
-  return { status: res.status, ...(body !== undefined ? { body } : {}) };
+  return { status: res.statusCode, ...(body !== undefined ? { body } : {}) };
 }
 
 async function send(t: DiffTarget, i: Input, visibilityTimeoutMs: number): Promise<ObservedAnswer> {

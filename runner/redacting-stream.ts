@@ -16,33 +16,40 @@ const ENCODING_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 
 export class RedactingWriter {
   private readonly decoder = new StringDecoder('utf8');
-  private readonly secretChars: Set<string>;
   private held = '';
+  private readonly secrets: () => readonly string[];
 
+  /** `secrets` may be a function: a run learns new tokens as they are issued, and each chunk uses those known then. */
   constructor(
-    private readonly secrets: readonly string[],
+    secrets: readonly string[] | (() => readonly string[]),
     private readonly write: (text: string) => void,
   ) {
-    this.secretChars = new Set([...ENCODING_CHARS, ...secrets.join('')]);
+    this.secrets = typeof secrets === 'function' ? secrets : () => secrets;
   }
 
   push(chunk: Buffer): void {
     const text = this.held + this.decoder.write(chunk);
+    const secrets = this.secrets();
+    const secretChars = new Set([...ENCODING_CHARS, ...secrets.join('')]);
     let cut = text.length;
-    while (cut > 0 && this.secretChars.has(text[cut - 1]!)) cut--;
+    while (cut > 0 && secretChars.has(text[cut - 1]!)) cut--;
     this.held = text.slice(cut);
-    if (cut > 0) this.write(redactText(text.slice(0, cut), this.secrets));
+    if (cut > 0) this.write(redactText(text.slice(0, cut), secrets));
   }
 
   end(): void {
     const text = this.held + this.decoder.end();
     this.held = '';
-    if (text) this.write(redactText(text, this.secrets));
+    if (text) this.write(redactText(text, this.secrets()));
   }
 }
 
 /** Pipe `stream` to `write` through a RedactingWriter. */
-export function pipeRedacted(stream: Readable, secrets: readonly string[], write: (text: string) => void): void {
+export function pipeRedacted(
+  stream: Readable,
+  secrets: readonly string[] | (() => readonly string[]),
+  write: (text: string) => void,
+): void {
   const writer = new RedactingWriter(secrets, write);
   stream.on('data', (chunk: Buffer) => writer.push(chunk));
   stream.on('end', () => writer.end());

@@ -8,8 +8,10 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
+import type { NetworkFacts } from '../reporting/certificate.ts';
 import { redactText } from '../suites/lib/redact.ts';
 import { pipeRedacted } from './redacting-stream.ts';
+import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKER_CONCURRENCY } from './run-limits.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
 import { codeFile, PACKAGE_ROOT } from '../specs/tool-files.ts';
 
@@ -20,7 +22,20 @@ const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/
 export type Progress = 'list' | 'dot' | 'none';
 
 export interface SuiteRunOptions {
+  /** Where the workers send: the gateway (or the recorder in front of it), or the target itself. */
   baseUrl: string;
+  /** The deployment's own base URL, shown in failure records and curl commands; baseUrl when absent. */
+  publicBaseUrl?: string;
+  /** The nonce the gateway's synthetic answers carry (suites/lib/client.ts makes their checks inconclusive). */
+  gatewayNonce?: string;
+  /** Playwright's test timeout (ms): a check still running then is stopped and inconclusive. */
+  checkTimeoutMs?: number;
+  /** Requests one worker may have in flight within a check (FLIS_CONCURRENCY). */
+  concurrency?: number;
+  /** The gateway's counts at the end of the run, written to run.json. */
+  network?: () => NetworkFacts | undefined;
+  /** Every secret known so far (tokens renewed during the run included), redacted from the output. */
+  secrets?: () => string[];
   token: string;
   deployment: string;
   allowWrites: boolean;
@@ -58,6 +73,8 @@ export interface SuiteRunResult {
   runId: string;
   /** Set when the run was interrupted: the signal that stopped it. */
   interrupted?: 'SIGINT' | 'SIGTERM';
+  /** What reaching the deployment took (the gateway's counts), when the run went through the gateway. */
+  network?: NetworkFacts;
 }
 
 /** Per-worker traffic summaries for the drift report, under the report dir. */
@@ -76,6 +93,10 @@ function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.Pr
   return {
     ...process.env,
     FLIS_BASE_URL: opts.baseUrl,
+    FLIS_PUBLIC_BASE_URL: opts.publicBaseUrl ?? opts.baseUrl,
+    ...(opts.gatewayNonce ? { FLIS_GATEWAY_NONCE: opts.gatewayNonce } : {}),
+    FLIS_CHECK_TIMEOUT_MS: String(opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS),
+    FLIS_CONCURRENCY: String(opts.concurrency ?? DEFAULT_WORKER_CONCURRENCY),
     FLIS_TOKEN: opts.token,
     FLIS_DEPLOYMENT: opts.deployment,
     FLIS_ALLOW_WRITES: opts.allowWrites ? '1' : '0',
@@ -118,7 +139,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     ...(opts.suites ?? []).flatMap((s) => ['--project', s]),
     ...(opts.shard ? ['--shard', opts.shard] : []),
   ];
-  const secrets = [opts.token];
+  const secrets = () => [opts.token, ...(opts.secrets?.() ?? [])];
   const write = opts.onOutput ?? ((chunk: string) => process.stdout.write(chunk));
   let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
   const code = await new Promise<number>((done, fail) => {
@@ -165,7 +186,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     skipped: count('skipped'),
     failures: [
       ...outcomes.filter((o) => o.status === 'failed').map(toFailedTest),
-      ...errors.map((e) => ({ title: 'suite error', error: redactText(e, secrets) })),
+      ...errors.map((e) => ({ title: 'suite error', error: redactText(e, secrets()) })),
     ],
     outcomes,
     reportDir,
@@ -173,12 +194,13 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     runId,
     ...(interrupted ? { interrupted } : {}),
   };
-  writeRunSummary(result, opts);
-  return result;
+  const network = opts.network?.();
+  writeRunSummary(result, opts, network);
+  return network ? { ...result, network } : result;
 }
 
 /** reports/run.json: what ran, with which seed, and what was skipped and why (never the token). */
-function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
+function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions, network: NetworkFacts | undefined): void {
   const skippedOf = (kind: string) =>
     r.outcomes
       .filter((o) => o.status === 'skipped' && (o.skipKind ?? 'skipped') === kind)
@@ -188,7 +210,7 @@ function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
     .map((o) => ({ title: o.title, kind: o.skipKind ?? 'skipped', reason: o.skipReason ?? 'skipped' }));
   const summary = {
     deployment: opts.deployment,
-    baseUrl: opts.baseUrl,
+    baseUrl: opts.publicBaseUrl ?? opts.baseUrl,
     seed: r.seed,
     runId: r.runId,
     suites: opts.suites ?? 'all',
@@ -200,6 +222,7 @@ function writeRunSummary(r: SuiteRunResult, opts: SuiteRunOptions): void {
     blocked: skippedOf('blocked').length,
     inconclusive: skippedOf('inconclusive').length,
     ...(r.interrupted ? { interrupted: r.interrupted } : {}),
+    ...(network ? { network } : {}),
     skippedTests: skipped,
     blockedTests: skippedOf('blocked'),
     inconclusiveTests: skippedOf('inconclusive'),

@@ -44,6 +44,7 @@ const LONGEST_FIRST = [
   'tests/runner/read-only.test.ts',
   'tests/reporting/shards.test.ts',
   'tests/reporting/run-reports.test.ts',
+  'tests/net/full-run.test.ts',
   'tests/suites/webhooks-faults.test.ts',
   'tests/reporting/certify.test.ts',
 ];

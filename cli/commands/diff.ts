@@ -5,13 +5,18 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { resolveTarget } from '../../config/deployments.ts';
+import { type ResolvedTarget, resolveTarget } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
+import { closeConnection, openConnection, withoutProxyEnv } from '../../net/connection.ts';
+import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '../../net/connection-options.ts';
+import { checkConnection } from '../../net/preflight.ts';
+import { issuesTokens, type TokenOptions, withTargetToken } from '../../net/token-options.ts';
+import type { Connection, ConnectionSettings } from '../../net/types.ts';
 import { type Difference, differencesByOperation } from '../../reporting/shape-diff.ts';
 import { redactText } from '../../suites/lib/redact.ts';
-import { runDifferential } from '../../runner/differential.ts';
+import { type DiffTarget, runDifferential } from '../../runner/differential.ts';
 import { newRunId, newSeed } from '../../runner/run-suites.ts';
-import { startTarget, type LiveTarget } from '../../runner/start-target.ts';
+import { startTarget } from '../../runner/start-target.ts';
 import { intOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
@@ -31,7 +36,10 @@ undocumented extra fields, null for a nullable field, bodies of the section 4.3 
                            read-back; only when both deployments allow writes
   --visibility-timeout MS  how long to wait for a write to show up (default 10000)
   --report-dir DIR         where diff.json and diff.md go (default reports/)          [env FLIS_REPORT_DIR]
-Exit codes: 0 no difference, 1 a difference beyond what the contract leaves open, 2 usage error.`;
+Exit codes: 0 no difference, 1 a difference beyond what the contract leaves open, 2 usage error.
+
+${CONNECTION_HELP}
+  They apply to each deployment that is not the embedded mock (which is reached directly).`;
 
 const options = {
   deployment: { type: 'string', multiple: true },
@@ -40,7 +48,46 @@ const options = {
   'allow-writes': { type: 'boolean' },
   'visibility-timeout': { type: 'string' },
   'report-dir': { type: 'string' },
+  ...connectionOptionSpec,
 } as const;
+
+interface Reached {
+  target: DiffTarget;
+  connection: Connection;
+  close(): Promise<void>;
+}
+
+/** Start the embedded mock (reached directly, with its own token), or open and check a deployment's connection. */
+async function reach(
+  name: string,
+  r: ResolvedTarget,
+  net: { settings: ConnectionSettings; token: TokenOptions },
+  env: NodeJS.ProcessEnv,
+): Promise<Reached> {
+  if (r.embedded) {
+    const live = await startTarget(r);
+    const connection = await openConnection({}, { kind: 'static', token: live.token }, withoutProxyEnv(env)).catch(
+      async (e: unknown) => {
+        await live.close();
+        throw e;
+      },
+    );
+    const close = async () => {
+      await closeConnection(connection);
+      await live.close();
+    };
+    return { target: { name, baseUrl: live.baseUrl, connection }, connection, close };
+  }
+  const baseUrl = r.baseUrl!;
+  const connection = await openConnection(net.settings, withTargetToken(net.token, r.token), env);
+  try {
+    await checkConnection(connection, baseUrl, env);
+  } catch (e) {
+    await closeConnection(connection);
+    throw e;
+  }
+  return { target: { name, baseUrl, connection }, connection, close: () => closeConnection(connection) };
+}
 
 function markdown(names: [string, string], seed: number, diffs: Difference[], sent: number): string {
   const rows = diffs.map(
@@ -71,12 +118,18 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const runs = intOption('runs', v.runs, { min: 1, max: 1000 }) ?? 5;
   const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? 10_000;
   const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
-  const resolved = names.map((n) => resolveTarget({ deployment: n, allowWrites: v['allow-writes'] === true }, io.env));
+  const net = parseConnectionOptions(v, io.env);
+  const resolved = names.map((n) =>
+    resolveTarget(
+      { deployment: n, allowWrites: v['allow-writes'] === true, tokenIssued: issuesTokens(net.token) },
+      io.env,
+    ),
+  );
   const writes = resolved.every((r) => r.allowWrites);
-  const live: LiveTarget[] = [];
+  const live: Reached[] = [];
   try {
-    for (const r of resolved) live.push(await startTarget(r));
-    const [a, b] = live.map((l, i) => ({ name: names[i] ?? '', baseUrl: l.baseUrl, token: l.token }));
+    for (const [i, r] of resolved.entries()) live.push(await reach(names[i] ?? '', r, net, io.env));
+    const [a, b] = live.map((l) => l.target);
     io.out(
       `flis diff: ${a!.name} (${a!.baseUrl}) vs ${b!.name} (${b!.baseUrl}), seed ${seed}${writes ? '' : ', reads only'}`,
     );
@@ -88,7 +141,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       visibilityTimeoutMs,
     });
     const diffs = differencesByOperation(pairs);
-    const secrets = live.map((l) => l.token);
+    // Every token issued during the diff, the client secret and proxy credentials, learnt by now.
+    const secrets = live.flatMap((l) => l.connection.tokens.secrets());
     mkdirSync(reportDir, { recursive: true });
     writeFileSync(
       join(reportDir, 'diff.json'),

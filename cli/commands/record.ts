@@ -8,6 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveDeployment } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
+import { closeConnection, openConnection, withoutProxyEnv } from '../../net/connection.ts';
+import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '../../net/connection-options.ts';
+import { checkConnection } from '../../net/preflight.ts';
+import { isDirect } from '../../net/proxy-url.ts';
+import { issuesTokens, withTargetToken } from '../../net/token-options.ts';
+import type { Connection } from '../../net/types.ts';
 import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
 import { defaultMatchOptions } from '../../recorder/match.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
@@ -60,7 +66,12 @@ ${matchHelp}
 
 A request the cassette cannot answer in mode replay gets a 501 JSON answer naming the cassette,
 the request, and the closest recorded request with a field-by-field difference.
-Upstream failures (refused, reset, timeout) are answered 502/504 with a JSON body and recorded.`;
+Upstream failures (refused, reset, timeout) are answered 502/504 with a JSON body and recorded.
+
+${CONNECTION_HELP}
+  The recorder reaches the upstream through the proxy, CAs and client certificate. A request that
+  carries the token flis issued is sent with the current one and, when its body is held whole (none,
+  or modes new/replay), retried once after a refresh on a 401 error="invalid_token".`;
 
 export const matchOptions = {
   'match-ignore-query': { type: 'string', multiple: true },
@@ -78,6 +89,7 @@ const options = {
   'keep-header': { type: 'string', multiple: true },
   'max-body-bytes': { type: 'string' },
   'upstream-timeout-ms': { type: 'string' },
+  ...connectionOptionSpec,
   label: { type: 'string', multiple: true },
   durable: { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -140,14 +152,16 @@ export function requireLoopback(host: string): string {
 
 interface Upstream {
   name: string | null;
+  /** The embedded mock, on loopback in this process: reached without the environment's proxy. */
+  embedded: boolean;
   baseUrl: string;
   secrets: Secret[];
   note: string;
   close(): Promise<void>;
 }
 
-async function openUpstream(nameOrUrl: string, io: CommandIo): Promise<Upstream> {
-  const target = resolveDeployment(nameOrUrl, io.env);
+async function openUpstream(nameOrUrl: string, io: CommandIo, tokenIssued: boolean): Promise<Upstream> {
+  const target = resolveDeployment(nameOrUrl, io.env, undefined, tokenIssued);
   if (target.embedded) {
     const fromEnv = io.env.FLIS_TOKEN;
     const token = fromEnv || mintToken();
@@ -162,6 +176,7 @@ async function openUpstream(nameOrUrl: string, io: CommandIo): Promise<Upstream>
     }
     return {
       name: target.name,
+      embedded: true,
       baseUrl: mock.baseUrl,
       secrets: [{ label: 'the embedded mock token', value: token }],
       note,
@@ -171,6 +186,7 @@ async function openUpstream(nameOrUrl: string, io: CommandIo): Promise<Upstream>
   const secrets = target.token ? [{ label: `the token of ${target.name}`, value: target.token }] : [];
   return {
     name: target.name === 'ad-hoc' ? null : target.name,
+    embedded: false,
     baseUrl: target.baseUrl!,
     secrets,
     note: '',
@@ -197,16 +213,41 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   for (const name of secretEnv)
     if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
   const labels = labelsFrom(v.label, secretsFromEnv(io.env, secretEnv));
-  const upstream = v.upstream && modePolicies[mode].needsUpstream ? await openUpstream(v.upstream, io) : undefined;
+  const net = parseConnectionOptions(v, io.env);
+  const upstream =
+    v.upstream && modePolicies[mode].needsUpstream
+      ? await openUpstream(v.upstream, io, issuesTokens(net.token))
+      : undefined;
   let recorder: Recorder;
+  let connection: Connection | undefined;
+  // The embedded mock is in this process, on loopback: never through the environment's proxy.
+  const env = upstream?.embedded ? withoutProxyEnv(io.env) : io.env;
   try {
+    if (upstream) {
+      connection = await openConnection(net.settings, withTargetToken(net.token, upstream.secrets[0]?.value), env, {
+        tokenRequired: false,
+      });
+      await checkConnection(connection, upstream.baseUrl, env);
+    }
     recorder = await startRecorder({
       mode,
       cassette: resolve(v.cassette),
       ...(upstream ? { upstream: { baseUrl: upstream.baseUrl, deployment: upstream.name } } : {}),
       host,
       port,
-      secrets: [...secretsFromEnv(io.env, secretEnv), ...(upstream?.secrets ?? [])],
+      secrets: [
+        ...secretsFromEnv(io.env, secretEnv),
+        ...(upstream?.secrets ?? []),
+        ...(connection?.tokens.secrets() ?? []).map((value) => ({ label: 'a secret of the connection', value })),
+      ],
+      // A direct upstream keeps the recorder's own tuned Pool; only the token source is needed then.
+      ...(connection
+        ? {
+            connection: isDirect(connection.settings, env)
+              ? { tokens: connection.tokens }
+              : { dispatcher: connection.dispatcher, tokens: connection.tokens },
+          }
+        : {}),
       keepHeaders: listOption(v['keep-header']) ?? [],
       ...(match ? { match } : {}),
       ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
@@ -218,6 +259,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       },
     });
   } catch (e) {
+    if (connection) await closeConnection(connection);
     await upstream?.close();
     throw e;
   }
@@ -226,6 +268,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (upstream?.note) io.out(upstream.note);
   await io.stopped;
   await recorder.close();
+  if (connection) await closeConnection(connection);
   await upstream?.close();
   const s = recorder.stats;
   io.out(

@@ -80,9 +80,20 @@ function redactExchange(x: Exchange, secrets: readonly string[]): Exchange {
   };
 }
 
+/** A GET retried after a 502/503/504 shows both attempts, the first one first (suites/lib/client.ts). */
+function withRetries(exchanges: readonly Exchange[]): Exchange[] {
+  return exchanges.flatMap(({ retryOf, ...x }) =>
+    retryOf ? [{ ...retryOf, note: 'first attempt; asked once more after a short pause' }, x] : [x],
+  );
+}
+
 function describeExchange(x: Exchange): string {
   const reqHeaders = Object.entries(x.request.headers).map(([k, v]) => `            ${k}: ${v}`);
-  const lines = [`  sent:     ${x.request.method.toUpperCase()} ${x.request.url}`, ...reqHeaders];
+  const lines = [
+    ...(x.note ? [`  (${x.note})`] : []),
+    `  sent:     ${x.request.method.toUpperCase()} ${x.request.url}`,
+    ...reqHeaders,
+  ];
   if (x.request.body !== undefined) lines.push(`            ${clip(x.request.body)}`);
   lines.push(
     `  received: ${x.response.status} ${x.response.headers['content-type'] ?? '(no content-type)'} in ${x.response.durationMs} ms`,
@@ -115,7 +126,7 @@ export function formatFailure(r: FailureRecord): string {
 export class CheckFailure extends Error {
   readonly record: FailureRecord;
   constructor(check: string, clause: string, message: string, details: FailureDetails, secrets: readonly string[]) {
-    const exchanges = (details.exchanges ?? []).map((x) => redactExchange(x, secrets));
+    const exchanges = withRetries(details.exchanges ?? []).map((x) => redactExchange(x, secrets));
     const record: FailureRecord = {
       check,
       clause,

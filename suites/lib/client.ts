@@ -2,10 +2,15 @@
  * The suites' HTTP client: Playwright's APIRequestContext, plus a record of
  * every exchange so a failing check can show what was sent and received.
  * Auth is chosen per call so the auth checks can send no token or a wrong one.
+ * Requests go through the run's gateway (docs/throttling.md); exchanges show the
+ * deployment's own URL. The gateway's own answers make the check inconclusive,
+ * and a 502/503/504 to a GET is asked once more before it counts as the answer.
  */
-import { test, type APIRequestContext } from '@playwright/test';
+import { test, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { fillPath, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
+import { syntheticAnswer, type SyntheticBody } from './gateway-answer.ts';
+import { skipInconclusive } from './inconclusive.ts';
 import type { Target } from './target.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -48,6 +53,29 @@ function refuseWrite(method: string, path: string, reason: string): never {
   throw new Error(`read-only target: ${why}`); // not reached: skip() throws to end the test
 }
 
+/** Answers to a GET that are asked once more after a short pause: a proxy's or a restarting node's, often passing. */
+const RETRIED_5XX: ReadonlySet<number> = new Set([502, 503, 504]);
+export const RETRY_PAUSE_MS = 500;
+
+function currentTest(): TestInfo | undefined {
+  try {
+    return test.info();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The gateway gave up on the request: the check cannot judge the deployment (inconclusive), or cannot reach it. */
+function stopOnSynthetic(answer: SyntheticBody, method: string, path: string): never {
+  const info = currentTest();
+  if (answer.flisGateway === 'inconclusive' && info) skipInconclusive(info, answer.reason);
+  throw new Error(
+    answer.flisGateway === 'inconclusive'
+      ? `inconclusive: ${answer.reason}`
+      : `${method} ${path}: the deployment could not be reached (${answer.reason})`,
+  );
+}
+
 function headersOf(obj: { [k: string]: string }): Record<string, string> {
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k.toLowerCase(), v]));
 }
@@ -59,8 +87,9 @@ export class FlisClient {
     readonly target: Target,
   ) {}
 
-  url(path: string, query?: CallOptions['query']): string {
-    const u = new URL(this.target.baseUrl + path);
+  /** The URL a request goes to (the gateway's, on a run); `base` picks the deployment's own for display. */
+  url(path: string, query?: CallOptions['query'], base = this.target.baseUrl): string {
+    const u = new URL(base + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     return u.toString();
   }
@@ -76,35 +105,47 @@ export class FlisClient {
     if (WRITE_METHODS.has(method.toUpperCase()) && !this.target.allowWrites)
       refuseWrite(method.toUpperCase(), path, this.target.writesSkippedReason);
     const url = this.url(path, options.query);
+    const shownUrl = this.url(path, options.query, this.target.publicBaseUrl ?? this.target.baseUrl);
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = options.auth ?? 'valid';
     if (auth !== 'none')
       headers.authorization = `Bearer ${auth === 'valid' ? this.target.token : (options.bearer ?? WRONG_TOKEN)}`;
     const body = options.raw ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
     if (body !== undefined || options.contentType) headers['content-type'] = options.contentType ?? 'application/json';
-    const started = Date.now();
-    const res = await this.request.fetch(url, {
-      method: method.toUpperCase(),
-      headers,
-      // Bytes, not a string: Playwright JSON-encodes a string it cannot parse when the content type is JSON, so
-      // malformed JSON would arrive as a valid JSON string literal.
-      ...(body !== undefined ? { data: Buffer.from(body, 'utf8') } : {}),
-      failOnStatusCode: false,
-      maxRedirects: 0,
-    });
-    const text = await res.text();
-    const exchange: Exchange = {
-      request: { method: method.toUpperCase(), url, headers, ...(body !== undefined ? { body } : {}) },
-      response: {
-        status: res.status(),
-        headers: headersOf(res.headers()),
-        body: parseJson(text),
-        text,
-        durationMs: Date.now() - started,
-      },
-    };
+    const verb = method.toUpperCase();
+    const sent = { method: verb, url: shownUrl, headers, ...(body !== undefined ? { body } : {}) };
+    let exchange = await this.attempt(url, sent, path);
+    if (verb === 'GET' && RETRIED_5XX.has(exchange.response.status)) {
+      await new Promise((done) => setTimeout(done, RETRY_PAUSE_MS));
+      // The second answer is the answer; the failure record shows both (check-failure.ts).
+      exchange = { ...(await this.attempt(url, sent, path)), retryOf: exchange };
+    }
     this.exchanges.push(exchange);
     return exchange;
+  }
+
+  private async attempt(url: string, sent: Exchange['request'], path: string): Promise<Exchange> {
+    const started = Date.now();
+    const res = await this.request.fetch(url, {
+      method: sent.method,
+      headers: sent.headers,
+      // Bytes, not a string: Playwright JSON-encodes a string it cannot parse when the content type is JSON, so
+      // malformed JSON would arrive as a valid JSON string literal.
+      ...(sent.body !== undefined ? { data: Buffer.from(sent.body, 'utf8') } : {}),
+      failOnStatusCode: false,
+      maxRedirects: 0,
+      // Behind the gateway a request may wait out throttling: the gateway's request timeout and the check timeout
+      // bound it, not Playwright's 30 s default.
+      ...(this.target.gatewayNonce ? { timeout: 0 } : {}),
+    });
+    const text = await res.text();
+    const headers = headersOf(res.headers());
+    const synthetic = syntheticAnswer(headers, text, this.target.gatewayNonce);
+    if (synthetic) stopOnSynthetic(synthetic, sent.method, path);
+    return {
+      request: sent,
+      response: { status: res.status(), headers, body: parseJson(text), text, durationMs: Date.now() - started },
+    };
   }
 }
 

@@ -117,6 +117,8 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
    * so it stops (every further candidate is skipped) and the test reports itself blocked, not failed.
    */
   let blocked: CheckBlocked | undefined;
+  /** A run that skipped the test (inconclusive: the deployment did not answer in time): no candidate can judge. */
+  let skipped: unknown;
 
   /** Runs the predicate once, returning how it failed (with the exchanges of this run only), if it did. */
   const attempt = async (args: Ts): Promise<Failure<Ts> | undefined> => {
@@ -133,11 +135,15 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   let first: Failure<Ts> | undefined;
   let firstFailureAt = 0;
   const body = async (...args: Ts): Promise<void> => {
-    if (blocked) fc.pre(false);
+    if (blocked || skipped) fc.pre(false);
     // Past the shrink budget every further candidate is skipped: fast-check keeps the last failure.
     if (first && Date.now() - firstFailureAt > shrinkBudgetMs) fc.pre(false);
     const failure = await attempt(args);
     if (!failure) return;
+    if (ctx.testInfo.expectedStatus === 'skipped') {
+      skipped ??= failure.error;
+      fc.pre(false);
+    }
     if (failure.error instanceof CheckBlocked) {
       // Before any real failure the property cannot judge at all; while shrinking a real one, the candidate says nothing.
       if (!first) blocked = failure.error;
@@ -157,6 +163,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   } finally {
     shrinkDeadlineMs = undefined;
   }
+  if (skipped) throw skipped;
   if (blocked) throw blocked;
   if (!run.failed) return;
 

@@ -4,7 +4,12 @@
  * `flis run` and under a bare `npx playwright test` with the variables set.
  */
 export interface Target {
+  /** Where requests go: the run's gateway (or the target itself under a bare `npx playwright test`). */
   baseUrl: string;
+  /** The deployment's own base URL, as exchanges, failure records and curl commands show it; baseUrl when absent. */
+  publicBaseUrl?: string;
+  /** The nonce of the gateway's own answers (suites/lib/gateway-answer.ts); absent without a gateway. */
+  gatewayNonce?: string;
   token: string;
   deployment: string;
   allowWrites: boolean;
@@ -30,8 +35,11 @@ export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
       'FLIS_BASE_URL is not set: run the suites with `npx flis run`, which starts the target and sets it',
     );
   }
+  const nonce = env.FLIS_GATEWAY_NONCE;
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
+    publicBaseUrl: (env.FLIS_PUBLIC_BASE_URL || baseUrl).replace(/\/+$/, ''),
+    ...(nonce ? { gatewayNonce: nonce } : {}),
     token: env.FLIS_TOKEN ?? '',
     deployment: env.FLIS_DEPLOYMENT ?? 'ad-hoc',
     allowWrites: env.FLIS_ALLOW_WRITES === '1',

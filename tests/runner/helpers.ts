@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -22,11 +22,16 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-export async function countingProxy(targetBaseUrl: string): Promise<CountingProxy> {
+/** `hold`: requests it picks are accepted and never answered (a deployment that stops answering). */
+export async function countingProxy(
+  targetBaseUrl: string,
+  { hold }: { hold?: (req: IncomingMessage) => boolean } = {},
+): Promise<CountingProxy> {
   const upstream = new URL(targetBaseUrl);
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     seen.push({ method: req.method ?? '', path: req.url ?? '' });
+    if (hold?.(req)) return;
     const forward = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {

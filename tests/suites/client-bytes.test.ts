@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { request as playwrightRequest } from '@playwright/test';
 import { FlisClient } from '../../suites/lib/client.ts';
+import { testTarget } from './test-target.ts';
 
 const received: string[] = [];
 const server = createServer((req, res) => {
@@ -29,17 +30,7 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 test('malformed JSON, JSON and text bodies arrive byte for byte', async () => {
   const context = await playwrightRequest.newContext();
   try {
-    const api = new FlisClient(context, {
-      baseUrl,
-      token: 'client-bytes-token',
-      deployment: 'test',
-      allowWrites: true,
-      writesSkippedReason: '',
-      runId: 'flis-test',
-      seed: 1,
-      runs: 1,
-      visibilityTimeoutMs: 1_000,
-    });
+    const api = new FlisClient(context, testTarget(baseUrl));
     const bodies = ['{"offer": {"quantity": 3,', '{"ok":true}', 'not json at all', '"a string"', 'ünïcödé {'];
     for (const raw of bodies) await api.send('post', '/offers', { raw });
     await api.send('post', '/offers', { json: { offer: { quantity: 1 } } });

@@ -1,0 +1,172 @@
+/**
+ * Execute a run plan (cli/run-plan.ts) for `flis run` and `flis certify`:
+ * reach the target through the gateway, run the suites, undo what an
+ * interrupted run wrote, write the reports and decide the exit code.
+ */
+import type { RunReports } from '../reporting/run-reports.ts';
+import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
+import { DEFAULT_WORKERS, defaultWorkers } from '../runner/run-limits.ts';
+import type { SuiteRunResult } from '../runner/run-suites.ts';
+import { suiteNames } from '../runner/suite-names.ts';
+import type { CommandIo } from './command.ts';
+import type { RunPlan } from './run-plan.ts';
+
+const SKIP_LABEL = {
+  blocked: 'BLOCKED',
+  inconclusive: 'INCONCLUSIVE',
+  'not-shown': 'NOT SHOWN',
+  skipped: 'skipped',
+} as const;
+
+function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): void {
+  io.out('');
+  for (const f of r.failures)
+    io.out(`${f.severity === 'advisory' ? 'ADVISORY' : 'FAILED'} [${f.check ?? '?'}] ${f.clause ?? ''} — ${f.title}`);
+  // Blocked and inconclusive tests one by one (they name what stopped them); plain skips by reason.
+  const skippedReasons = new Map<string, number>();
+  for (const o of r.outcomes.filter((x) => x.status === 'skipped')) {
+    const kind = o.skipKind ?? 'skipped';
+    if (kind !== 'skipped' && kind !== 'not-shown')
+      io.out(`${SKIP_LABEL[kind]} [${o.check ?? '?'}] ${o.title}: ${o.skipReason}`);
+    else skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
+  }
+  for (const [reason, n] of skippedReasons) io.out(`skipped ${n}: ${reason}`);
+  io.out(`flis run against ${deployment}: seed ${r.seed}, run id ${r.runId}`);
+  io.out(`reports: ${r.reportDir}/html/index.html, ${r.reportDir}/junit.xml, ${r.reportDir}/run.json`);
+}
+
+function clientTrafficFailures(reports: RunReports): string[] {
+  return reports.certificate.failures
+    .filter((f) => f.source === 'traffic')
+    .map(
+      (f) => `CLIENT TRAFFIC FAILED [${f.check}] ${f.clause}${f.operationId ? ` ${f.operationId}` : ''}: ${f.message}`,
+    );
+}
+
+function opening(plan: RunPlan, publicBaseUrl: string): string {
+  const t = plan.target;
+  if (plan.command === 'certify')
+    return `flis certify: ${plan.partner} on ${t.name} at ${publicBaseUrl}${plan.clientCassettes.length ? `, with ${plan.clientCassettes.length} cassette(s) of client traffic` : ''}`;
+  return `flis run: ${t.name} at ${publicBaseUrl}${t.allowWrites ? '' : ` (read-only: ${t.writesSkippedReason})`}`;
+}
+
+/**
+ * What a run needs once its arguments are known: the target, the gateway, the reports. Loaded after parsing,
+ * so `--help` and a usage error answer at once.
+ */
+function loadRuntime() {
+  return Promise.all([
+    import('../runner/reach-target.ts'),
+    import('../runner/run-suites.ts'),
+    import('./finish-run.ts'),
+    import('./undo-interrupted.ts'),
+  ]);
+}
+
+export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> {
+  const [{ reachTarget }, { runSuites }, { finishRun }, { undoIfInterrupted }] = await loadRuntime();
+  const { target, limits } = plan;
+  const live = await reachTarget({
+    target,
+    embedded: plan.embedded,
+    connection: plan.connection,
+    limits,
+    env: io.env,
+    ...(plan.replay ? { replay: plan.replay.cassette } : {}),
+    ...(plan.record
+      ? {
+          record: {
+            cassette: plan.record,
+            labels: {
+              runId: plan.runId as string,
+              seed: plan.seed as number,
+              startedAt: plan.startedAt,
+              ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
+              ...(plan.suites ? { suites: plan.suites } : {}),
+            },
+            log: (line: string) => io.err(line),
+          },
+        }
+      : {}),
+  });
+  try {
+    io.out(opening(plan, live.publicBaseUrl));
+    if (plan.workers === undefined && defaultWorkers(live.roundTripMs) !== DEFAULT_WORKERS)
+      io.out(
+        `a distant deployment (round trip ${live.roundTripMs} ms): ${defaultWorkers(live.roundTripMs)} Playwright workers (--workers to choose)`,
+      );
+    const result = await runSuites({
+      baseUrl: live.baseUrl,
+      publicBaseUrl: live.publicBaseUrl,
+      token: live.token,
+      secrets: live.secrets,
+      network: live.network,
+      deployment: target.name,
+      allowWrites: target.allowWrites,
+      writesSkippedReason: target.writesSkippedReason,
+      reportDir: plan.reportDir,
+      progress: plan.progress,
+      startedAt: plan.startedAt,
+      ...(live.gatewayNonce ? { gatewayNonce: live.gatewayNonce } : {}),
+      ...(limits.checkTimeoutMs !== undefined ? { checkTimeoutMs: limits.checkTimeoutMs } : {}),
+      ...(plan.suites ? { suites: plan.suites } : {}),
+      ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
+      ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
+      ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
+      workers: plan.workers ?? defaultWorkers(live.roundTripMs),
+      ...(plan.shard ? { shard: plan.shard } : {}),
+      ...(plan.runId ? { runId: plan.runId } : {}),
+      ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),
+      ...(io.signal ? { stop: io.signal } : {}),
+    });
+    if (plan.command === 'run') printSummary(io, result, target.name);
+    await undoIfInterrupted(io, result, {
+      command: plan.command,
+      baseUrl: live.baseUrl,
+      token: live.token,
+      deployment: target.name,
+      wrote: target.allowWrites && !plan.replay,
+    });
+    if (plan.command === 'certify')
+      io.out(
+        `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
+      );
+    if (networkWorthSaying(result.network))
+      io.out(`network: ${describeNetwork(result.network)}; none of these is a failure of the deployment`);
+    const suites = plan.suites;
+    const { exitCode } = finishRun(
+      io,
+      {
+        reportDir: plan.reportDir,
+        secrets: live.secrets(),
+        ...(plan.clientCassettes.length ? { cassettes: plan.clientCassettes } : {}),
+        subject: {
+          deployment: target.name,
+          baseUrl: live.publicBaseUrl,
+          ...(plan.partner ? { partner: plan.partner } : {}),
+        },
+        facts: {
+          seed: result.seed,
+          runId: result.runId,
+          // Naming every suite is running them all: the verdict's scope is not narrowed by it.
+          suites: !suites || suiteNames().every((n) => suites.includes(n)) ? 'all' : suites,
+          allowWrites: target.allowWrites,
+          ...(plan.shard ? { shard: plan.shard } : {}),
+          ...(result.network ? { network: result.network } : {}),
+        },
+      },
+      {
+        command: plan.command,
+        gates: plan.gates,
+        strict: plan.strict,
+        // Client traffic that breaks the contract fails the certification as a failed suite check does.
+        ...(plan.command === 'certify' ? { describe: clientTrafficFailures } : {}),
+        ...(plan.reproduce ? { onFailure: [`reproduce against the embedded mock: ${plan.reproduce}`] } : {}),
+        ...(result.interrupted ? { interrupted: result.interrupted } : {}),
+      },
+    );
+    return exitCode;
+  } finally {
+    await live.close();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The options `flis run` and `flis certify` share for how hard a run may press
+ * a deployment and how long it waits: the rate ceiling, the bound on requests
+ * in flight, the request and check timeouts and the cap on waiting out
+ * throttling (docs/throttling.md). Each has an environment variable; a bad
+ * value exits 2 naming the form it takes.
+ */
+import { UsageError } from '../errors/flis-error.ts';
+import type { RunLimits } from '../runner/run-limits.ts';
+
+export const limitOptionSpec = {
+  'max-rps': { type: 'string' },
+  'max-in-flight': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'check-timeout': { type: 'string' },
+  'max-throttle-wait': { type: 'string' },
+} as const;
+
+export const LIMITS_HELP = `Throttling, rate and timeouts (docs/throttling.md):
+  --max-rps N              at most N requests a second to the deployment, all workers together
+                           (default: no ceiling)                                 [env FLIS_MAX_RPS]
+  --max-in-flight N        at most N requests in flight at once (default 32)      [env FLIS_MAX_IN_FLIGHT]
+  --request-timeout DUR    a request unanswered after DUR is given up on and its check is
+                           inconclusive (default 30s)                            [env FLIS_REQUEST_TIMEOUT]
+  --check-timeout DUR      a check unfinished after DUR is stopped and inconclusive (default 2m)
+                                                                                 [env FLIS_CHECK_TIMEOUT]
+  --max-throttle-wait DUR  the longest the whole run waits out throttling (429, or 503 with
+                           Retry-After); past it throttled checks are inconclusive (default 5m)
+                                                                                 [env FLIS_MAX_THROTTLE_WAIT]
+  DUR is a number and a unit: 1500ms, 30s, 2m. Throttling is waited out and never fails a check.`;
+
+type LimitValues = { [K in keyof typeof limitOptionSpec]?: string };
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** "1500ms", "30s", "2.5m", "1h" in milliseconds; a bare number, a negative one or another unit exits 2. */
+export function parseDuration(flag: string, raw: string, { min = 1 } = {}): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw.trim());
+  const ms = m ? Math.round(Number(m[1]) * (UNIT_MS[m[2] as string] as number)) : Number.NaN;
+  if (!(ms >= min))
+    throw new UsageError(
+      `--${flag} must be a duration of at least ${min === 0 ? '0' : '1'}ms, a number and a unit (1500ms, 30s, 2m); got '${raw}'`,
+    );
+  return ms;
+}
+
+function whole(flag: string, raw: string, max: number): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > max)
+    throw new UsageError(`--${flag} must be a whole number from 1 to ${max}; got '${raw}'`);
+  return n;
+}
+
+/** Each flag, else its environment variable; absent when neither is given (the defaults live with the gateway). */
+export function parseLimits(v: LimitValues, env: NodeJS.ProcessEnv): RunLimits {
+  const raw = (flag: keyof LimitValues, variable: string): string | undefined =>
+    v[flag] ?? (env[variable] || undefined);
+  const maxRps = raw('max-rps', 'FLIS_MAX_RPS');
+  const maxInFlight = raw('max-in-flight', 'FLIS_MAX_IN_FLIGHT');
+  const request = raw('request-timeout', 'FLIS_REQUEST_TIMEOUT');
+  const check = raw('check-timeout', 'FLIS_CHECK_TIMEOUT');
+  const wait = raw('max-throttle-wait', 'FLIS_MAX_THROTTLE_WAIT');
+  return {
+    ...(maxRps !== undefined ? { maxRps: whole('max-rps', maxRps, 100_000) } : {}),
+    ...(maxInFlight !== undefined ? { maxInFlight: whole('max-in-flight', maxInFlight, 1024) } : {}),
+    ...(request !== undefined ? { requestTimeoutMs: parseDuration('request-timeout', request) } : {}),
+    ...(check !== undefined ? { checkTimeoutMs: parseDuration('check-timeout', check) } : {}),
+    ...(wait !== undefined ? { maxThrottleWaitMs: parseDuration('max-throttle-wait', wait, { min: 0 }) } : {}),
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * `flis run` and `flis certify` are one run with two faces: both parse their
+ * options into one plan (parseRunPlan) and execute it the same way
+ * (executeRun), so an option or environment variable one of them reads, the
+ * other reads too. What differs is said by the plan: certify names a partner
+ * and checks cassettes of the partner's client traffic; run can record, replay,
+ * shard and switch the embedded mock's faults.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type ResolvedTarget, resolveTarget } from '../config/deployments.ts';
+import { oneOf, UsageError } from '../errors/flis-error.ts';
+import { connectionOptionSpec, parseConnectionOptions } from '../net/connection-options.ts';
+import { issuesTokens, type TokenOptions } from '../net/token-options.ts';
+import type { ConnectionSettings } from '../net/types.ts';
+import type { GateOptions } from '../reporting/gates.ts';
+import type { RecordedRunLabels } from '../runner/cassette-target.ts';
+import type { RunLimits } from '../runner/run-limits.ts';
+import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
+import type { EmbeddedOptions } from '../runner/start-target.ts';
+import { suiteNames } from '../runner/suite-names.ts';
+import { flagOrEnv, intOption, listOption } from './args.ts';
+import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
+import { limitOptionSpec, parseLimits } from './limit-options.ts';
+import { embeddedOptions, embeddedOptionSpec, hasEmbeddedOptions, reproduceCommand } from './mock-options.ts';
+
+/** The options both commands take. */
+export const sharedRunOptionSpec = {
+  deployment: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  suite: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  'visibility-timeout': { type: 'string' },
+  'report-dir': { type: 'string' },
+  progress: { type: 'string' },
+  workers: { type: 'string' },
+  ...gateOptionSpec,
+  ...limitOptionSpec,
+  ...connectionOptionSpec,
+} as const;
+
+export const runOptionSpec = {
+  ...sharedRunOptionSpec,
+  'base-url': { type: 'string' },
+  shard: { type: 'string' },
+  record: { type: 'string' },
+  cassette: { type: 'string' },
+  ...embeddedOptionSpec,
+} as const;
+
+export const certifyOptionSpec = {
+  ...sharedRunOptionSpec,
+  partner: { type: 'string' },
+  cassette: { type: 'string', multiple: true },
+} as const;
+
+type Values = { [K in keyof typeof runOptionSpec]?: unknown } & { partner?: string };
+
+export interface RunPlan {
+  command: 'run' | 'certify';
+  target: ResolvedTarget;
+  /** flis certify: the partner named on the certificate, and cassettes of their client traffic. */
+  partner?: string;
+  clientCassettes: string[];
+  /** flis run --cassette: the cassette served offline and the run it was recorded from. */
+  replay?: { cassette: string; run: RecordedRunLabels & { deployment: string } };
+  /** flis run --record: the cassette written. */
+  record?: string;
+  embedded: EmbeddedOptions;
+  /** The flis command line that reruns an embedded-mock run. */
+  reproduce?: string;
+  suites?: string[];
+  seed?: number;
+  runs?: number;
+  visibilityTimeoutMs?: number;
+  workers?: number;
+  progress: Progress;
+  reportDir: string;
+  shard?: string;
+  runId?: string;
+  startedAt: number;
+  gates: GateOptions;
+  strict: boolean;
+  limits: RunLimits;
+  connection: { settings: ConnectionSettings; token: TokenOptions };
+}
+
+/** "I/N" with 1 ≤ I ≤ N, as Playwright's --shard takes it. */
+export function parseShard(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const m = raw.match(/^(\d+)\/(\d+)$/);
+  const [i, n] = [Number(m?.[1]), Number(m?.[2])];
+  if (!m || i < 1 || n < 1 || i > n)
+    throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4); got '${raw}'`);
+  return `${i}/${n}`;
+}
+
+function selectSuites(raw: string[] | undefined): string[] | undefined {
+  const wanted = listOption(raw);
+  for (const s of wanted ?? []) oneOf('--suite', s, suiteNames());
+  return wanted;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function strs(v: unknown): string[] | undefined {
+  return Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : undefined;
+}
+
+/** The target: a cassette's recorded run, else --deployment/--base-url (certify defaults to the sandbox). */
+function targetOf(
+  command: RunPlan['command'],
+  v: Values,
+  env: NodeJS.ProcessEnv,
+  replayed: RunPlan['replay'],
+  token: TokenOptions,
+): ResolvedTarget {
+  const baseUrl = command === 'run' ? (str(v['base-url']) ?? (env.FLIS_BASE_URL || undefined)) : undefined;
+  const deployment =
+    str(v.deployment) ?? (env.FLIS_DEPLOYMENT || undefined) ?? (command === 'certify' ? 'sandbox' : undefined);
+  if (replayed) {
+    if (baseUrl || deployment)
+      throw new UsageError('--cassette replays offline: it takes no --deployment or --base-url');
+    return {
+      name: `cassette of ${replayed.run.deployment}`,
+      embedded: false,
+      liveData: false,
+      allowWrites: true,
+      writesSkippedReason: '',
+    };
+  }
+  return resolveTarget(
+    {
+      ...(deployment ? { deployment } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      allowWrites: flagOrEnv(v['allow-writes'] as boolean | undefined, env.FLIS_ALLOW_WRITES),
+      // A token issued during the run (--token-url, --token-command) needs none in the environment.
+      tokenIssued: issuesTokens(token),
+    },
+    env,
+  );
+}
+
+/** Parse and check every option (and its environment variable) before anything starts. */
+export async function parseRunPlan(command: RunPlan['command'], v: Values, env: NodeJS.ProcessEnv): Promise<RunPlan> {
+  // The flags that need nothing but themselves are checked first, so their mistakes are the ones named.
+  const partner = command === 'certify' ? str(v.partner)?.trim() : undefined;
+  if (command === 'certify' && !partner)
+    throw new UsageError(
+      "--partner NAME is required: the certificate is named for the partner (see 'flis certify --help')",
+    );
+  const limits = parseLimits(v as Parameters<typeof parseLimits>[0], env);
+  const gates = parseGates(v as Parameters<typeof parseGates>[0]);
+  const progress = oneOf<Progress>('--progress', str(v.progress) ?? 'list', ['list', 'dot', 'none']);
+  const shard = command === 'run' ? parseShard(str(v.shard)) : undefined;
+  const record = command === 'run' ? str(v.record) : undefined;
+  const cassettes = strs(v.cassette)?.map((f) => resolve(f)) ?? [];
+  const replayFile = command === 'run' ? cassettes[0] : undefined;
+  if (record && replayFile) throw new UsageError('give either --record FILE or --cassette FILE, not both');
+  const { recordedRun } = await import('../runner/cassette-target.ts');
+  const replay = replayFile ? { cassette: replayFile, run: recordedRun(replayFile) } : undefined;
+  const connection = parseConnectionOptions(v as Parameters<typeof parseConnectionOptions>[0], env);
+  const target = targetOf(command, v, env, replay, connection.token);
+  const embedded = embeddedOptions(v);
+  if (!target.embedded && hasEmbeddedOptions(embedded))
+    throw new UsageError(
+      `--mock-fault, --mock-variant, --mock-write-delay, --mock-webhook-fault and --mock-drift apply only to the embedded mock, not to '${target.name}'`,
+    );
+  const suites = selectSuites(strs(v.suite) ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined)) ?? replay?.run.suites;
+  // Drawn here, not by the runner, so an embedded-mock run can say how to reproduce it.
+  const seed =
+    replay?.run.seed ??
+    intOption('seed', str(v.seed) ?? env.FLIS_SEED, { max: 2 ** 31 - 1 }) ??
+    (record || target.embedded ? newSeed() : undefined);
+  const runs = replay?.run.runs ?? intOption('runs', str(v.runs) ?? env.FLIS_RUNS, { min: 1, max: 100_000 });
+  const visibilityTimeoutMs = intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 });
+  // A recorded or replayed run uses one worker, so repeated requests keep their recorded order.
+  const workers = record || replay ? 1 : intOption('workers', str(v.workers), { min: 1, max: 64 });
+  const clientCassettes = command === 'certify' ? checkedCassettes(cassettes) : [];
+  const variantName = str(v['mock-variant']);
+  return {
+    command,
+    target,
+    clientCassettes,
+    embedded,
+    progress,
+    reportDir: resolve(str(v['report-dir']) ?? env.FLIS_REPORT_DIR ?? 'reports'),
+    // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
+    ...optional('runId', replay?.run.runId ?? (env.FLIS_RUN_ID || (record ? newRunId() : undefined))),
+    startedAt: replay?.run.startedAt ?? Date.now(),
+    gates,
+    strict: strictOf(v as { strict?: boolean }, env),
+    limits,
+    connection,
+    ...optional('partner', partner),
+    ...optional('replay', replay),
+    ...optional('record', record ? resolve(record) : undefined),
+    ...optional('suites', suites),
+    ...optional('seed', seed),
+    ...optional('runs', runs),
+    ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
+    ...optional('workers', workers),
+    ...optional('shard', shard),
+    ...optional(
+      'reproduce',
+      target.embedded
+        ? reproduceCommand({
+            seed: seed as number,
+            embedded,
+            ...optional('variantName', variantName && variantName !== 'default' ? variantName : undefined),
+            ...optional('suites', suites),
+            ...optional('runs', runs),
+            ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
+          })
+        : undefined,
+    ),
+  };
+}
+
+/** `{ [key]: value }` when the value is given, `{}` otherwise: the plan holds no `undefined`. */
+function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+}
+
+function checkedCassettes(files: string[]): string[] {
+  for (const f of files)
+    if (!existsSync(f)) throw new UsageError(`--cassette ${f}: no such file (record one with 'flis record')`);
+  return files;
+}
+
+export { executeRun } from './execute-run.ts';

@@ -1,0 +1,165 @@
+/**
+ * What the suites talk to, put together for one run: the target (the embedded
+ * mock, a deployment, or a cassette served offline), the connection that
+ * reaches it (dispatcher and token source), the gateway every request passes
+ * through, and with --record the recording proxy in front of the gateway:
+ * worker → recorder → gateway → deployment. A cassette replay needs no
+ * gateway: it is answered locally and never throttles.
+ */
+import { Agent } from 'undici';
+import type { ResolvedTarget } from '../config/deployments.ts';
+import { openConnection } from '../net/connection.ts';
+import { StaticToken } from '../net/static-token.ts';
+import { withTargetToken, type TokenOptions } from '../net/token-options.ts';
+import type { Connection, ConnectionSettings } from '../net/types.ts';
+import type { NetworkFacts } from '../reporting/certificate.ts';
+import { type RecordedRunLabels, recordThrough, startCassetteTarget } from './cassette-target.ts';
+import { type Gateway, startGateway } from './gateway.ts';
+import { probeTarget } from './probe-target.ts';
+import type { RunLimits } from './run-limits.ts';
+import { type EmbeddedOptions, type LiveTarget, startTarget } from './start-target.ts';
+
+export interface ReachOptions {
+  target: ResolvedTarget;
+  embedded?: EmbeddedOptions;
+  /** Serve this cassette offline instead (flis run --cassette). */
+  replay?: string;
+  /** Record the run's traffic into this cassette (flis run --record). */
+  record?: { cassette: string; labels: RecordedRunLabels; log: (line: string) => void };
+  connection?: { settings: ConnectionSettings; token: TokenOptions };
+  limits?: RunLimits;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Reached {
+  /** Where the workers send (the gateway, or the recorder in front of it, or the replay server). */
+  baseUrl: string;
+  /** The deployment's own base URL, as failure records and curl commands show it. */
+  publicBaseUrl: string;
+  /** The token the workers are given; the gateway sends the current one in its place. */
+  token: string;
+  /** The nonce of the gateway's synthetic answers; absent on a replay. */
+  gatewayNonce?: string;
+  /** Every secret of the run so far: each token issued, the client secret, proxy credentials. */
+  secrets(): string[];
+  /** What reaching the deployment took, for run.json and the certificate. */
+  network(): NetworkFacts | undefined;
+  /** The shortest of a few round trips to the deployment (ms); absent for the embedded mock and a replay. */
+  roundTripMs?: number;
+  close(): Promise<void>;
+}
+
+/** The embedded mock is in this process on loopback: no proxy (HTTP_PROXY must not catch it), no CA, its own token. */
+function embeddedConnection(token: string): Connection {
+  return { settings: {}, dispatcher: new Agent(), tokens: new StaticToken(token) };
+}
+
+async function closeAll(...closers: (() => Promise<void>)[]): Promise<void> {
+  for (const close of closers) await close().catch(() => {});
+}
+
+async function replay(cassette: string): Promise<Reached> {
+  const live = await startCassetteTarget(cassette);
+  return {
+    baseUrl: live.baseUrl,
+    publicBaseUrl: live.baseUrl,
+    token: live.token,
+    secrets: () => [live.token],
+    network: () => undefined,
+    close: () => live.close(),
+  };
+}
+
+/** The quickest of three GETs of the base URL without a token (any answer will do): how far away the deployment is. */
+async function roundTrip(connection: Connection, baseUrl: string): Promise<number | undefined> {
+  const url = new URL(baseUrl);
+  let best: number | undefined;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    try {
+      const res = await connection.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname,
+        method: 'GET',
+        signal: AbortSignal.timeout(5_000),
+      });
+      await res.body.dump();
+    } catch {
+      return best;
+    }
+    best = Math.min(best ?? Number.POSITIVE_INFINITY, performance.now() - started);
+  }
+  return best;
+}
+
+async function connect(opts: ReachOptions): Promise<Connection | undefined> {
+  if (opts.target.embedded) return undefined;
+  const c = opts.connection ?? { settings: {}, token: { kind: 'static' } as TokenOptions };
+  const connection = await openConnection(c.settings, withTargetToken(c.token, opts.target.token), opts.env);
+  // The probe goes the way the suites will: an unreachable deployment exits 2 before any suite runs.
+  if (opts.target.baseUrl) {
+    try {
+      await probeTarget(opts.target.baseUrl, undefined, connection, opts.env);
+    } catch (error) {
+      await closeAll(
+        () => connection.tokens.close(),
+        () => connection.dispatcher.close(),
+      );
+      throw error;
+    }
+  }
+  return connection;
+}
+
+export async function reachTarget(opts: ReachOptions): Promise<Reached> {
+  if (opts.replay) return replay(opts.replay);
+  const opened = await connect(opts);
+  let target: LiveTarget;
+  try {
+    target = await startTarget(opts.target, opts.embedded);
+  } catch (error) {
+    if (opened)
+      await closeAll(
+        () => opened.tokens.close(),
+        () => opened.dispatcher.close(),
+      );
+    throw error;
+  }
+  const connection = opened ?? embeddedConnection(target.token);
+  const roundTripMs = opened ? await roundTrip(opened, target.baseUrl) : undefined;
+  const token = await connection.tokens.current();
+  const gateway: Gateway = await startGateway({
+    upstreamBaseUrl: target.baseUrl,
+    connection,
+    ...(opts.limits ?? {}),
+  });
+  const closeChain = async () =>
+    closeAll(
+      () => gateway.close(),
+      () => target.close(),
+      () => connection.tokens.close(),
+      () => connection.dispatcher.close(),
+    );
+  const front = opts.record
+    ? await recordThrough(
+        { baseUrl: gateway.baseUrl, token, close: closeChain },
+        opts.record.cassette,
+        opts.target.name,
+        opts.record.labels,
+        opts.record.log,
+      )
+    : { baseUrl: gateway.baseUrl, close: closeChain };
+  return {
+    baseUrl: front.baseUrl,
+    publicBaseUrl: target.baseUrl,
+    token,
+    gatewayNonce: gateway.nonce,
+    secrets: () => [...new Set([token, target.token, ...connection.tokens.secrets()])].filter(Boolean),
+    network: () => {
+      const s = gateway.stats();
+      return { ...s, tokenRefreshes: Math.max(s.tokenRefreshes, connection.tokens.refreshes().length) };
+    },
+    close: () => front.close(),
+    ...(roundTripMs !== undefined ? { roundTripMs: Math.round(roundTripMs) } : {}),
+  };
+}

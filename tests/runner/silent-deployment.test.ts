@@ -1,0 +1,61 @@
+/**
+ * A deployment that stops answering (issue 19): a loopback front of the mock accepts every connection but never
+ * answers a request for one invoice. With --request-timeout 1s the checks that needed such an answer are
+ * inconclusive (never failed), the others judge as usual, and the run goes on to its reports and a verdict.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { startMock } from '../../mock/server.ts';
+import { countingProxy, startFlis } from './helpers.ts';
+
+const TOKEN = 'silent-deployment-token-3f9';
+const dir = mkdtempSync(join(tmpdir(), 'flis-silent-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** GET /apis/v0/invoices/{id} and below: accepted, never answered. */
+const SILENT = /^\/apis\/v0\/invoices\/[^/?]+/;
+
+test('unanswered requests make their checks inconclusive within the timeout, and the run ends', {
+  timeout: 600_000,
+}, async () => {
+  const mock = await startMock({ token: TOKEN, port: 0 });
+  const front = await countingProxy(mock.baseUrl, { hold: (req) => SILENT.test(req.url ?? '') });
+  const held = () => front.seen.filter((r) => SILENT.test(r.path)).length;
+  try {
+    const run = startFlis(
+      [
+        'run',
+        '--base-url',
+        front.baseUrl,
+        '--suite',
+        'invoices',
+        '--request-timeout',
+        '1s',
+        '--progress',
+        'none',
+        '--report-dir',
+        dir,
+      ],
+      { FLIS_TOKEN: TOKEN },
+    );
+    const code = await run.exited;
+    assert.equal(code, 0, run.out());
+    assert.ok(held() > 0, 'the silent paths were asked for');
+    const summary = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    assert.equal(summary.failed, 0, run.out());
+    assert.ok(summary.inconclusive >= 1, run.out());
+    assert.ok(summary.passed >= 1, 'the checks that needed no silent answer judged as usual');
+    for (const t of summary.inconclusiveTests)
+      assert.match(t.reason, /did not answer GET \/apis\/v0\/invoices\/.* within the request timeout of 1 s/);
+    assert.equal(summary.network.timeouts, held());
+    assert.match(run.out(), /INCONCLUSIVE \[/);
+    assert.match(run.out(), new RegExp(`network: .*${held()} timed out`));
+    assert.doesNotMatch(run.out(), new RegExp(TOKEN));
+  } finally {
+    await front.close();
+    await mock.close();
+  }
+});
