@@ -44,6 +44,8 @@ export const faultNames = [
   'record-route-missing',
   'updated-since-drops-match',
   'bulk-cancel-ignored',
+  // Issue 17 sections 1, 2 and 4 (verdicts-a): refusals that prove nothing, filters judged one way only.
+  'auth-forgotten-on-invoice-read',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -106,6 +108,9 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /invoices with updatedSince leaves out the last invoice updated at or after the date (spec 4.2).',
   'bulk-cancel-ignored':
     'cancel: true in a POST /offers/bulk item does not set canceled; single writes honour it (spec 3 rule 4).',
+  // Issue 17 sections 1, 2 and 4 (verdicts-a).
+  'auth-forgotten-on-invoice-read':
+    'GET /invoices/{invoiceId} forgets authentication: without a token it answers 404 for an unknown id and 200 for a real one (spec 5 rule 2).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

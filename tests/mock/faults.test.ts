@@ -314,6 +314,13 @@ const probes: Record<FaultName, Probe> = {
     );
     assert.equal((await offer(mock, 'fault-single-cancel'))?.canceled, true);
   },
+  // Issue 17 sections 1, 2 and 4 (verdicts-a).
+  'auth-forgotten-on-invoice-read': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    assert.equal((await call(mock, 'GET', `/invoices/${id}`, { token: null })).status, faulty ? 200 : 401);
+    assert.equal((await call(mock, 'GET', '/invoices/no-such-invoice', { token: null })).status, faulty ? 404 : 401);
+    assert.equal((await call(mock, 'GET', `/invoicesBillingGroupDetailsSnapshot/${id}`, { token: null })).status, 401);
+  },
 };
 
 describe('fault switches', () => {
