@@ -119,6 +119,21 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['auth-required'],
     evidence: { check: 'auth-required', message: /getInvoice \(GET \/invoices\/\{invoiceId\}\): no token → 200/ },
   },
+  'offer-window-ignored': { fails: ['offer-listing'], evidence: { check: 'offer-listing', message: /outside/ } },
+  'offer-window-widened': { fails: ['offer-listing'], evidence: { check: 'offer-listing', message: /outside/ } },
+  'billing-window-widened': {
+    fails: ['billing-filters'],
+    evidence: { check: 'billing-filters', message: /is (before start|after end)/ },
+  },
+  'created-since-widened': { fails: ['invoice-since'], evidence: { check: 'invoice-since', message: /createdSince/ } },
+  'updated-since-on-created': {
+    fails: ['invoice-since-complete'],
+    evidence: { check: 'invoice-since-complete', message: /updatedSince/ },
+  },
+  'empty-list-null': {
+    fails: ['response-schema'],
+    evidence: { check: 'response-schema', operation: 'listBillingGroups' },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */
