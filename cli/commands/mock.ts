@@ -63,9 +63,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return EXIT.ok;
   }
   const faults = (listOption(v.fault) ?? []).map((f) => oneOf<FaultName>('--fault', f, faultNames));
-  const variant = v.variant
-    ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)]
-    : undefined;
+  const variant = v.variant ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)] : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
   const host = v.host ?? '127.0.0.1';

@@ -101,9 +101,7 @@ function embeddedOptions(v: {
   'mock-drift'?: boolean;
 }): EmbeddedOptions {
   const faults = (listOption(v['mock-fault']) ?? []).map((f) => oneOf<FaultName>('--mock-fault', f, faultNames));
-  const variantName = v['mock-variant']
-    ? oneOf('--mock-variant', v['mock-variant'], variantPresetNames)
-    : undefined;
+  const variantName = v['mock-variant'] ? oneOf('--mock-variant', v['mock-variant'], variantPresetNames) : undefined;
   const writeDelayMs = intOption('mock-write-delay', v['mock-write-delay'], { max: 600_000 });
   const webhookFaults = (listOption(v['mock-webhook-fault']) ?? []).map((f) =>
     oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames),
