@@ -29,10 +29,19 @@ function bearerOf(header: string | undefined): string | undefined {
 }
 
 /** Why the request is refused, or undefined when it may pass. Messages never contain the header or token. */
+/** The auth-forgotten-on-invoice-read fault: one operation whose handler was wired up without the auth check. */
+function forgotten(request: FastifyRequest, faults: Faults): boolean {
+  return (
+    faults.has('auth-forgotten-on-invoice-read') &&
+    request.method === 'GET' &&
+    (request.routeOptions.url ?? '').endsWith('/invoices/:invoiceId')
+  );
+}
+
 export function authFailure(request: FastifyRequest, token: string, faults: Faults): HttpError | undefined {
   const given = bearerOf(request.headers.authorization);
   if (given === undefined) {
-    return faults.has('auth-missing-token-accepted')
+    return faults.has('auth-missing-token-accepted') || forgotten(request, faults)
       ? undefined
       : new HttpError(401, 'UNAUTHORIZED', 'an access token is required');
   }

@@ -44,6 +44,14 @@ export const faultNames = [
   'record-route-missing',
   'updated-since-drops-match',
   'bulk-cancel-ignored',
+  // Issue 17 sections 1, 2 and 4 (verdicts-a): refusals that prove nothing, filters judged one way only.
+  'auth-forgotten-on-invoice-read',
+  'offer-window-ignored',
+  'offer-window-widened',
+  'billing-window-widened',
+  'created-since-widened',
+  'updated-since-on-created',
+  'empty-list-null',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -106,6 +114,18 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /invoices with updatedSince leaves out the last invoice updated at or after the date (spec 4.2).',
   'bulk-cancel-ignored':
     'cancel: true in a POST /offers/bulk item does not set canceled; single writes honour it (spec 3 rule 4).',
+  // Issue 17 sections 1, 2 and 4 (verdicts-a).
+  'auth-forgotten-on-invoice-read':
+    'GET /invoices/{invoiceId} forgets authentication: without a token it answers 404 for an unknown id and 200 for a real one (spec 5 rule 2).',
+  'offer-window-ignored': 'GET /offers ignores start and end: every offer is listed (spec 4.1).',
+  'offer-window-widened':
+    'GET /offers widens the window by 12 hours on each side, whichever timestamp it filters on (spec 4.1).',
+  'billing-window-widened': 'GET /billingGroups widens start and end by one day each (spec 4.2).',
+  'created-since-widened': 'GET /invoices counts createdSince from the day before the date given (spec 4.2).',
+  'updated-since-on-created':
+    'GET /invoices filters updatedSince on created instead of updated: an invoice updated after the date but created before it is left out (spec 4.2).',
+  'empty-list-null':
+    'GET /offers, /billingGroups and /invoices answer null instead of an empty array when nothing matches (spec 4.1, 4.2).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

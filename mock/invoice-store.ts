@@ -35,8 +35,14 @@ export class InvoiceStore {
 export interface InvoicePageRequest {
   createdSinceMs?: number;
   updatedSinceMs?: number;
+  /** The updated-since-on-created fault compares updatedSince with `created`. */
+  updatedSinceOn?: 'updated' | 'created';
   limit?: number;
   page?: number;
+  /** The number of the first page (default 1). */
+  firstPage?: 0 | 1;
+  /** Without limit and page, at most this many (0: all). */
+  defaultPageSize?: number;
 }
 
 /** With a page but no limit, pages still need a size; 10 is the mock's choice (spec 8: maximum page size not shown). */
@@ -46,11 +52,15 @@ function since(ms: number | undefined, value: string): boolean {
   return ms === undefined || Date.parse(value) >= ms;
 }
 
-/** Filters, then pages: page is 1-based; no page and no limit means everything. */
+/** Filters, then pages: page is 1-based (or from firstPage); no page and no limit means everything (or the default size). */
 export function pageOfInvoices(all: Invoice[], req: InvoicePageRequest): Invoice[] {
-  const matching = all.filter((i) => since(req.createdSinceMs, i.created) && since(req.updatedSinceMs, i.updated));
-  if (req.limit === undefined && req.page === undefined) return matching;
-  const size = req.limit ?? DEFAULT_PAGE_SIZE;
-  const start = ((req.page ?? 1) - 1) * size;
+  const matching = all.filter(
+    (i) => since(req.createdSinceMs, i.created) && since(req.updatedSinceMs, i[req.updatedSinceOn ?? 'updated']),
+  );
+  const cut = req.defaultPageSize ?? 0;
+  if (req.limit === undefined && req.page === undefined) return cut > 0 ? matching.slice(0, cut) : matching;
+  const size = req.limit ?? (cut || DEFAULT_PAGE_SIZE);
+  const first = req.firstPage ?? 1;
+  const start = ((req.page ?? first) - first) * size;
   return start >= matching.length ? [] : matching.slice(start, start + size);
 }

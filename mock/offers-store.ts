@@ -35,6 +35,8 @@ interface Batch {
 
 interface QueuedWrite {
   dueAt: number;
+  /** When the write was acknowledged (epoch ms): the offer's write time once it is applied. */
+  writtenAt: number;
   batch: Batch;
   item: BatchItem;
   mutate: OfferMutation;
@@ -57,6 +59,8 @@ export interface BookingRequestsStatus {
 
 export class OffersStore {
   private readonly offers = new Map<string, Offer>();
+  /** Offer id → when its last applied write was acknowledged (epoch ms); seeded offers: their transportTimestamp. */
+  private readonly writtenAt = new Map<string, number>();
   private readonly queue: QueuedWrite[] = [];
   private readonly batches = new Map<string, Batch>();
   private readonly batchesByBooking = new Map<string, Set<string>>();
@@ -67,12 +71,16 @@ export class OffersStore {
   ) {}
 
   seed(offers: Offer[]): void {
-    for (const o of offers) this.offers.set(o.id, clone(o));
+    for (const o of offers) {
+      this.offers.set(o.id, clone(o));
+      this.writtenAt.set(o.id, Date.parse(o.transportTimestamp));
+    }
   }
 
   submit(batchId: string, writes: OfferWrite[]): void {
     const batch: Batch = { batchId, acceptedAt: new Date().toISOString(), items: [] };
     const dueAt = this.now() + this.delayMs;
+    const writtenAt = Date.now();
     for (const w of writes) {
       const item: BatchItem = {
         offerId: w.offerId,
@@ -81,7 +89,7 @@ export class OffersStore {
         ...(w.bookingId !== undefined ? { bookingId: w.bookingId } : {}),
       };
       batch.items.push(item);
-      this.queue.push({ dueAt, batch, item, mutate: w.mutate });
+      this.queue.push({ dueAt, writtenAt, batch, item, mutate: w.mutate });
       if (w.bookingId !== undefined) this.indexBooking(w.bookingId, batchId);
     }
     this.batches.set(batchId, batch);
@@ -98,6 +106,12 @@ export class OffersStore {
   list(): Offer[] {
     this.settle();
     return [...this.offers.values()].map(clone);
+  }
+
+  /** When the offer's last visible write was acknowledged (epoch ms). */
+  lastWrittenAt(id: string): number | undefined {
+    this.settle();
+    return this.writtenAt.get(id);
   }
 
   /** Stored, or written and not yet visible: a DELETE right after a write must not answer 404. */
@@ -137,10 +151,11 @@ export class OffersStore {
     }
   }
 
-  private apply({ batch, item, mutate }: QueuedWrite): void {
+  private apply({ batch, item, mutate, writtenAt }: QueuedWrite): void {
     const result = mutate(this.offers.get(item.offerId));
     if (result) {
       this.offers.set(item.offerId, result);
+      this.writtenAt.set(item.offerId, writtenAt);
       item.bookingId ??= result.bookingId;
       this.indexBooking(result.bookingId, batch.batchId);
     }

@@ -55,3 +55,11 @@ export function positiveIntParam(request: FastifyRequest, name: string): number 
   if (!/^\d+$/.test(value) || Number(value) < 1) throw invalidQuery(name, 'an integer of at least 1');
   return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
 }
+
+/** A whole number of 0 or more (a page number where pages start at 0). */
+export function wholeNumberParam(request: FastifyRequest, name: string): number | undefined {
+  const value = stringParam(request, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw invalidQuery(name, 'an integer of at least 0');
+  return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
+}

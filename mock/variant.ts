@@ -22,9 +22,18 @@ export interface MockVariant {
   maxBulkItems: number;
   /** Answer 429 with Retry-After when this token bucket is empty (mock/throttle.ts); spec 8 leaves rate limits open. */
   throttle?: ThrottleSettings;
+  // Issue 17 (verdicts-a): what a filter, a window or a page leaves open, read the other way. Absent: the default.
+  /** What GET /offers?start&end filters on (spec 4.3: not shown): transportTimestamp (default) or the time of the last write. */
+  offerWindowOn?: 'transportTimestamp' | 'written';
+  /** Whether the start and end of GET /offers and GET /billingGroups include their own bound (not shown). Default inclusive. */
+  windowBounds?: 'inclusive' | 'exclusive';
+  /** The number of the first page of GET /invoices (not shown). Default 1. */
+  firstPage?: 0 | 1;
+  /** GET /invoices without a limit answers at most this many (spec 8: page size not shown). Default 0: all of them. */
+  defaultPageSize?: number;
 }
 
-export const variantPresets: Record<'default' | 'different' | 'throttled', MockVariant> = {
+export const variantPresets: Record<'default' | 'different' | 'throttled' | 'open-choices', MockVariant> = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
   different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
   // About 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
@@ -36,7 +45,23 @@ export const variantPresets: Record<'default' | 'different' | 'throttled', MockV
     maxBulkItems: 0,
     throttle: { perSecond: 100, burst: 100 },
   },
+  // Issue 17 (verdicts-a): offers windowed on their write time, bounds that exclude themselves, pages from 0, and
+  // a list cut at 20 when no limit is asked for.
+  'open-choices': {
+    createdStatus: 202,
+    idFormat: 'numeric',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    offerWindowOn: 'written',
+    windowBounds: 'exclusive',
+    firstPage: 0,
+    defaultPageSize: 20,
+  },
 };
+
+export type VariantPresetName = keyof typeof variantPresets;
+export const variantPresetNames = Object.keys(variantPresets) as VariantPresetName[];
 
 const createdStatuses: readonly number[] = [200, 201, 202];
 const idFormats: readonly string[] = ['prefixed', 'uuid', 'numeric'];
@@ -51,10 +76,36 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
   if (typeof v.lenientInput !== 'boolean') throw new Error('variant.lenientInput must be a boolean');
   if (!Number.isInteger(v.maxBulkItems) || v.maxBulkItems < 0)
     throw new Error('variant.maxBulkItems must be a whole number, 0 for no limit');
+  checkOpenChoices(v);
   return v;
 }
 
 /** Status of the asynchronous offer acknowledgements (PUT, DELETE, bulk): "accepted" fits them best when not 200. */
 export function offerAckStatus(variant: MockVariant): 200 | 202 {
   return variant.createdStatus === 200 ? 200 : 202;
+}
+
+/** Issue 17 (verdicts-a): the optional choices of filters, windows and pages. */
+function checkOpenChoices(v: MockVariant): void {
+  if (v.offerWindowOn !== undefined && !['transportTimestamp', 'written'].includes(v.offerWindowOn))
+    throw new Error("variant.offerWindowOn must be 'transportTimestamp' or 'written'");
+  if (v.windowBounds !== undefined && !['inclusive', 'exclusive'].includes(v.windowBounds))
+    throw new Error("variant.windowBounds must be 'inclusive' or 'exclusive'");
+  if (v.firstPage !== undefined && v.firstPage !== 0 && v.firstPage !== 1)
+    throw new Error('variant.firstPage must be 0 or 1');
+  if (v.defaultPageSize !== undefined && (!Number.isInteger(v.defaultPageSize) || v.defaultPageSize < 0))
+    throw new Error('variant.defaultPageSize must be a whole number, 0 for none');
+}
+
+/** Whether `value` lies in the window [start, end] as the variant reads its bounds; an absent bound does not limit. */
+export function inWindow<T extends string | number>(
+  variant: MockVariant,
+  value: T,
+  start: T | undefined,
+  end: T | undefined,
+): boolean {
+  const exclusive = variant.windowBounds === 'exclusive';
+  const afterStart = start === undefined || (exclusive ? value > start : value >= start);
+  const beforeEnd = end === undefined || (exclusive ? value < end : value <= end);
+  return afterStart && beforeEnd;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
-import { variantPresets } from '../../mock/variant.ts';
+import { variantPresetNames, variantPresets } from '../../mock/variant.ts';
 import { loopbackUrl } from '../../mock/webhook-hub.ts';
 import { webhookFaultDescriptions, webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
 import { mintToken } from '../../runner/start-target.ts';
@@ -14,7 +14,7 @@ import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 function help(): string {
   const faults = faultNames.map((f) => `  ${f.padEnd(30)} ${faultDescriptions[f]}`).join('\n');
-  return `Usage: flis mock [--port N] [--host ADDR] [--fault NAME ...] [--variant default|different|throttled] [--write-delay MS]
+  return `Usage: flis mock [--port N] [--host ADDR] [--fault NAME ...] [--variant NAME] [--write-delay MS]
 
 Serve the embedded mock deployment on loopback until stopped (Ctrl-C). Prints its base URL.
 The bearer token is FLIS_MOCK_TOKEN if set; else a fresh one is minted and written to a
@@ -26,6 +26,7 @@ Options:
   --fault NAME         switch a deliberate contract violation on (repeatable)
   --variant NAME       default | different (201/202 creates, uuid ids, extra fields: still conformant)
                        | throttled (429 with Retry-After above about 100 requests a second: conformant)
+                       | open-choices (offer windows on write time, exclusive bounds, pages from 0, 20 by default)
   --write-delay MS     delay before an asynchronous offer write becomes visible (default 0)
   --webhook URL        deliver webhooks (spec 6) to this loopback receiver, e.g. 'flis webhooks listen' (repeatable;
                        mock-only, like PUT /__flis/webhooks {"url": …}: the spec shows no subscription method)
@@ -63,9 +64,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return EXIT.ok;
   }
   const faults = (listOption(v.fault) ?? []).map((f) => oneOf<FaultName>('--fault', f, faultNames));
-  const variant = v.variant
-    ? variantPresets[oneOf('--variant', v.variant, Object.keys(variantPresets) as (keyof typeof variantPresets)[])]
-    : undefined;
+  const variant = v.variant ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)] : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
   const host = v.host ?? '127.0.0.1';

@@ -6,6 +6,9 @@ import { invalidBody, notFound } from '../errors.ts';
 import { asObject, type JsonObject } from '../json.ts';
 import { booleanParam, dateParam, stringParam } from '../query.ts';
 import { requireValid } from '../validation.ts';
+import { dateStartMs, isoDate } from '../formats.ts';
+import { emptyList } from '../lists.ts';
+import { inWindow } from '../variant.ts';
 import { pathParam } from './params.ts';
 
 function presentGroup(ctx: MockContext, group: BillingGroup): JsonObject {
@@ -39,11 +42,18 @@ function readFilter(ctx: MockContext, request: FastifyRequest): GroupFilter {
   return filter;
 }
 
-/** Dates are ISO calendar dates, so string order is date order; both ends are inclusive. */
-function matches(g: BillingGroup, f: GroupFilter): boolean {
+const DAY_MS = 86_400_000;
+
+/** The billing-window-widened fault moves a date bound by whole days. */
+function shiftDate(date: string | undefined, days: number): string | undefined {
+  return date === undefined ? undefined : isoDate((dateStartMs(date) as number) + days * DAY_MS);
+}
+
+/** Dates are ISO calendar dates, so string order is date order; both ends are inclusive (a variant: exclusive). */
+function matches(ctx: MockContext, g: BillingGroup, f: GroupFilter): boolean {
+  const widen = ctx.faults.has('billing-window-widened') ? 1 : 0;
   return (
-    (f.start === undefined || g.date >= f.start) &&
-    (f.end === undefined || g.date <= f.end) &&
+    inWindow(ctx.variant, g.date.slice(0, 10), shiftDate(f.start, -widen), shiftDate(f.end, widen)) &&
     (f.state === undefined || g.status === f.state) &&
     (f.customerId === undefined || g.customerId === f.customerId) &&
     (f.inactive === undefined || g.inactive === f.inactive)
@@ -117,9 +127,12 @@ export function billingGroupRoutes(ctx: MockContext) {
     const listOptions = ctx.faults.has('text-content-type') ? { onSend: labelAsText } : {};
     app.get('/billingGroups', listOptions, async (request) => {
       const filter = readFilter(ctx, request);
-      const listed = ctx.billing.list().filter((g) => matches(g, filter));
+      const listed = ctx.billing.list().filter((g) => matches(ctx, g, filter));
       const dropped = ctx.faults.has('billing-filter-drops-match') ? lastDroppable(listed, filter) : undefined;
-      return listed.filter((g) => g !== dropped).map((g) => presentGroup(ctx, g));
+      return emptyList(
+        ctx,
+        listed.filter((g) => g !== dropped).map((g) => presentGroup(ctx, g)),
+      );
     });
     app.post('/billingGroups/bulkStatusUpdate', async (request) => {
       for (const u of readUpdates(ctx, request.body)) applyUpdate(ctx, u);

@@ -5,7 +5,8 @@ import { notFound } from '../errors.ts';
 import { dateStartMs } from '../formats.ts';
 import { pageOfInvoices, type Invoice, type InvoicePageRequest } from '../invoice-store.ts';
 import type { JsonObject } from '../json.ts';
-import { dateParam, positiveIntParam } from '../query.ts';
+import { emptyList } from '../lists.ts';
+import { dateParam, positiveIntParam, wholeNumberParam } from '../query.ts';
 import { pathParam } from './params.ts';
 
 /** The invoice-bad-created-timestamp fault: a day-first local time, a classic non-ISO rendering. */
@@ -44,14 +45,18 @@ function readPageRequest(ctx: MockContext, request: FastifyRequest): InvoicePage
   const createdSince = dateParam(request, 'createdSince');
   const updatedSince = dateParam(request, 'updatedSince');
   const limit = positiveIntParam(request, 'limit');
-  const page = positiveIntParam(request, 'page');
-  const req: InvoicePageRequest = {};
+  const firstPage = ctx.variant.firstPage ?? 1;
+  const page = firstPage === 0 ? wholeNumberParam(request, 'page') : positiveIntParam(request, 'page');
+  const req: InvoicePageRequest = { firstPage, defaultPageSize: ctx.variant.defaultPageSize ?? 0 };
+  // created-since-widened: counted from the day before.
+  const widen = ctx.faults.has('created-since-widened') ? 86_400_000 : 0;
   if (createdSince !== undefined && !ctx.faults.has('created-since-ignored'))
-    req.createdSinceMs = dateStartMs(createdSince) as number;
+    req.createdSinceMs = (dateStartMs(createdSince) as number) - widen;
   if (updatedSince !== undefined) req.updatedSinceMs = dateStartMs(updatedSince) as number;
+  if (ctx.faults.has('updated-since-on-created')) req.updatedSinceOn = 'created';
   if (limit !== undefined && !ctx.faults.has('limit-ignored')) req.limit = limit;
   // page-repeats: every page after the first answers the first page again.
-  if (page !== undefined) req.page = ctx.faults.has('page-repeats') ? 1 : page;
+  if (page !== undefined) req.page = ctx.faults.has('page-repeats') ? firstPage : page;
   return req;
 }
 
@@ -68,7 +73,10 @@ export function invoiceRoutes(ctx: MockContext) {
       const page = pageOfInvoices(ctx.invoices.list(), req);
       // updated-since-drops-match: the last invoice that matches updatedSince is left out.
       const dropped = ctx.faults.has('updated-since-drops-match') && req.updatedSinceMs !== undefined;
-      return (dropped ? page.slice(0, -1) : page).map((i) => listItem(ctx, i));
+      return emptyList(
+        ctx,
+        (dropped ? page.slice(0, -1) : page).map((i) => listItem(ctx, i)),
+      );
     });
     app.get('/invoices/:invoiceId', async (request) => withBillingGroups(ctx, existingInvoice(ctx, request)));
     app.get('/invoicesBillingGroupDetailsSnapshot/:invoiceId', async (request) =>

@@ -14,7 +14,8 @@ import { withUtcOffset } from '../formats.ts';
 import { dateTimeParam } from '../query.ts';
 import { leniently } from '../lenient.ts';
 import { requireValid } from '../validation.ts';
-import { offerAckStatus } from '../variant.ts';
+import { emptyList } from '../lists.ts';
+import { inWindow, offerAckStatus } from '../variant.ts';
 import { pathParam } from './params.ts';
 
 function presentOffer(ctx: MockContext, offer: Offer): JsonObject {
@@ -97,18 +98,36 @@ function bulkWrites(ctx: MockContext, body: unknown): OfferWrite[] {
   return writes;
 }
 
+const WIDENED_MS = 12 * 3_600_000;
+
+/** The instant GET /offers?start&end filters an offer on: its transportTimestamp, or (a variant) its write time. */
+function windowedAt(ctx: MockContext, o: Offer): number {
+  return ctx.variant.offerWindowOn === 'written'
+    ? (ctx.offers.lastWrittenAt(o.id) ?? Date.parse(o.transportTimestamp))
+    : Date.parse(o.transportTimestamp);
+}
+
 function listOffers(ctx: MockContext) {
   return async (request: FastifyRequest) => {
+    const widen = ctx.faults.has('offer-window-widened') ? WIDENED_MS : 0;
     const start = dateTimeParam(request, 'start');
     const end = dateTimeParam(request, 'end');
-    const inWindow = (o: Offer): boolean => {
-      const t = Date.parse(o.transportTimestamp);
-      return (start === undefined || t >= start) && (end === undefined || t <= end);
-    };
-    return ctx.offers
+    const listed = ctx.offers
       .list()
-      .filter(inWindow)
-      .map((o) => presentOffer(ctx, o));
+      .filter(
+        (o) =>
+          ctx.faults.has('offer-window-ignored') ||
+          inWindow(
+            ctx.variant,
+            windowedAt(ctx, o),
+            start === undefined ? start : start - widen,
+            end === undefined ? end : end + widen,
+          ),
+      );
+    return emptyList(
+      ctx,
+      listed.map((o) => presentOffer(ctx, o)),
+    );
   };
 }
 

@@ -13,7 +13,7 @@
  * Every case that can be listed is sent on every run, to each of the three
  * operations (suites/generators/invalid-offer-body.ts: each typed field with
  * each wrong value, each malformed text, each wrong shape, no body, each other
- * content type), so the same server gets the same verdict whatever the seed; a
+ * content type), side by side, so the same server gets the same verdict whatever the seed; a
  * fast-check property then adds random cases (other bodies, JSON cut short).
  * Anything a server accepts is registered for cleanup.
  */
@@ -25,6 +25,7 @@ import type { Severity } from '../lib/check-failure.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { freshOfferId, withCleanup, type FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
+import { mapBounded } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
 import { secretForms } from '../lib/redact.ts';
 import { target } from '../lib/target.ts';
@@ -159,9 +160,11 @@ test(
         const cases = listedCases(t.runId);
         // Several hundred quick requests; a remote deployment needs more than the default test timeout.
         flow.testInfo.setTimeout(Math.max(flow.testInfo.timeout, 300_000));
+        // Side by side; the findings keep the order of the cases, so the report does not depend on timing.
+        const answers = await mapBounded(cases, (c) => send(flow, c));
         const findings: Finding[] = [];
-        for (const c of cases) {
-          const x = await send(flow, c);
+        for (const [i, x] of answers.entries()) {
+          const c = cases[i]!;
           if (x.response.status >= 200 && x.response.status < 300) registerAccepted(flow, x, c.bad);
           findings.push(...judge(c, x, t.token));
         }

@@ -1,32 +1,39 @@
 /**
  * auth-required: every operation requires the bearer token (spec 4, spec 5
- * rule 2). A request without a token and one with a token no deployment issues
- * are both refused, on all operations of the contract: any 4xx is a refusal
- * (401 and 403 are usual, but spec 7 shows no error codes). Path
- * parameters are placeholders tagged with the run id and write bodies are
- * valid, so only the token can explain a refusal.
+ * rule 2). A refusal proves something only where the same request with the
+ * valid token is served: a 404 without a token for a record that does not
+ * exist is no proof that the token was checked. So each operation is first given
+ * a request the valid token is served (a 2xx: a list, or a record the run wrote
+ * or found, suites/contract/served-requests.ts), and exactly that request is
+ * resent with no token, with a token no deployment issues, and with near misses
+ * of the real token (one character changed, the last dropped, one added, the
+ * case changed), which catch a sloppy comparison. Each must be refused: any 4xx
+ * is a refusal (spec 7 shows no error codes). A DELETE is probed before the
+ * valid request, which then shows that the record was there to remove.
  *
- * Besides no token and an unrelated one, near misses of the real token (one
- * character changed, the last dropped, one added, the case changed) catch a
- * sloppy comparison; they are redacted from every report like the token.
- * Read operations and write-method operations are probed in separate tests:
- * on a read-only target the write-method probes are skipped (no request with
- * a write method may be sent there), saying so.
+ * An operation for which no served request can be had (nothing listed to read,
+ * a write refused with the valid token, a record the run may not change) is NOT
+ * JUDGED: annotated `not-judged` with the reason, never counted as refused. Its
+ * probes still go to placeholder ids: a 2xx without a valid token is a failure
+ * wherever it happens.
  *
- * One test per probe and kind over all operations rather than one per operation:
- * Playwright replaces its worker after every failed test,
- * and a server that ignores auth would otherwise fail 125 tests and pay for
- * 125 worker starts. The failure still names every operation that let a
- * request through, and shows the first exchanges with their curl commands.
+ * One test per kind (reads; write methods, which a read-only target never gets)
+ * rather than one per operation: Playwright replaces its worker after every failed
+ * test, and a server that ignores auth would pay for 125 worker starts. The
+ * operations are judged side by side (suites/lib/parallel.ts). The near misses are
+ * as secret as the token: every report redacts them.
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import type { AuthMode } from '../lib/client.ts';
 import { Check } from '../lib/check.ts';
+import type { AuthMode, CallOptions } from '../lib/client.ts';
 import type { Exchange } from '../lib/exchange.ts';
+import { mapBounded } from '../lib/parallel.ts';
+import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writes.ts';
 import { contractTest, test, is2xx, skipTest, type ContractContext } from './contract-test.ts';
 import { placeholderParams, validLookingBody } from './fixtures.ts';
-import { NEAR_MISS_LABELS, nearMissTokens } from './near-miss-tokens.ts';
-import { cancelOffer } from './offers.ts';
+import { cancelLater } from './offers.ts';
+import { nearMissTokens } from './near-miss-tokens.ts';
+import { SharedRecords, prepareServed } from './served-requests.ts';
 
 /** Spec 7 shows no error status codes: any 4xx refuses; a 2xx lets the request through, a 5xx is no answer. */
 const refused = (status: number): boolean => status >= 400 && status < 500;
@@ -34,74 +41,117 @@ const refused = (status: number): boolean => status >= 400 && status < 500;
 interface Probe {
   auth: AuthMode;
   label: string;
-  what: string;
   /** The wrong token to send, when it is not the client's fixed WRONG_TOKEN. */
   bearer?: string;
 }
 
-const FIXED_PROBES: Probe[] = [
-  { auth: 'none', label: 'no token', what: 'no Authorization header' },
-  { auth: 'wrong', label: 'wrong token', what: 'a bearer token the deployment never issued' },
-];
+/** No token, an unrelated token, and the near misses of the real one that differ from it. */
+function probesFor(token: string): Probe[] {
+  return [
+    { auth: 'none', label: 'no token' },
+    { auth: 'wrong', label: 'wrong token' },
+    ...nearMissTokens(token).map((n): Probe => ({ auth: 'wrong', label: n.label, bearer: n.token })),
+  ];
+}
+
 /** Enough exchanges to show the pattern without burying the report. */
 const SHOWN_EXCHANGES = 6;
 
-interface LetThrough {
+interface Verdict {
   op: Operation;
-  what: string;
-  exchange: Exchange;
+  /** Probes answered otherwise than with a 4xx, with their answers. */
+  letThrough: { probe: Probe; exchange: Exchange }[];
+  notJudged?: string;
+}
+
+async function send(ctx: ContractContext, op: Operation, call: CallOptions, probe?: Probe): Promise<Exchange> {
+  return ctx.api.op(op, {
+    ...call,
+    ...(probe ? { auth: probe.auth, ...(probe.bearer !== undefined ? { bearer: probe.bearer } : {}) } : {}),
+  });
+}
+
+/** The probes of one request, in order; what each was answered when it was not refused. */
+async function probeAll(
+  ctx: ContractContext,
+  op: Operation,
+  call: CallOptions,
+  probes: Probe[],
+  created: ((x: Exchange) => void) | undefined,
+): Promise<Verdict['letThrough']> {
+  const letThrough: Verdict['letThrough'] = [];
+  for (const probe of probes) {
+    const x = await send(ctx, op, call, probe);
+    if (refused(x.response.status)) continue;
+    if (is2xx(x)) created?.(x);
+    letThrough.push({ probe, exchange: x });
+  }
+  return letThrough;
 }
 
 /**
- * A server that wrongly accepts the probe of a PUT has written a record; undo it
- * through the DELETE of the same path, as a client with the valid token would.
+ * With no request the valid token is served, the probes still go to placeholder ids (records that do not exist):
+ * a refusal there proves nothing, but a 2xx without the token is a failure wherever it happens.
  */
-function undoAcceptedUpsert(ctx: ContractContext, op: Operation, params: Record<string, string>): void {
-  const del = operations().find((o) => o.method === 'delete' && o.path === op.path);
-  if (op.method !== 'put' || !del) return;
-  ctx.cleanup.add(`undo ${op.operationId} accepted without a valid token`, () =>
-    del.operationId === 'deleteOffer' ? cancelOffer(ctx.api, params.offerId ?? '') : ctx.api.op(del, { params }),
-  );
-}
-
-/** Requests in flight at once: enough to keep a remote run short, few enough to be polite. */
-const IN_FLIGHT = 4;
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
-
-/** The probe's answer when the operation let it through, undefined when it was refused. */
-async function probe(ctx: ContractContext, op: Operation, p: Probe): Promise<LetThrough | undefined> {
+async function probeUnserved(ctx: ContractContext, op: Operation, probes: Probe[], why: string): Promise<Verdict> {
   const params = placeholderParams(op, ctx.runId);
-  const json = validLookingBody(op, ctx.runId, params);
-  const exchange = await ctx.api.op(op, {
-    params,
-    auth: p.auth,
-    ...(p.bearer !== undefined ? { bearer: p.bearer } : {}),
-    ...(json !== undefined ? { json } : {}),
-  });
-  if (refused(exchange.response.status)) return undefined;
-  if (is2xx(exchange)) undoAcceptedUpsert(ctx, op, params);
-  return { op, what: p.what, exchange };
+  const json = op.documented ? validLookingBody(op, ctx.runId, params) : catalogueBody(op, ctx.runId);
+  const call: CallOptions = { params, ...(json !== undefined ? { json } : {}) };
+  const undo = (x: Exchange) => undoAccepted(ctx, op, params, json, x);
+  const letThrough = (await probeAll(ctx, op, call, probes, undo)).filter((l) => is2xx(l.exchange));
+  return { op, letThrough, notJudged: `${why} (probed on placeholder ids, where only a 2xx proves anything)` };
 }
 
-function describe(l: LetThrough): string {
-  return `${l.op.operationId} (${l.op.method.toUpperCase()} ${l.op.path}): ${l.exchange.response.status}`;
+/** A probe wrongly accepted on placeholder ids may have written a record: undo it as a client with the token would. */
+function undoAccepted(
+  ctx: ContractContext,
+  op: Operation,
+  params: Record<string, string>,
+  json: unknown,
+  x: Exchange,
+): void {
+  if (op.path.startsWith('/offers')) {
+    const ackId = (x.response.body as { id?: unknown } | undefined)?.id;
+    const bulkIds = Array.isArray(json) ? json.map((i) => (i as { id?: unknown }).id) : [];
+    const ids = [params.offerId, ackId, ...bulkIds].filter((v): v is string => typeof v === 'string');
+    cancelLater(ctx, ids, 'offer written by a probe without a valid token');
+  } else if (params.billingGroupId !== undefined || op.path.startsWith('/billingGroups')) return;
+  else if (op.method === 'put') deleteLater(ctx, op.path, params);
+  else if (op.method === 'post') deleteCreatedLater(ctx, op, json, x);
 }
 
-/** The probes of one run: no token, an unrelated token, and near misses of the real token. */
-function probeFor(label: string, token: string): Probe | undefined {
-  const fixed = FIXED_PROBES.find((p) => p.label === label);
-  if (fixed) return fixed;
-  const near = nearMissTokens(token).find((n) => n.label === label);
-  return near ? { auth: 'wrong', label, what: near.what, bearer: near.token } : undefined;
+/** The valid request, then the probes (for a DELETE the probes first); what was let through, or why nothing is judged. */
+async function judge(ctx: ContractContext, op: Operation, probes: Probe[], shared: SharedRecords): Promise<Verdict> {
+  const prepared = await prepareServed(ctx, op, shared);
+  if ('notJudged' in prepared) return probeUnserved(ctx, op, probes, prepared.notJudged);
+  const { call, destructive, created } = prepared.served;
+  const valid = async (): Promise<Exchange> => {
+    const x = await send(ctx, op, call);
+    if (is2xx(x)) created?.(x);
+    return x;
+  };
+  const first = destructive ? undefined : await valid();
+  if (first && !is2xx(first))
+    return {
+      op,
+      letThrough: [],
+      notJudged: `the valid token was not served either: it answered ${first.response.status}`,
+    };
+  const letThrough = await probeAll(ctx, op, call, probes, created);
+  const last = destructive ? await valid() : first;
+  // A 2xx without the valid token is a failure wherever it happens; anything else counts only where the token is served.
+  if (last && !is2xx(last) && !letThrough.some((l) => is2xx(l.exchange)))
+    return {
+      op,
+      letThrough: [],
+      notJudged: `the valid token was not served either: it answered ${last.response.status} after the probes`,
+    };
+  return { op, letThrough };
+}
+
+function describe(v: Verdict): string {
+  const answers = v.letThrough.map((l) => `${l.probe.label} → ${l.exchange.response.status}`).join(', ');
+  return `${v.op.operationId} (${v.op.method.toUpperCase()} ${v.op.path}): ${answers}`;
 }
 
 const all = operations();
@@ -111,48 +161,50 @@ const groups = [
   { kind: 'write-method', ops: all.filter((o) => o.method !== 'get'), writes: true },
 ] as const;
 
-for (const label of [...FIXED_PROBES.map((p) => p.label), ...NEAR_MISS_LABELS]) {
-  for (const { kind, ops, writes } of groups) {
-    test(
-      ...contractTest(
-        {
-          check: 'auth-required',
-          clause: 'spec 5 rule 2',
-          title: `${label} · ${ops.length} ${kind} operations`,
-        },
-        async (ctx) => {
-          const t = ctx.api.target;
-          if (writes && !t.allowWrites) {
-            const reason = `${t.writesSkippedReason}: no request with a write method may be sent to a read-only target, so the auth probes of the ${ops.length} write-method operations are not sent`;
-            ctx.testInfo.annotations.push({ type: 'skipped-because', description: reason });
-            skipTest(ctx, reason);
-          }
-          const token = t.token;
-          const p = probeFor(label, token);
-          if (!p)
-            skipTest(ctx, `the token has no ${label} variant that differs from it (e.g. no letters to change case)`);
-          // Hundreds of sequential requests to a remote deployment can outlast the default test timeout.
-          ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
-          const letThrough = (await mapLimited(ops, IN_FLIGHT, (op) => probe(ctx, op, p))).filter(
-            (l): l is LetThrough => l !== undefined,
-          );
-          const first = letThrough[0];
-          if (!first) return;
-          for (const l of letThrough)
-            ctx.testInfo.annotations.push({ type: 'operation', description: l.op.operationId });
-          // The near misses are as secret as the token: a report must not show them either.
-          const check = new Check(ctx.check.meta, [token, ...nearMissTokens(token).map((n) => n.token)]);
-          check.fail(
-            `every request must send the bearer token, and one with ${p.what} must be refused with a 4xx (spec 5 rule 2); ${letThrough.length} of ${ops.length} ${kind} operation(s) answered otherwise:\n    ${letThrough.map(describe).join('\n    ')}`,
-            {
-              operationId: first.op.operationId,
-              method: first.op.method,
-              path: first.op.path,
-              exchanges: letThrough.slice(0, SHOWN_EXCHANGES).map((l) => l.exchange),
-            },
-          );
-        },
-      ),
-    );
-  }
+for (const { kind, ops, writes } of groups) {
+  test(
+    ...contractTest(
+      {
+        check: 'auth-required',
+        clause: 'spec 5 rule 2',
+        title: `${ops.length} ${kind} operations, each on a request the valid token is served: refused without it`,
+      },
+      async (ctx) => {
+        const t = ctx.api.target;
+        if (writes && !t.allowWrites) {
+          const reason = `${t.writesSkippedReason}: no request with a write method may be sent to a read-only target, so the auth probes of the ${ops.length} write-method operations are not sent`;
+          ctx.testInfo.annotations.push({ type: 'skipped-because', description: reason });
+          skipTest(ctx, reason);
+        }
+        // Set-up writes and seven requests per operation: a remote deployment needs more than the default timeout.
+        ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
+        const probes = probesFor(t.token);
+        const shared = new SharedRecords(ctx.runId);
+        const verdicts = await mapBounded(ops, (op) => judge(ctx, op, probes, shared));
+        for (const v of verdicts)
+          if (v.notJudged)
+            ctx.testInfo.annotations.push({ type: 'not-judged', description: `${v.op.operationId}: ${v.notJudged}` });
+        const failed = verdicts.filter((v) => v.letThrough.length > 0);
+        const judged = verdicts.filter((v) => !v.notJudged).length;
+        ctx.testInfo.annotations.push({
+          type: 'note',
+          description: `${judged} of ${ops.length} ${kind} operations judged; ${ops.length - judged} not judged (no request the valid token is served; see not-judged)`,
+        });
+        const first = failed[0];
+        if (!first) return;
+        for (const v of failed) ctx.testInfo.annotations.push({ type: 'operation', description: v.op.operationId });
+        // The near misses are as secret as the token: a report must not show them either.
+        const check = new Check(ctx.check.meta, [t.token, ...nearMissTokens(t.token).map((n) => n.token)]);
+        check.fail(
+          `every request must send the bearer token (spec 5 rule 2): the same request that the valid token is served must be refused with a 4xx without it; ${failed.length} of ${judged} judged ${kind} operation(s) answered a probe otherwise:\n    ${failed.map(describe).join('\n    ')}`,
+          {
+            operationId: first.op.operationId,
+            method: first.op.method,
+            path: first.op.path,
+            exchanges: failed.flatMap((v) => v.letThrough.map((l) => l.exchange)).slice(0, SHOWN_EXCHANGES),
+          },
+        );
+      },
+    ),
+  );
 }

@@ -11,56 +11,14 @@
  * (writes not allowed, or the upsert refused the body, whose fields are not
  * shown), a 404 is inconclusive and the test is skipped, saying so.
  */
-import { operations, type Operation } from '../../specs/contract.ts';
+import { operations } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
+import { catalogueBody, deleteCreatedLater, deleteLater, operationAt } from './catalogue-writes.ts';
 import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
 import { opaqueRecord, taggedId } from './fixtures.ts';
 import { recordTemplate } from './records.ts';
 
 const NEVER_SERVED = new Set([405, 410]);
-
-function operationAt(method: Operation['method'], path: string): Operation | undefined {
-  return operations().find((o) => o.method === method && o.path === path);
-}
-
-/** Bodies are not shown for 4.3 (spec 4.3): a small tagged record; an array of them for a bulk path. */
-function bodyFor(op: Operation, runId: string): unknown {
-  if (op.method !== 'put' && op.method !== 'post') return undefined;
-  return op.path.endsWith('/bulk') ? [opaqueRecord(runId), opaqueRecord(runId)] : opaqueRecord(runId);
-}
-
-/** Undo every record the test wrote, through the DELETE of its path (best effort). */
-function deleteLater(ctx: ContractContext, template: string, params: Record<string, string>): void {
-  const del = operationAt('delete', template);
-  if (del) ctx.cleanup.add(`delete ${template} written by the suite`, () => ctx.api.op(del, { params }));
-}
-
-function idsIn(body: unknown): string[] {
-  const items = Array.isArray(body) ? body : [body];
-  return items.flatMap((v) =>
-    typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string'
-      ? [(v as { id: string }).id]
-      : [],
-  );
-}
-
-/**
- * A POST to a collection may have created the records it was sent, addressed as
- * <collection>/{id}: under the ids sent or the ids the answer names (the server
- * may assign its own; the answer's shape is not shown, so both are tried).
- */
-function deleteCreatedLater(ctx: ContractContext, op: Operation, sent: unknown, answer: Exchange): void {
-  const collection = op.path.replace(/\/bulk$/, '');
-  const del = operations().find(
-    (o) =>
-      o.method === 'delete' &&
-      o.path.startsWith(`${collection}/{`) &&
-      o.path.split('/').length === collection.split('/').length + 1,
-  );
-  if (!del) return;
-  for (const id of new Set([...idsIn(sent), ...idsIn(answer.response.body)]))
-    deleteLater(ctx, del.path, { [del.pathParams[0]!]: id });
-}
 
 function judge(ctx: ContractContext, x: Exchange, on404: { conclusive: boolean; why: string }): void {
   const status = x.response.status;
@@ -104,7 +62,7 @@ for (const op of operations().filter((o) => o.deprecated)) {
       { check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' },
       async (ctx) => {
         const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
-        const json = bodyFor(op, ctx.runId);
+        const json = catalogueBody(op, ctx.runId);
         const call = () => ctx.api.op(op, { params, ...(json !== undefined ? { json } : {}) });
         const record = recordTemplate(op);
         if (!record) {

@@ -53,11 +53,12 @@ async function written(
   template: string,
   param: string,
   known: Record<string, string>,
+  newId: NewId,
 ): Promise<string | undefined> {
   const put = putFor(template);
   if (!put || !ctx.api.target.allowWrites) return undefined;
   const params = { ...known };
-  for (const p of put.pathParams) params[p] ??= taggedId(ctx.runId, p);
+  for (const p of put.pathParams) params[p] ??= newId(p);
   const x = await ctx.api.op(put, { params, json: opaqueRecord(ctx.runId) });
   if (!is2xx(x)) return undefined;
   const del = opAt('delete', put.path);
@@ -139,24 +140,80 @@ async function discovered(
   return listIds(ctx, collection, known, (item) => idOf(item, param));
 }
 
+/** A new run-tagged id for a path parameter. */
+export type NewId = (param: string) => string;
+
+/** An id for one path parameter, and whether the run wrote its record (else it was found listed). */
+interface Found {
+  id: string;
+  written: boolean;
+}
+
+export interface ResolveOptions {
+  /**
+   * Ids already resolved in this test, by path template, shared by the operations under one record: each parent
+   * is written or found once. Its promise is stored at once, so operations resolved side by side share it too.
+   */
+  cache?: Map<string, Promise<Found | undefined>>;
+  /**
+   * The record the operation changes (named by its last parameter) must be one this run writes, never one it
+   * found: a write-method request changes only what the suite wrote. `fresh`: a record of its own, not shared
+   * (a DELETE removes it).
+   */
+  own?: 'written' | 'fresh';
+  /** How new ids are made (default: the test's run-tagged ids, suites/lib/fresh-id.ts). */
+  newId?: (template: string) => NewId;
+}
+
+async function findId(
+  ctx: ContractContext,
+  op: Operation,
+  template: string,
+  param: string,
+  known: Record<string, string>,
+  writtenOnly: boolean,
+  newId: NewId,
+): Promise<Found | undefined> {
+  const own = (await writtenBatch(ctx, param)) ?? (await written(ctx, template, param, known, newId));
+  if (own !== undefined) return { id: own, written: true };
+  if (writtenOnly) return undefined;
+  const seen = (await discovered(ctx, template, param, known)) ?? (await fromGroupLists(ctx, op, template, param));
+  return seen === undefined ? undefined : { id: seen, written: false };
+}
+
+function memo<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const made = make();
+  cache.set(key, made);
+  return made;
+}
+
 /** Ids for every path parameter of `op`, or the reason one could not be found. */
 export async function resolveIds(
   ctx: ContractContext,
   op: Operation,
+  options: ResolveOptions = {},
 ): Promise<{ params: Record<string, string> } | { unresolved: string }> {
   const params: Record<string, string> = {};
-  for (const param of op.pathParams) {
+  for (const [i, param] of op.pathParams.entries()) {
     const template = templateThrough(op.path, param);
-    const id =
-      (await writtenBatch(ctx, param)) ??
-      (await written(ctx, template, param, params)) ??
-      (await discovered(ctx, template, param, params)) ??
-      (await fromGroupLists(ctx, op, template, param));
-    if (id === undefined)
+    const own = i === op.pathParams.length - 1 ? options.own : undefined;
+    const newId =
+      options.newId?.(own === 'fresh' ? op.operationId : template) ?? ((p: string) => taggedId(ctx.runId, p));
+    const find = () => findId(ctx, op, template, param, { ...params }, own !== undefined, newId);
+    // A record this run must have written is not the one another operation may have found listed: cached apart.
+    const key = own ? `${template} written` : template;
+    const found = await (own === 'fresh' || !options.cache ? find() : memo(options.cache, key, find));
+    if (found === undefined)
       return {
-        unresolved: `no {${param}} to use: ${ctx.api.target.allowWrites ? 'no PUT of' : 'writes are not allowed, so nothing is written to'} ${template} that answered 2xx, and no list of the resource group shows a record with such an id`,
+        unresolved: `no {${param}} to use: ${ctx.api.target.allowWrites ? 'no PUT of' : 'writes are not allowed, so nothing is written to'} ${template} that answered 2xx${own ? ' (the record a write-method request changes must be one this run wrote)' : ', and no list of the resource group shows a record with such an id'}`,
       };
-    params[param] = id;
+    if (own && !found.written)
+      return {
+        unresolved: `the record ${template} names was found listed, not written by this run: the suite changes only records it wrote`,
+      };
+    params[param] = found.id;
   }
   return { params };
 }

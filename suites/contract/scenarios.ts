@@ -32,9 +32,21 @@ function isoDay(offsetDays: number): string {
   return new Date(runNow() + offsetDays * DAY_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * Filters that match nothing on any deployment (a window in 1971, a date ten years ahead, a customer id made up
+ * for the run): an empty result still has its documented shape, an array (spec 4.1, 4.2), which no other list
+ * of a run would show.
+ */
+const NOTHING_MATCHES = {
+  offers: { start: '1971-01-01T00:00:00Z', end: '1971-01-02T00:00:00Z' },
+  billingGroups: (runId: string) => ({ customerId: `${runId}-no-such-customer` }),
+  invoices: () => ({ createdSince: isoDay(3650), updatedSince: isoDay(3650) }),
+};
+
 /** Lists the offers; when writes are allowed, first writes one so the list has an Offer to judge. */
 async function listOffers(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
-  if (!ctx.api.target.allowWrites) return [await ctx.api.op(op)];
+  if (!ctx.api.target.allowWrites)
+    return [await ctx.api.op(op), await ctx.api.op(op, { query: NOTHING_MATCHES.offers })];
   const offer = await putOffer(ctx, 'offer to list');
   const listed = (x: Exchange) =>
     is2xx(x) && Array.isArray(x.response.body) && x.response.body.some((o) => stringField(o, 'id') === offer.id);
@@ -48,7 +60,7 @@ async function listOffers(ctx: ContractContext, op: Operation): Promise<Exchange
   const windowed = await ctx.api.op(op, {
     query: { start: new Date(runNow() - DAY_MS).toISOString(), end: new Date(runNow() + DAY_MS).toISOString() },
   });
-  return [seen.value, windowed];
+  return [seen.value, windowed, await ctx.api.op(op, { query: NOTHING_MATCHES.offers })];
 }
 
 /** Reads an offer the suite wrote when writes are allowed, else one the deployment lists. */
@@ -149,13 +161,13 @@ async function bulkUpdateBillingGroupStatus(ctx: ContractContext, op: Operation)
 async function listBillingGroups(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
   const plain = await ctx.api.op(op);
   const filtered = await ctx.api.op(op, { query: { start: isoDay(-3650), end: isoDay(3650), inactive: false } });
-  return [plain, filtered];
+  return [plain, filtered, await ctx.api.op(op, { query: NOTHING_MATCHES.billingGroups(ctx.runId) })];
 }
 
 async function listInvoices(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
   const plain = await ctx.api.op(op);
   const limited = await ctx.api.op(op, { query: { createdSince: isoDay(-3650), limit: 2 } });
-  return [plain, limited];
+  return [plain, limited, await ctx.api.op(op, { query: NOTHING_MATCHES.invoices() })];
 }
 
 const scenarios: Record<string, Scenario> = {

@@ -34,3 +34,28 @@ export function billingFilterArb(groups: readonly GroupFacts[]): fc.Arbitrary<Bi
     .record({ start: date, end: date, state, customerId: customer, inactive: fc.boolean() }, { requiredKeys: [] })
     .filter((f) => Object.keys(f).length > 0);
 }
+
+const DAY_MS = 86_400_000;
+
+function dayAfter(day: string, days: number): string | undefined {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(ms) ? new Date(ms + days * DAY_MS).toISOString().slice(0, 10) : undefined;
+}
+
+/**
+ * Every single-field filter the listed groups make, sent on every run so the same server gets the same verdict
+ * whatever the seed: each status (and 'Booked', the value spec 3 shows), each customerId, both inactive values,
+ * and each date as start and as end, with the day after it as start and the day before it as end. Those lie
+ * between the dates groups carry, where a window widened by a day shows: the group on that date must be left out.
+ */
+export function listedFilters(groups: readonly GroupFacts[]): BillingFilter[] {
+  const days = values(groups.map((g) => g.date.slice(0, 10))).sort();
+  const around = (day: string, offset: number) => dayAfter(day, offset) ?? day;
+  return [
+    ...values([...groups.map((g) => g.status), 'Booked']).map((state) => ({ state })),
+    ...values(groups.map((g) => g.customerId)).map((customerId) => ({ customerId })),
+    { inactive: true },
+    { inactive: false },
+    ...days.flatMap((d) => [{ start: d }, { start: around(d, 1) }, { end: d }, { end: around(d, -1) }]),
+  ];
+}

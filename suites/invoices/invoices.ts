@@ -32,3 +32,48 @@ export async function allInvoices(ctx: CheckContext): Promise<ListedInvoice[]> {
     );
   return items;
 }
+
+const DAY_MS = 86_400_000;
+/** More dates than this are thinned evenly: a deployment with thousands of invoices still gets a bounded check. */
+const MAX_SINCE_DATES = 300;
+
+function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * The dates worth sending as createdSince and updatedSince, all of them on every run (the same server gets the
+ * same verdict whatever the seed): each day an invoice's created or updated falls on, the day after it, and a day
+ * strictly between its created and updated days. The values that tell two readings apart lie between the values
+ * records carry: a server that compares updatedSince with created differs from one that compares it with updated
+ * only for a date after an invoice's created day and before its updated day.
+ */
+export function sinceDates(all: readonly ListedInvoice[]): string[] {
+  const days = new Set<string>();
+  for (const inv of all) {
+    const [c, u] = [Date.parse(inv.created), Date.parse(inv.updated)];
+    for (const t of [c, u].filter(Number.isFinite)) {
+      days.add(utcDay(t));
+      days.add(utcDay(t + DAY_MS));
+    }
+    if (Number.isFinite(c) && Number.isFinite(u) && u - c >= 2 * DAY_MS) days.add(utcDay((c + u) / 2));
+  }
+  const sorted = [...days].sort();
+  if (sorted.length <= MAX_SINCE_DATES) return sorted;
+  return Array.from({ length: MAX_SINCE_DATES }, (_, i) => sorted[Math.floor((i * sorted.length) / MAX_SINCE_DATES)]!);
+}
+
+export interface SinceQuery {
+  param: 'createdSince' | 'updatedSince';
+  field: 'created' | 'updated';
+  date: string;
+}
+
+/** Every listed date as createdSince and as updatedSince. */
+export function sinceQueries(all: readonly ListedInvoice[]): SinceQuery[] {
+  const dates = sinceDates(all);
+  return [
+    ...dates.map((date) => ({ param: 'createdSince' as const, field: 'created' as const, date })),
+    ...dates.map((date) => ({ param: 'updatedSince' as const, field: 'updated' as const, date })),
+  ];
+}

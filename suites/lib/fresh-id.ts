@@ -29,3 +29,20 @@ export function freshId(kind: string, runId = target().runId): string {
   const digest = createHash('sha256').update(`${runId}\n${key}\n${kind}\n${n}`).digest('hex').slice(0, 10);
   return `${runId}-${kind}-${digest}`;
 }
+
+/**
+ * Ids for work done side by side within one test. freshId counts per test, so its ids would follow the order in
+ * which concurrent requests happen to finish, and a replay must send the very ids it recorded. Here each scope (an
+ * operation, a path template) counts its own, so an id depends only on its scope and the order within it.
+ */
+export function scopedIds(kind: string, runId = target().runId): (scope: string) => (name: string) => string {
+  const base = freshId(kind, runId);
+  const counters = new Map<string, number>();
+  return (scope) => (name) => {
+    const key = `${scope}\n${name}`;
+    const n = (counters.get(key) ?? 0) + 1;
+    counters.set(key, n);
+    const digest = createHash('sha256').update(`${base}\n${key}\n${n}`).digest('hex').slice(0, 10);
+    return `${runId}-${name}-${digest}`;
+  };
+}

@@ -1,9 +1,13 @@
 /**
  * offer-listing (spec 4.1): GET /offers with `start` and `end` answers an array
- * of valid offers, and the offers the suite wrote are in a window that covers
- * them. Which timestamp the window filters on is not shown (spec 4.3), so the
- * window covers both the transportTimestamp written and the time of writing,
- * and nothing is asserted about what else the window holds.
+ * of valid offers, judged both ways. Which timestamp the window filters on is not
+ * shown (spec 4.3), so:
+ * - a window that covers both the transportTimestamp written and the time of
+ *   writing lists the offers the suite wrote;
+ * - a window that both lie well outside (at least 6 hours, before or after) does
+ *   not list them, whichever reading the server chose, and whether its bounds
+ *   include themselves or not.
+ * Nothing is asserted about the other offers a window holds.
  */
 import fc from 'fast-check';
 import { runNow } from '../lib/clock.ts';
@@ -19,7 +23,19 @@ import { awaitOffer, upsertOffer } from './offer-api.ts';
 import { expectationsOf } from './readback.ts';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const WRITTEN = 3;
+/**
+ * Windows both the transport timestamps (within an hour of the run's clock) and the times of writing (after it,
+ * within the run) lie well outside of: six hours is more than any clock skew, and than a run lasts.
+ */
+function windowsOutside(now: number): { where: string; start: string; end: string }[] {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return [
+    { where: 'before', start: iso(now - 3 * DAY), end: iso(now - 6 * HOUR) },
+    { where: 'after', start: iso(now + 6 * HOUR), end: iso(now + 3 * DAY) },
+  ];
+}
 
 /** The ids in a listing: an offer counts as found by its id or by the unique reference the suite gave it. */
 function found(body: unknown, wanted: Map<string, string>): Set<string> {
@@ -85,6 +101,18 @@ test(
             `GET /offers?start=${query.start}&end=${query.end} does not list ${missing.length} of the ${wanted.size} offers written in that window: ${missing.join(', ')}`,
             { exchanges: [r.value] },
           );
+        }
+        // The other way: now that every offer shows, windows far from both their timestamps must leave them out.
+        for (const w of windowsOutside(now)) {
+          const x = await flow.api.op(operationById('listOffers'), { query: { start: w.start, end: w.end } });
+          flow.check.expectSuccess(x, 'GET /offers');
+          flow.check.expectSchema(x, 'offer-list');
+          const wrong = [...found(x.response.body, wanted)];
+          if (wrong.length > 0)
+            flow.check.fail(
+              `GET /offers?start=${w.start}&end=${w.end} lists ${wrong.length} offer(s) whose transportTimestamp and time of writing both lie at least 6 hours ${w.where} that window (whichever of the two it filters on, spec 4.3): ${wrong.join(', ')}; an offer outside the window must not be listed (spec 4.1)`,
+              { exchanges: [x] },
+            );
         }
       }),
   ),

@@ -314,6 +314,72 @@ const probes: Record<FaultName, Probe> = {
     );
     assert.equal((await offer(mock, 'fault-single-cancel'))?.canceled, true);
   },
+  // Issue 17 sections 1, 2 and 4 (verdicts-a).
+  'auth-forgotten-on-invoice-read': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    assert.equal((await call(mock, 'GET', `/invoices/${id}`, { token: null })).status, faulty ? 200 : 401);
+    assert.equal((await call(mock, 'GET', '/invoices/no-such-invoice', { token: null })).status, faulty ? 404 : 401);
+    assert.equal((await call(mock, 'GET', `/invoicesBillingGroupDetailsSnapshot/${id}`, { token: null })).status, 401);
+  },
+  'offer-window-ignored': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/offers')).body as unknown[];
+    const query = { start: '1971-01-01T00:00:00Z', end: '1971-01-02T00:00:00Z' };
+    assert.equal(((await call(mock, 'GET', '/offers', { query })).body as unknown[]).length, faulty ? all.length : 0);
+  },
+  'offer-window-widened': async (mock, faulty) => {
+    const [first] = (await call(mock, 'GET', '/offers')).body as { transportTimestamp: string }[];
+    const t = Date.parse(first!.transportTimestamp);
+    const window = (from: number, to: number) => ({
+      start: new Date(t + from * 3_600_000).toISOString(),
+      end: new Date(t + to * 3_600_000).toISOString(),
+    });
+    const listed = async (from: number, to: number) =>
+      ((await call(mock, 'GET', '/offers', { query: window(from, to) })).body as unknown[]).length > 0;
+    assert.equal(await listed(6, 24), faulty);
+    assert.equal(await listed(-24, -6), faulty);
+    assert.equal(await listed(13, 24), false);
+  },
+  'billing-window-widened': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    const { date } = (await call(mock, 'GET', `/billingGroups/${g.id}`)).body as { date: string };
+    const next = new Date(Date.parse(date) + 86_400_000).toISOString().slice(0, 10);
+    const listed = (await call(mock, 'GET', '/billingGroups', { query: { start: next } })).body as { id: string }[];
+    assert.equal(
+      listed.some((x) => x.id === g.id),
+      faulty,
+    );
+  },
+  'created-since-widened': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string; created: string }[];
+    const first = all[0]!;
+    const next = new Date(Date.parse(first.created) + 86_400_000).toISOString().slice(0, 10);
+    const since = (await call(mock, 'GET', '/invoices', { query: { createdSince: next } })).body as { id: string }[];
+    assert.equal(
+      since.some((i) => i.id === first.id),
+      faulty,
+    );
+  },
+  'updated-since-on-created': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string; created: string; updated: string }[];
+    const later = all.find((i) => Date.parse(i.updated) - Date.parse(i.created) > 2 * 86_400_000)!;
+    const date = new Date(Date.parse(later.created) + 86_400_000).toISOString().slice(0, 10);
+    const since = (await call(mock, 'GET', '/invoices', { query: { updatedSince: date } })).body as { id: string }[];
+    assert.equal(
+      since.some((i) => i.id === later.id),
+      !faulty,
+    );
+  },
+  'empty-list-null': async (mock, faulty) => {
+    const none = await call(mock, 'GET', '/billingGroups', { query: { customerId: 'no-such-customer' } });
+    assert.deepEqual(none.body, faulty ? null : []);
+    const old = await call(mock, 'GET', '/offers', {
+      query: { start: '1971-01-01T00:00:00Z', end: '1971-01-02T00:00:00Z' },
+    });
+    assert.deepEqual(old.body, faulty ? null : []);
+    const future = await call(mock, 'GET', '/invoices', { query: { createdSince: '2999-01-01' } });
+    assert.deepEqual(future.body, faulty ? null : []);
+    assert.ok(Array.isArray((await call(mock, 'GET', '/invoices')).body));
+  },
 };
 
 describe('fault switches', () => {

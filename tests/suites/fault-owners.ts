@@ -14,8 +14,11 @@ import type { FaultName } from '../../mock/faults.ts';
 export interface FaultOwners {
   /** The checks that fail, owner first. */
   fails: string[];
-  /** Proof that THIS fault was caught when several share a run: a failure of `check` on `operation` or with `title`. */
-  evidence: { check: string; operation?: string; title?: RegExp };
+  /**
+   * Proof that THIS fault was caught when several share a run: a failure of `check` on `operation`, with `title`,
+   * or whose record's message matches `message`.
+   */
+  evidence: { check: string; operation?: string; title?: RegExp; message?: RegExp };
   /** Why a second check fails too. */
   why?: string;
 }
@@ -41,8 +44,14 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['response-schema'],
     evidence: { check: 'response-schema', operation: 'upsertOffer' },
   },
-  'auth-missing-token-accepted': { fails: ['auth-required'], evidence: { check: 'auth-required', title: /no token/ } },
-  'auth-wrong-token-accepted': { fails: ['auth-required'], evidence: { check: 'auth-required', title: /wrong token/ } },
+  'auth-missing-token-accepted': {
+    fails: ['auth-required'],
+    evidence: { check: 'auth-required', message: /: no token → 2\d\d/ },
+  },
+  'auth-wrong-token-accepted': {
+    fails: ['auth-required'],
+    evidence: { check: 'auth-required', message: /wrong token → 2\d\d/ },
+  },
   'route-missing': {
     fails: ['operation-served'],
     evidence: { check: 'operation-served', operation: 'listFuelPickups' },
@@ -90,7 +99,10 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['event-cancel'],
     evidence: { check: 'event-cancel', operation: 'deleteTransportOrder' },
   },
-  'auth-near-miss-token-accepted': { fails: ['auth-required'], evidence: { check: 'auth-required', title: /case/ } },
+  'auth-near-miss-token-accepted': {
+    fails: ['auth-required'],
+    evidence: { check: 'auth-required', message: /case changed → 2\d\d/ },
+  },
   'api-prefix-wrong': { fails: ['api-prefix'], evidence: { check: 'api-prefix' } },
   'billing-filter-drops-match': {
     fails: ['billing-filters-complete'],
@@ -102,6 +114,26 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
   },
   'updated-since-drops-match': { fails: ['invoice-since-complete'], evidence: { check: 'invoice-since-complete' } },
   'bulk-cancel-ignored': { fails: ['offer-bulk-flags'], evidence: { check: 'offer-bulk-flags' } },
+  // Issue 17 sections 1, 2 and 4 (verdicts-a); tests/suites/auth-filter-faults.test.ts runs them.
+  'auth-forgotten-on-invoice-read': {
+    fails: ['auth-required'],
+    evidence: { check: 'auth-required', message: /getInvoice \(GET \/invoices\/\{invoiceId\}\): no token → 200/ },
+  },
+  'offer-window-ignored': { fails: ['offer-listing'], evidence: { check: 'offer-listing', message: /outside/ } },
+  'offer-window-widened': { fails: ['offer-listing'], evidence: { check: 'offer-listing', message: /outside/ } },
+  'billing-window-widened': {
+    fails: ['billing-filters'],
+    evidence: { check: 'billing-filters', message: /is (before start|after end)/ },
+  },
+  'created-since-widened': { fails: ['invoice-since'], evidence: { check: 'invoice-since', message: /createdSince/ } },
+  'updated-since-on-created': {
+    fails: ['invoice-since-complete'],
+    evidence: { check: 'invoice-since-complete', message: /updatedSince/ },
+  },
+  'empty-list-null': {
+    fails: ['response-schema'],
+    evidence: { check: 'response-schema', operation: 'listBillingGroups' },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */
@@ -121,16 +153,17 @@ export function assertExactFailures(r: SuiteRunResult, faults: readonly FaultNam
   );
   assert.deepEqual(failedChecks(r), expectedFailing(faults), `${label}: failing checks\n${describeFailures(r)}`);
   for (const fault of faults) {
-    const { check, operation, title } = FAULT_OWNERS[fault].evidence;
+    const { check, operation, title, message } = FAULT_OWNERS[fault].evidence;
     const shown = r.failures.some(
       (f) =>
         f.check === check &&
         (operation === undefined || f.record?.operationId === operation || f.operation === operation) &&
-        (title === undefined || title.test(f.title)),
+        (title === undefined || title.test(f.title)) &&
+        (message === undefined || message.test(f.record?.message ?? '')),
     );
     assert.ok(
       shown,
-      `${fault}: no failure of ${check}${operation ? ` on ${operation}` : ''}${title ? ` titled ${title}` : ''}:\n${describeFailures(r)}`,
+      `${fault}: no failure of ${check}${operation ? ` on ${operation}` : ''}${title ? ` titled ${title}` : ''}${message ? ` saying ${message}` : ''}:\n${describeFailures(r)}`,
     );
   }
   for (const f of r.failures) {

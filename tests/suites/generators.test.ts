@@ -277,3 +277,13 @@ test('billingFilterArb filters on at least one field, with values the listed gro
   );
   assert.deepEqual([...seen].sort(), ['customerId', 'end', 'inactive', 'start', 'state']);
 });
+
+test('billingGroupStatusUpdateItemArb reaches every combination spec 2.7 allows, deleteStatus true with a status included', () => {
+  const arb = billingGroupStatusUpdateItemArb({ billingGroupIds: ['bg-1'], statuses: ['Booked'] });
+  const kinds = new Set(
+    fc
+      .sample(arb, { seed: 1, numRuns: 200 })
+      .map((i) => `${String(i.deleteStatus)}/${i.status === undefined ? 'no status' : 'status'}`),
+  );
+  assert.deepEqual([...kinds].sort(), ['false/status', 'true/no status', 'true/status', 'undefined/status'].sort());
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { concurrency, DEFAULT_CONCURRENCY, mapBounded } from '../../suites/lib/parallel.ts';
+import { concurrency, DEFAULT_CONCURRENCY, mapBounded, mapBoundedInOrder } from '../../suites/lib/parallel.ts';
 
 test('mapBounded keeps the order of its items and never runs more than the bound at once', async () => {
   let running = 0;
@@ -46,4 +46,28 @@ test('the bound comes from FLIS_CONCURRENCY, else the default', () => {
   assert.equal(concurrency({ FLIS_CONCURRENCY: '3' }), 3);
   assert.equal(concurrency({ FLIS_CONCURRENCY: '0' }), DEFAULT_CONCURRENCY);
   assert.equal(concurrency({}), DEFAULT_CONCURRENCY);
+});
+
+test('mapBoundedInOrder throws the error of the earliest failing item, whichever failed first in time', async () => {
+  const started: number[] = [];
+  const ticks = (n: number) => new Promise<void>((r) => setTimeout(r, n));
+  await assert.rejects(
+    mapBoundedInOrder(
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      async (n) => {
+        started.push(n);
+        // Item 1 fails late, item 2 fails at once: the error is item 1's.
+        if (n === 1) {
+          await ticks(30);
+          throw new Error('item 1');
+        }
+        if (n === 2) throw new Error('item 2');
+        await ticks(5);
+        return n;
+      },
+      3,
+    ),
+    /item 1/,
+  );
+  assert.ok(!started.includes(7), `items after the failure still started: ${started.join(', ')}`);
 });
