@@ -88,7 +88,12 @@ export class Matcher {
 
   /** Where the next recorded answer for this request is, or undefined on a miss. */
   take(req: RecordedRequest): IndexEntry | undefined {
-    const slot = this.byKey.get(matchKey(req, this.options));
+    return this.takeKey(matchKey(req, this.options));
+  }
+
+  /** The same, by a key matchKey made earlier with this matcher's options. */
+  takeKey(key: string): IndexEntry | undefined {
+    const slot = this.byKey.get(key);
     if (!slot) return undefined;
     const e = slot.list[Math.min(slot.next, slot.list.length - 1)];
     slot.next += 1;

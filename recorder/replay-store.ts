@@ -40,36 +40,43 @@ const RESPONSE_LINE = Buffer.from('\nresponse:');
 const TIMING_LINE = Buffer.from('\n  timing:');
 
 /**
- * What replay serves of an exchange document, as a cache key: its text from
- * the `response:` line on, without the response's timing block (which differs
- * between otherwise identical answers and is never served). latin1 maps each
- * byte to one character, so the key is the exact bytes. Undefined when the
- * document is not laid out as the recorder writes it (then it is not cached).
+ * What replay serves of an exchange document, to compare with the ones already
+ * parsed: its bytes from the `response:` line on, without the response's timing
+ * block (which differs between otherwise identical answers and is never
+ * served). Undefined when the document is not laid out as the recorder writes
+ * it (then it is not cached).
  */
-function servedText(bytes: Buffer): string | undefined {
+function servedBytes(bytes: Buffer): Buffer | undefined {
   const at = bytes.indexOf(RESPONSE_LINE);
   if (at < 0) return undefined;
   const timing = bytes.indexOf(TIMING_LINE, at);
-  if (timing < 0) return bytes.toString('latin1', at);
+  if (timing < 0) return bytes.subarray(at);
   // The timing block ends at the next line that is not indented (a top-level key, or the `...` end line).
   let end = timing + TIMING_LINE.length;
   for (let nl = bytes.indexOf(10, end); nl >= 0 && nl + 1 < bytes.length; nl = bytes.indexOf(10, nl + 1)) {
     end = nl + 1;
     if (bytes[end] !== 0x20) break;
   }
-  return bytes.toString('latin1', at, timing) + bytes.toString('latin1', end);
+  return Buffer.concat([bytes.subarray(at, timing), bytes.subarray(end)]);
+}
+
+interface Parsed {
+  served: Buffer;
+  exchange: LocatedExchange;
 }
 
 export class ExchangeStore {
   private fd: number | undefined;
   /**
-   * Parsed exchanges by the text of their document from the `response:` line
-   * on (response, failure, violations: everything replay serves). A recorded
-   * cassette repeats the same answers many times under other seqs: an
-   * exchange whose text there is one already parsed is served from that parse,
-   * with its own seq and line, and without parsing its body again.
+   * Parsed exchanges by what they serve (their document from the `response:`
+   * line on: response, failure, violations), found by length and then compared
+   * byte for byte. A recorded cassette repeats the same answers many times
+   * under other seqs: an exchange that serves the same bytes as one already
+   * parsed is served from that parse, with its own seq and line, and without
+   * parsing its body again. Least recently used first, bounded in bytes.
    */
-  private readonly cache = new Map<string, { exchange: LocatedExchange; bytes: number }>();
+  private readonly cache = new Map<number, Parsed[]>();
+  private readonly recency = new Set<Parsed>();
   private cached = 0;
   /** The exchanges served last, by offset (they share their parsed parts with `cache`, so this costs little). */
   private readonly byOffset = new Map<number, LocatedExchange>();
@@ -90,12 +97,11 @@ export class ExchangeStore {
   private readFromFile(entry: IndexEntry): LocatedExchange {
     this.fd ??= openSync(this.file, 'r');
     const bytes = readRange(this.fd, entry.offset, entry.length);
-    const key = servedText(bytes);
-    const hit = key === undefined ? undefined : this.cache.get(key);
+    const served = servedBytes(bytes);
+    const hit = served && this.cache.get(served.length)?.find((p) => p.served.equals(served));
     if (hit) {
-      // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
-      this.cache.delete(key!);
-      this.cache.set(key!, hit);
+      this.recency.delete(hit);
+      this.recency.add(hit);
       return { ...hit.exchange, seq: entry.seq, line: entry.line };
     }
     const exchange = parseExchange(this.file, {
@@ -106,18 +112,25 @@ export class ExchangeStore {
       bytes,
       complete: true,
     });
-    if (key !== undefined) this.remember(key, exchange);
+    // A copy when it is a view: the document's buffer is not to be kept for it.
+    if (served) this.remember({ served: served.buffer === bytes.buffer ? Buffer.from(served) : served, exchange });
     return exchange;
   }
 
-  private remember(key: string, exchange: LocatedExchange): void {
-    if (key.length > CACHE_BYTES / 4) return;
-    this.cache.set(key, { exchange, bytes: key.length });
-    this.cached += key.length;
-    for (const [k, v] of this.cache) {
+  private remember(p: Parsed): void {
+    if (p.served.length > CACHE_BYTES / 4) return;
+    const same = this.cache.get(p.served.length);
+    if (same) same.push(p);
+    else this.cache.set(p.served.length, [p]);
+    this.recency.add(p);
+    this.cached += p.served.length;
+    for (const old of this.recency) {
       if (this.cached <= CACHE_BYTES) break;
-      this.cache.delete(k);
-      this.cached -= v.bytes;
+      this.recency.delete(old);
+      const list = this.cache.get(old.served.length)!;
+      list.splice(list.indexOf(old), 1);
+      if (list.length === 0) this.cache.delete(old.served.length);
+      this.cached -= old.served.length;
     }
   }
 
@@ -125,6 +138,7 @@ export class ExchangeStore {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     this.cache.clear();
+    this.recency.clear();
     this.byOffset.clear();
     this.cached = 0;
   }
