@@ -37,6 +37,12 @@ export interface IndexEntry {
   length: number;
   /** The line of the document's `---`. */
   docLine: number;
+  /**
+   * Shared by the entries of one request whose documents serve the same bytes
+   * (recorder/replay-store.ts finds them while indexing), so one of them read
+   * and parsed serves them all; absent for an answer recorded once.
+   */
+  same?: object;
 }
 
 /** A recorded request as the miss answer shows it. */
@@ -66,7 +72,11 @@ export class Matcher {
 
   constructor(private readonly options: MatchOptions = defaultMatchOptions) {}
 
-  add(head: RecordedHead, at: { offset: number; length: number; line: number }): void {
+  /** Index one recorded exchange; returns its entry and the one recorded before it for the same request, if any. */
+  add(
+    head: RecordedHead,
+    at: { offset: number; length: number; line: number },
+  ): { entry: IndexEntry; previous: IndexEntry | undefined } {
     const key = matchKey(head.request, this.options);
     const entry: IndexEntry = {
       seq: head.seq,
@@ -78,8 +88,10 @@ export class Matcher {
     };
     this.count += 1;
     const slot = this.byKey.get(key);
+    const previous = slot?.list.at(-1);
     if (slot) slot.list.push(entry);
     else this.byKey.set(key, { list: [entry], next: 0 });
+    return { entry, previous };
   }
 
   get size(): number {

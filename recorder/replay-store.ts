@@ -27,11 +27,13 @@ export interface ReplayIndex {
 /** Throws CassetteParseError for a cassette whose header or any request cannot be read. */
 export function openReplayIndex(file: string, options: MatchOptions): ReplayIndex {
   const matcher = new Matcher(options);
+  const same = new SameAnswers();
   let lastSeq = 0;
   const walked = walkCassette(file, fileParts(file), { allowTorn: true }, (doc) => {
     const head = parseRequestHead(file, doc);
     if (head.seq > lastSeq) lastSeq = head.seq;
-    matcher.add(head, doc);
+    const { entry, previous } = matcher.add(head, doc);
+    same.group(entry, previous, doc.bytes);
   });
   return { matcher, store: new ExchangeStore(file), lastSeq, ...(walked.tail ? { tail: walked.tail } : {}) };
 }
@@ -47,18 +49,83 @@ const TIMING_LINE = Buffer.from('\n  timing:');
  * it (then it is not cached).
  */
 function servedBytes(bytes: Buffer): Buffer | undefined {
+  const span = servedSpan(bytes);
+  return span && servedCopy(span);
+}
+
+/** Where in a document what it serves lies: [start, end) without the timing block [cutFrom, cutTo). */
+interface ServedSpan {
+  bytes: Buffer;
+  start: number;
+  cutFrom: number;
+  cutTo: number;
+}
+
+function servedSpan(bytes: Buffer): ServedSpan | undefined {
   const at = bytes.indexOf(RESPONSE_LINE);
   if (at < 0) return undefined;
   const timing = bytes.indexOf(TIMING_LINE, at);
-  if (timing < 0) return bytes.subarray(at);
-  // The timing block ends at the next line that is not indented (a top-level key, or the `...` end line).
+  if (timing < 0) return { bytes, start: at, cutFrom: bytes.length, cutTo: bytes.length };
   let end = timing + TIMING_LINE.length;
   for (let nl = bytes.indexOf(10, end); nl >= 0 && nl + 1 < bytes.length; nl = bytes.indexOf(10, nl + 1)) {
     end = nl + 1;
     if (bytes[end] !== 0x20) break;
   }
-  return Buffer.concat([bytes.subarray(at, timing), bytes.subarray(end)]);
+  return { bytes, start: at, cutFrom: timing, cutTo: end };
 }
+
+/** What a span serves, as one buffer (a copy: the document's buffer is not kept). */
+function servedCopy(s: ServedSpan): Buffer {
+  return Buffer.concat([s.bytes.subarray(s.start, s.cutFrom), s.bytes.subarray(s.cutTo)]);
+}
+
+/** Whether a span serves exactly `served`, compared in place. */
+function servesSame(s: ServedSpan, served: Buffer): boolean {
+  const head = s.cutFrom - s.start;
+  const tail = s.bytes.length - s.cutTo;
+  return (
+    head + tail === served.length &&
+    s.bytes.compare(served, 0, head, s.start, s.cutFrom) === 0 &&
+    s.bytes.compare(served, head, served.length, s.cutTo) === 0
+  );
+}
+
+/**
+ * While indexing: an exchange that serves the same bytes as the one recorded
+ * before it for the same request (polling, a list read again) joins its group
+ * (IndexEntry.same), so replay reads and parses a group once, not once per
+ * exchange. Only the last served text of each request is held, within a byte
+ * budget; past it, later requests are not grouped (and replay reads them as before).
+ */
+class SameAnswers {
+  private readonly last = new Map<IndexEntry, Buffer>();
+  private held = 0;
+
+  group(entry: IndexEntry, previous: IndexEntry | undefined, bytes: Buffer): void {
+    const span = servedSpan(bytes);
+    if (!span) return;
+    const before = previous && this.last.get(previous);
+    if (previous && before && servesSame(span, before)) {
+      previous.same ??= {};
+      entry.same = previous.same;
+      // The request's last entry is now this one; the text is the same.
+      this.last.delete(previous);
+      this.last.set(entry, before);
+      return;
+    }
+    if (before) {
+      this.last.delete(previous!);
+      this.held -= before.length;
+    }
+    const size = span.cutFrom - span.start + span.bytes.length - span.cutTo;
+    if (this.held + size > SAME_BUDGET) return;
+    this.last.set(entry, servedCopy(span));
+    this.held += size;
+  }
+}
+
+/** The served text held per request while indexing, in all. */
+const SAME_BUDGET = 32 * 1024 * 1024;
 
 interface Parsed {
   served: Buffer;
@@ -80,6 +147,13 @@ export class ExchangeStore {
   private cached = 0;
   /** The exchanges served last, by offset (they share their parsed parts with `cache`, so this costs little). */
   private readonly byOffset = new Map<number, LocatedExchange>();
+  /** A parsed exchange of each group of entries that serve the same bytes (IndexEntry.same), the last groups used. */
+  private readonly bySame = new Map<object, LocatedExchange>();
+
+  private rememberSame(group: object, exchange: LocatedExchange): void {
+    if (this.bySame.size >= MAX_BY_OFFSET) this.bySame.delete(this.bySame.keys().next().value!);
+    this.bySame.set(group, exchange);
+  }
 
   constructor(readonly file: string) {}
 
@@ -88,7 +162,10 @@ export class ExchangeStore {
     // The last answer of a request repeats once its recorded ones are used up (polling): no read for it at all.
     const again = this.byOffset.get(entry.offset);
     if (again) return again;
-    const exchange = this.readFromFile(entry);
+    // One of its group was parsed already: the same answer under this entry's seq and line, and no read.
+    const sibling = entry.same && this.bySame.get(entry.same);
+    const exchange = sibling ? { ...sibling, seq: entry.seq, line: entry.line } : this.readFromFile(entry);
+    if (entry.same && !sibling) this.rememberSame(entry.same, exchange);
     if (this.byOffset.size >= MAX_BY_OFFSET) this.byOffset.delete(this.byOffset.keys().next().value!);
     this.byOffset.set(entry.offset, exchange);
     return exchange;
@@ -140,6 +217,7 @@ export class ExchangeStore {
     this.cache.clear();
     this.recency.clear();
     this.byOffset.clear();
+    this.bySame.clear();
     this.cached = 0;
   }
 }
