@@ -5,7 +5,8 @@
  *     fast node:http upstream (bench-child.ts `upstream`): the same GETs of a
  *     14 kB JSON list through a bare Node proxy (the floor), `flis record`,
  *     `flis replay` of the cassette just recorded, talkback recording and
- *     talkback playback. CPU is the box's (all its threads, from
+ *     talkback playback; the two pairs compared (bare proxy and record, replay
+ *     and playback) run at once and are loaded in turns. CPU is the box's (all its threads, from
  *     /proc/PID/stat) from before the load to 2 s after it, so write-behind
  *     work is counted; on a shared 2-core machine throughput is not the measure.
  *     Then the recorder's CPU split by stage (FLIS_STAGE_TIMES=1, a run of its
@@ -17,7 +18,7 @@
  *  3. The recorder's memory over many recorded exchanges.
  *
  *   node --import tsx bench/recorder.bench.ts [--only cpu|scale|memory,...] [--skip cpu,scale,memory]
- *        [--requests N] [--warmup N] [--connections N] [--exchanges N]
+ *        [--requests N] [--rounds N] [--warmup N] [--connections N] [--exchanges N]
  *        [--scale-exchanges N] [--big-mb N] [--phase-timeout S]
  *   (`npm run bench -- --only cpu` runs part 1 alone, about 3 minutes.)
  */
@@ -50,6 +51,7 @@ interface CannonResult {
 const { values } = parseArgs({
   options: {
     requests: { type: 'string' },
+    rounds: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string' },
     exchanges: { type: 'string' },
@@ -60,8 +62,9 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-/** Requests per measured phase of part 1, and before it to warm the box up (JIT, the pool, caches). */
+/** Requests per box in part 1, sent in ROUNDS turns, and before them to warm the box up (JIT, the pool, caches). */
 const REQUESTS = Number(values.requests ?? 20_000);
+const ROUNDS = Number(values.rounds ?? 4);
 const WARMUP = Number(values.warmup ?? 3_000);
 const CONNECTIONS = Number(values.connections ?? 10);
 const MEMORY_EXCHANGES = Number(values.exchanges ?? 50_000);
@@ -70,8 +73,16 @@ const BIG_MB = Number(values['big-mb'] ?? 1024);
 /** No phase of part 2 runs longer than this: a slower one is reported as not finished, and killed. */
 const PHASE_TIMEOUT_MS = Number(values['phase-timeout'] ?? 300) * 1000;
 const PARTS = ['cpu', 'scale', 'memory'] as const;
-const ONLY = new Set((values.only ?? PARTS.join(',')).split(',').filter(Boolean));
-const SKIP = new Set((values.skip ?? '').split(',').filter(Boolean));
+/** Part names as given; `throughput` is part 1's old name. */
+const parts = (list: string): Set<string> =>
+  new Set(
+    list
+      .split(',')
+      .filter(Boolean)
+      .map((p) => (p === 'throughput' ? 'cpu' : p)),
+  );
+const ONLY = parts(values.only ?? PARTS.join(','));
+const SKIP = parts(values.skip ?? '');
 const runs = (part: (typeof PARTS)[number]): boolean => ONLY.has(part) && !SKIP.has(part);
 /** Part 1's GET: a list of offers, 14 kB of JSON. */
 const CPU_PATH = '/offers';
@@ -172,26 +183,55 @@ function procCpuMicros(pid: number): number {
 }
 
 interface Phase {
-  r: CannonResult;
-  /** CPU time per request of the box, all threads, from before the load to 2 s after it (µs). */
+  requests: number;
+  /** Requests per second while this box was loaded. */
+  rps: number;
+  errors: number;
+  /** CPU time per request of the box, all threads, from before its first load to 2 s after the last (µs). */
   cpuUs: number;
-  /** The box's own figures before and after the load (a full GC is taken before each, outside the CPU window). */
+  /** The box's own figures before and after (a full GC is taken before each, outside the CPU window). */
   before: Sample;
   after: Sample;
 }
 
-/** Warm up, then send REQUESTS GETs of `path` through `box` and take its CPU time per request. */
-async function measure(box: Child, path = CPU_PATH): Promise<Phase> {
-  await load(box.baseUrl, { amount: WARMUP, paths: [path] });
-  await new Promise((r) => setTimeout(r, 1000));
-  const before = await box.mem();
-  const c0 = procCpuMicros(box.proc.pid!);
-  const r = await load(box.baseUrl, { amount: REQUESTS, paths: [path] });
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Warm each box up, then send REQUESTS GETs of `path` to each in ROUNDS turns, one box after the other, and take each
+ * box's CPU time per request. Taking turns, the boxes compared meet the same moments of a shared machine's load.
+ */
+async function measure(boxes: Child[], path = CPU_PATH): Promise<Phase[]> {
+  for (const box of boxes) await load(box.baseUrl, { amount: WARMUP, paths: [path] });
+  await sleep(1000);
+  const before: Sample[] = [];
+  for (const box of boxes) before.push(await box.mem());
+  const c0 = boxes.map((box) => procCpuMicros(box.proc.pid!));
+  const sums = boxes.map(() => ({ requests: 0, ms: 0, errors: 0 }));
+  for (let round = 0; round < ROUNDS; round += 1)
+    for (const [i, box] of boxes.entries()) {
+      const t0 = performance.now();
+      const r = await load(box.baseUrl, { amount: Math.ceil(REQUESTS / ROUNDS), paths: [path] });
+      sums[i]!.ms += performance.now() - t0;
+      sums[i]!.requests += r.requests.total;
+      sums[i]!.errors += r.non2xx + r.errors + r.timeouts;
+    }
   // Write-behind work (and anything else the load left behind) is the box's cost too.
-  await new Promise((r) => setTimeout(r, 2000));
-  const c1 = procCpuMicros(box.proc.pid!);
-  const after = await box.mem();
-  return { r, cpuUs: (c1 - c0) / Math.max(1, r.requests.total), before, after };
+  await sleep(2000);
+  const c1 = boxes.map((box) => procCpuMicros(box.proc.pid!));
+  const after: Sample[] = [];
+  for (const box of boxes) after.push(await box.mem());
+  return boxes.map((_, i) => {
+    const { requests, ms, errors } = sums[i]!;
+    const n = Math.max(1, requests);
+    return {
+      requests,
+      rps: (n * 1000) / ms,
+      errors,
+      cpuUs: (c1[i]! - c0[i]!) / n,
+      before: before[i]!,
+      after: after[i]!,
+    };
+  });
 }
 
 const mb = (n: number): string => (n / MB).toFixed(1);
@@ -199,7 +239,7 @@ const verdict = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 
 /** `box`'s stage totals over one measured load (FLIS_STAGE_TIMES=1), per exchange written. */
 async function stageSplit(box: Child, path: string): Promise<{ phase: Phase; perExchange: Record<Stage, number> }> {
-  const phase = await measure(box, path);
+  const [phase] = (await measure([box], path)) as [Phase];
   const { before, after } = phase;
   const n = Math.max(1, after.written - before.written);
   const perExchange = Object.fromEntries(
@@ -213,25 +253,28 @@ async function cpuPerRequest(tmp: string): Promise<void> {
   const up = await startChild('upstream');
   const results: Record<string, Phase> = {};
   const env = { BENCH_UPSTREAM: up.baseUrl };
-  const phase = async (name: string, role: string, extra: Record<string, string> = {}): Promise<Child> => {
-    const box = await startChild(role, { ...env, ...extra }, PHASE_TIMEOUT_MS);
-    results[name] = await measure(box);
-    return box;
+  const start = (role: string, extra: Record<string, string> = {}): Promise<Child> =>
+    startChild(role, { ...env, ...extra }, PHASE_TIMEOUT_MS);
+  /** Measure the named boxes side by side (taking turns), then stop them. */
+  const sideBySide = async (boxes: Record<string, Child>): Promise<void> => {
+    const phases = await measure(Object.values(boxes));
+    for (const [i, name] of Object.keys(boxes).entries()) results[name] = phases[i]!;
+    for (const box of Object.values(boxes)) await box.stop();
   };
   try {
     console.error(
-      `part 1: ${REQUESTS} GETs of ${CPU_PATH} per box after ${WARMUP} to warm up, ${CONNECTIONS} connections`,
+      `part 1: ${REQUESTS} GETs of ${CPU_PATH} per box (${ROUNDS} turns) after ${WARMUP} to warm up, ${CONNECTIONS} connections`,
     );
-    await (await phase('bare', 'bare-proxy')).stop();
     const recorded = join(tmp, 'record.yaml');
-    await (await phase('record', 'record', { BENCH_CASSETTE: recorded })).stop();
+    await sideBySide({ bare: await start('bare-proxy'), record: await start('record', { BENCH_CASSETTE: recorded }) });
     const written = results.record!.after.written;
-    const replay = await phase('replay', 'replay', { BENCH_CASSETTE: recorded });
-    const replayReadyMs = results.replay!.after.readyMs;
-    await replay.stop();
     const tapes = join(tmp, 'talkback-tapes');
-    await (await phase('talkback', 'talkback', { BENCH_CASSETTE: tapes })).stop();
-    await (await phase('playback', 'talkback-playback', { BENCH_CASSETTE: tapes })).stop();
+    await sideBySide({ talkback: await start('talkback', { BENCH_CASSETTE: tapes }) });
+    await sideBySide({
+      replay: await start('replay', { BENCH_CASSETTE: recorded }),
+      playback: await start('talkback-playback', { BENCH_CASSETTE: tapes }),
+    });
+    const replayReadyMs = results.replay!.after.readyMs;
 
     const cpu = (k: string): number => results[k]!.cpuUs;
     console.log(
@@ -248,7 +291,7 @@ async function cpuPerRequest(tmp: string): Promise<void> {
     ] as const) {
       const p = results[name]!;
       console.log(
-        `| ${label} | ${Math.round(p.cpuUs)} µs | ${(p.cpuUs / cpu('bare')).toFixed(2)} | ${Math.round(p.r.requests.average).toLocaleString('en')} req/s | ${p.r.non2xx + p.r.errors + p.r.timeouts} |`,
+        `| ${label} | ${Math.round(p.cpuUs)} µs | ${(p.cpuUs / cpu('bare')).toFixed(2)} | ${Math.round(p.rps).toLocaleString('en')} req/s | ${p.errors} |`,
       );
     }
     const recordRatio = cpu('record') / cpu('bare');

@@ -66,7 +66,8 @@ export function jsonTextOf(body: StoredBody): string {
  */
 class RecentBodies {
   private readonly byLength = new Map<number, Array<{ bytes: Buffer; json: boolean; body: StoredBody | null }>>();
-  private readonly order: Array<{ length: number; bytes: Buffer }> = [];
+  /** Every body held, oldest first. */
+  private readonly order: Buffer[] = [];
   private held = 0;
 
   constructor(
@@ -85,26 +86,35 @@ class RecentBodies {
     if (bytes.length > this.maxBody || bytes.length === 0) return;
     // A copy: a captured chunk may be a view into a larger buffer that must not be kept alive.
     const own = Buffer.from(bytes);
-    const list = this.byLength.get(own.length);
-    if (list) list.push({ bytes: own, json, body });
-    else this.byLength.set(own.length, [{ bytes: own, json, body }]);
-    this.order.push({ length: own.length, bytes: own });
+    let list = this.byLength.get(own.length);
+    if (!list) this.byLength.set(own.length, (list = []));
+    // Answers that change in place (a timestamp, a counter) keep their length: a few of each length are compared, not all.
+    if (list.length >= PER_LENGTH) this.forget(list.shift()!.bytes);
+    list.push({ bytes: own, json, body });
+    this.order.push(own);
     this.held += own.length;
-    while (this.held > this.maxBytes) this.evictOldest();
+    while (this.held > this.maxBytes) this.evict(this.order[0]!);
   }
 
-  private evictOldest(): void {
-    const old = this.order.shift()!;
-    this.held -= old.length;
-    const list = this.byLength.get(old.length)!;
-    list.splice(
-      list.findIndex((e) => e.bytes === old.bytes),
-      1,
-    );
-    if (list.length === 0) this.byLength.delete(old.length);
+  /** Drop the entry of `bytes` from its length's list (if still there) and from the order. */
+  private evict(bytes: Buffer): void {
+    const list = this.byLength.get(bytes.length);
+    const at = list ? list.findIndex((e) => e.bytes === bytes) : -1;
+    if (at >= 0) list!.splice(at, 1);
+    if (list?.length === 0) this.byLength.delete(bytes.length);
+    this.forget(bytes);
+  }
+
+  private forget(bytes: Buffer): void {
+    const at = this.order.indexOf(bytes);
+    if (at < 0) return;
+    this.order.splice(at, 1);
+    this.held -= bytes.length;
   }
 }
 
+/** Bodies of one length compared at most (the newest). */
+const PER_LENGTH = 4;
 const recent = new RecentBodies(8 * 1024 * 1024, 1024 * 1024);
 
 /**
