@@ -115,7 +115,8 @@ class RecentBodies {
 
 /** Bodies of one length compared at most (the newest). */
 const PER_LENGTH = 4;
-const recent = new RecentBodies(8 * 1024 * 1024, 1024 * 1024);
+// 4 MB of bodies, and their parsed values beside them (a few times that in heap).
+const recent = new RecentBodies(4 * 1024 * 1024, 1024 * 1024);
 
 /**
  * encodeBody for live traffic: a whole body (not cut at the cap) whose exact
