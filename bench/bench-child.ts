@@ -14,6 +14,7 @@ import { Pool } from 'undici';
 import { startMock } from '../mock/server.ts';
 import { startRecorder, type Recorder } from '../recorder/proxy.ts';
 import { startReplayServer } from '../recorder/replay-server.ts';
+import { stageTotals } from '../recorder/stage-times.ts';
 
 const role = process.argv[2];
 const upstream = process.env.BENCH_UPSTREAM ?? '';
@@ -34,7 +35,10 @@ async function freePort(): Promise<number> {
  * check sees realistic traffic), fetched once at start; each request is
  * answered by serialising its answer afresh, as a service serialising its rows
  * would, so that the proxy's own cost is not hidden behind a slow upstream.
- * It checks the bearer token like a deployment.
+ * It checks the bearer token like a deployment. `/offers?fresh=1` answers
+ * the same list with one reference changed on every request (a counter), so
+ * no two answers are the same bytes: what the recorder costs on an answer it
+ * has not seen before.
  */
 async function startFastUpstream(): Promise<{ baseUrl: string }> {
   const mock = await startMock({ token });
@@ -47,8 +51,9 @@ async function startFastUpstream(): Promise<{ baseUrl: string }> {
   } finally {
     await mock.close();
   }
+  let fresh = 0;
   const server = createHttpServer((req, res) => {
-    const answer = answers.get(req.url ?? '');
+    const answer = req.url === '/apis/v0/offers?fresh=1' ? freshOffers(answers, ++fresh) : answers.get(req.url ?? '');
     if (req.headers.authorization !== `Bearer ${token}` || answer === undefined) {
       res.writeHead(answer === undefined ? 404 : 401, { 'content-type': 'application/json' });
       res.end('{"message":"no"}');
@@ -61,6 +66,14 @@ async function startFastUpstream(): Promise<{ baseUrl: string }> {
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((r) => server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 }, r));
   return { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/apis/v0` };
+}
+
+/** The offers list with its first reference numbered `n`: still valid against the contract, new bytes every time. */
+function freshOffers(answers: Map<string, unknown>, n: number): unknown {
+  const offers = answers.get('/apis/v0/offers') as Array<{ references?: string[] }>;
+  const first = offers[0];
+  if (first?.references?.length) first.references[0] = `REF-${n}`;
+  return offers;
 }
 
 /**
@@ -154,6 +167,7 @@ process.on('message', (m: { type?: string }) => {
     cpuMicros: cpu.user + cpu.system,
     maxRss: process.resourceUsage().maxRSS * 1024,
     readyMs,
+    stages: stageTotals(),
   });
 });
 process.stdout.write(`${baseUrl}\n`);

@@ -1,21 +1,29 @@
 /**
  * The recorder benchmark (not a timed test), in three parts, every phase
  * bounded in time or count and all traffic on loopback:
- *  1. Throughput and latency, measured side by side in one run, against a
- *     minimal fast node:http upstream (bench-child.ts `upstream`): direct,
- *     through `flis record`, through `flis replay` of the cassette just
- *     recorded (and how long replay took to listen on it), through talkback
- *     recording and talkback playback; the ratios against their targets.
+ *  1. CPU per request, measured side by side in one run against a minimal
+ *     fast node:http upstream (bench-child.ts `upstream`): the same GETs of a
+ *     14 kB JSON list through a bare Node proxy (the floor), `flis record`,
+ *     `flis replay` of the cassette just recorded, talkback recording and
+ *     talkback playback; the two pairs compared (bare proxy and record, replay
+ *     and playback) run at once and are loaded in turns. CPU is the box's (all its threads, from
+ *     /proc/PID/stat) from before the load to 2 s after it, so write-behind
+ *     work is counted; on a shared 2-core machine throughput is not the measure.
+ *     Then the recorder's CPU split by stage (FLIS_STAGE_TIMES=1, a run of its
+ *     own so the timers do not weigh on the figures above), on the same answer
+ *     and on an answer that is new every time.
  *  2. Cassette scale: a 10,000-exchange cassette (~48 MB) and a ~1 GB one,
  *     generated in a temp dir and deleted after: lint time and peak RSS, replay
  *     listening time and peak RSS while serving.
  *  3. The recorder's memory over many recorded exchanges.
  *
- *   node --import tsx bench/recorder.bench.ts [--duration S] [--warmup S] [--connections N] [--exchanges N]
- *        [--scale-exchanges N] [--big-mb N] [--phase-timeout S] [--skip throughput,scale,memory]
+ *   node --import tsx bench/recorder.bench.ts [--only cpu|scale|memory,...] [--skip cpu,scale,memory]
+ *        [--requests N] [--rounds N] [--warmup N] [--connections N] [--exchanges N]
+ *        [--scale-exchanges N] [--big-mb N] [--phase-timeout S]
+ *   (`npm run bench -- --only cpu` runs part 1 alone, about 3 minutes.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +33,7 @@ import { startMock } from '../mock/server.ts';
 import { encodeBody } from '../recorder/body.ts';
 import { exchangeDocument, headerDocument } from '../recorder/cassette-yaml.ts';
 import { cassetteHeader } from '../recorder/header.ts';
+import { type Stage, stageNames } from '../recorder/stage-times.ts';
 
 const autocannon = autocannonModule as unknown as (
   opts: Record<string, unknown>,
@@ -41,7 +50,8 @@ interface CannonResult {
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string' },
+    requests: { type: 'string' },
+    rounds: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string' },
     exchanges: { type: 'string' },
@@ -49,17 +59,33 @@ const { values } = parseArgs({
     'big-mb': { type: 'string' },
     'phase-timeout': { type: 'string' },
     skip: { type: 'string' },
+    only: { type: 'string' },
   },
 });
-const DURATION_S = Number(values.duration ?? 10);
-const WARMUP_S = Number(values.warmup ?? 5);
+/** Requests per box in part 1, sent in ROUNDS turns, and before them to warm the box up (JIT, the pool, caches). */
+const REQUESTS = Number(values.requests ?? 20_000);
+const ROUNDS = Number(values.rounds ?? 4);
+const WARMUP = Number(values.warmup ?? 3_000);
 const CONNECTIONS = Number(values.connections ?? 10);
 const MEMORY_EXCHANGES = Number(values.exchanges ?? 50_000);
 const SCALE_EXCHANGES = Number(values['scale-exchanges'] ?? 10_000);
 const BIG_MB = Number(values['big-mb'] ?? 1024);
 /** No phase of part 2 runs longer than this: a slower one is reported as not finished, and killed. */
 const PHASE_TIMEOUT_MS = Number(values['phase-timeout'] ?? 300) * 1000;
-const SKIP = new Set((values.skip ?? '').split(',').filter(Boolean));
+const PARTS = ['cpu', 'scale', 'memory'] as const;
+/** Part names as given; `throughput` is part 1's old name. */
+const parts = (list: string): Set<string> =>
+  new Set(
+    list
+      .split(',')
+      .filter(Boolean)
+      .map((p) => (p === 'throughput' ? 'cpu' : p)),
+  );
+const ONLY = parts(values.only ?? PARTS.join(','));
+const SKIP = parts(values.skip ?? '');
+const runs = (part: (typeof PARTS)[number]): boolean => ONLY.has(part) && !SKIP.has(part);
+/** Part 1's GET: a list of offers, 14 kB of JSON. */
+const CPU_PATH = '/offers';
 const TOKEN = 'bench-token-6f1d0c2a9b7e4d3f8a5c';
 const CHILD = fileURLToPath(new URL('./bench-child.ts', import.meta.url));
 const SCALE_CHILD = fileURLToPath(new URL('./scale-child.ts', import.meta.url));
@@ -73,6 +99,7 @@ interface Sample {
   cpuMicros: number;
   maxRss: number;
   readyMs: number;
+  stages: Record<Stage, number>;
 }
 
 interface Child {
@@ -124,113 +151,189 @@ async function startChild(role: string, env: Record<string, string> = {}, timeou
   };
 }
 
-async function load(baseUrl: string, opts: { duration?: number; amount?: number } = {}): Promise<CannonResult> {
+async function load(
+  baseUrl: string,
+  opts: { duration?: number; amount?: number; paths?: string[] } = {},
+): Promise<CannonResult> {
   const url = new URL(baseUrl);
   return autocannon({
     url: url.origin,
     connections: CONNECTIONS,
-    ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? DURATION_S }),
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 10 }),
     headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
-    requests: PATHS.map((p) => ({ method: 'GET', path: `${url.pathname}${p}` })),
+    requests: (opts.paths ?? PATHS).map((p) => ({ method: 'GET', path: `${url.pathname}${p}` })),
   });
 }
 
+/** Clock ticks per second of /proc/PID/stat's times. */
+const CLK_TCK = ((): number => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time of a process so far, all its threads, user and system, in µs (from /proc/PID/stat). */
+function procCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) in parentheses; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
+}
+
 interface Phase {
-  r: CannonResult;
-  /** CPU time per request of the process under test (the mock itself for "direct"), and of the mock. */
-  boxCpuUs: number;
-  mockCpuUs: number;
+  requests: number;
+  /** Requests per second while this box was loaded. */
+  rps: number;
+  errors: number;
+  /** CPU time per request of the box, all threads, from before its first load to 2 s after the last (µs). */
+  cpuUs: number;
+  /** The box's own figures before and after (a full GC is taken before each, outside the CPU window). */
+  before: Sample;
+  after: Sample;
 }
 
-/** Warm up, then load `box` (or the upstream directly) while measuring both processes' CPU time. */
-async function measure(mock: Child, box: Child | undefined): Promise<Phase> {
-  const target = box ?? mock;
-  // A fresh process needs a few seconds (JIT, schema compilation, the pool filling up) before it is representative.
-  await load(target.baseUrl, { duration: WARMUP_S });
-  const m0 = await mock.mem();
-  const b0 = box ? await box.mem() : m0;
-  const r = await load(target.baseUrl);
-  const m1 = await mock.mem();
-  const b1 = box ? await box.mem() : m1;
-  const n = Math.max(1, r.requests.total);
-  return { r, boxCpuUs: (b1.cpuMicros - b0.cpuMicros) / n, mockCpuUs: box ? (m1.cpuMicros - m0.cpuMicros) / n : 0 };
-}
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function row(name: string, p: Phase, direct: Phase): string {
-  const r = p.r;
-  const ratio = (r.requests.average / direct.r.requests.average).toFixed(2);
-  const cpuRatio = (direct.boxCpuUs / p.boxCpuUs).toFixed(2);
-  return `| ${name} | ${Math.round(r.requests.average)} | ${ratio}× | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${r.latency.max} | ${Math.round(p.boxCpuUs)} | ${cpuRatio}× | ${r.non2xx + r.errors + r.timeouts} |`;
+/**
+ * Warm each box up, then send REQUESTS GETs of `path` to each in ROUNDS turns, one box after the other, and take each
+ * box's CPU time per request. Taking turns, the boxes compared meet the same moments of a shared machine's load.
+ */
+async function measure(boxes: Child[], path = CPU_PATH): Promise<Phase[]> {
+  for (const box of boxes) await load(box.baseUrl, { amount: WARMUP, paths: [path] });
+  await sleep(1000);
+  const before: Sample[] = [];
+  for (const box of boxes) before.push(await box.mem());
+  const c0 = boxes.map((box) => procCpuMicros(box.proc.pid!));
+  const sums = boxes.map(() => ({ requests: 0, ms: 0, errors: 0 }));
+  for (let round = 0; round < ROUNDS; round += 1)
+    for (const [i, box] of boxes.entries()) {
+      const t0 = performance.now();
+      const r = await load(box.baseUrl, { amount: Math.ceil(REQUESTS / ROUNDS), paths: [path] });
+      sums[i]!.ms += performance.now() - t0;
+      sums[i]!.requests += r.requests.total;
+      sums[i]!.errors += r.non2xx + r.errors + r.timeouts;
+    }
+  // Write-behind work (and anything else the load left behind) is the box's cost too.
+  await sleep(2000);
+  const c1 = boxes.map((box) => procCpuMicros(box.proc.pid!));
+  const after: Sample[] = [];
+  for (const box of boxes) after.push(await box.mem());
+  return boxes.map((_, i) => {
+    const { requests, ms, errors } = sums[i]!;
+    const n = Math.max(1, requests);
+    return {
+      requests,
+      rps: (n * 1000) / ms,
+      errors,
+      cpuUs: (c1[i]! - c0[i]!) / n,
+      before: before[i]!,
+      after: after[i]!,
+    };
+  });
 }
 
 const mb = (n: number): string => (n / MB).toFixed(1);
 const verdict = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 
-/** Part 1: the same GET traffic direct, through each box, one after the other in this one run. */
-async function throughput(tmp: string): Promise<void> {
+/** `box`'s stage totals over one measured load (FLIS_STAGE_TIMES=1), per exchange written. */
+async function stageSplit(box: Child, path: string): Promise<{ phase: Phase; perExchange: Record<Stage, number> }> {
+  const [phase] = (await measure([box], path)) as [Phase];
+  const { before, after } = phase;
+  const n = Math.max(1, after.written - before.written);
+  const perExchange = Object.fromEntries(
+    stageNames.map((st) => [st, ((after.stages[st] - before.stages[st]) * 1000) / n]),
+  ) as Record<Stage, number>;
+  return { phase, perExchange };
+}
+
+/** Part 1: the same GETs through each box, one after the other in this one run; CPU per request is the measure. */
+async function cpuPerRequest(tmp: string): Promise<void> {
   const up = await startChild('upstream');
   const results: Record<string, Phase> = {};
+  const env = { BENCH_UPSTREAM: up.baseUrl };
+  const start = (role: string, extra: Record<string, string> = {}): Promise<Child> =>
+    startChild(role, { ...env, ...extra }, PHASE_TIMEOUT_MS);
+  /** Measure the named boxes side by side (taking turns), then stop them. */
+  const sideBySide = async (boxes: Record<string, Child>): Promise<void> => {
+    const phases = await measure(Object.values(boxes));
+    for (const [i, name] of Object.keys(boxes).entries()) results[name] = phases[i]!;
+    for (const box of Object.values(boxes)) await box.stop();
+  };
   try {
-    console.error(`part 1: ${DURATION_S} s per phase after ${WARMUP_S} s warm-up, ${CONNECTIONS} connections`);
-    results.direct = await measure(up, undefined);
-    const bare = await startChild('bare-proxy', { BENCH_UPSTREAM: up.baseUrl });
-    results.bare = await measure(up, bare);
-    await bare.stop();
+    console.error(
+      `part 1: ${REQUESTS} GETs of ${CPU_PATH} per box (${ROUNDS} turns) after ${WARMUP} to warm up, ${CONNECTIONS} connections`,
+    );
     const recorded = join(tmp, 'record.yaml');
-    const rec = await startChild('record', { BENCH_UPSTREAM: up.baseUrl, BENCH_CASSETTE: recorded });
-    results.record = await measure(up, rec);
-    const written = (await rec.mem()).written;
-    await rec.stop();
-    const replay = await startChild('replay', { BENCH_CASSETTE: recorded }, PHASE_TIMEOUT_MS);
-    const replayStartMs = replay.startMs;
-    const replayReadyMs = (await replay.mem()).readyMs;
-    results.replay = await measure(up, replay);
-    await replay.stop();
+    await sideBySide({ bare: await start('bare-proxy'), record: await start('record', { BENCH_CASSETTE: recorded }) });
+    const written = results.record!.after.written;
     const tapes = join(tmp, 'talkback-tapes');
-    const tb = await startChild('talkback', { BENCH_UPSTREAM: up.baseUrl, BENCH_CASSETTE: tapes });
-    results.talkback = await measure(up, tb);
-    await tb.stop();
-    const tbp = await startChild('talkback-playback', { BENCH_UPSTREAM: up.baseUrl, BENCH_CASSETTE: tapes });
-    results.playback = await measure(up, tbp);
-    await tbp.stop();
+    await sideBySide({ talkback: await start('talkback', { BENCH_CASSETTE: tapes }) });
+    await sideBySide({
+      replay: await start('replay', { BENCH_CASSETTE: recorded }),
+      playback: await start('talkback-playback', { BENCH_CASSETTE: tapes }),
+    });
+    const replayReadyMs = results.replay!.after.readyMs;
 
-    const d = results.direct!;
+    const cpu = (k: string): number => results[k]!.cpuUs;
     console.log(
-      `\nThroughput (requests/s, mean) and latency (ms) against the fast upstream, ${CONNECTIONS} connections, ${DURATION_S} s each, one run:\n`,
+      `\nCPU per request of the box (all threads, /proc/PID/stat, to 2 s after the load): ${REQUESTS} GETs of a 14 kB JSON list (${CPU_PATH}), ${CONNECTIONS} connections, one run:\n`,
     );
-    console.log(
-      '| path | req/s | × direct | p50 | p90 | p99 | max | CPU µs/req of the box | CPU-bound × direct | errors+non-2xx |',
-    );
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| proxy | CPU per request | vs the bare proxy | throughput | errors+non-2xx |');
+    console.log('|---|---|---|---|---|');
     for (const [name, label] of [
-      ['direct', 'direct to the upstream'],
-      ['bare', 'through a bare Node proxy (forwarding only: the floor)'],
-      ['record', 'through flis record'],
-      ['replay', 'through flis replay'],
-      ['talkback', 'through talkback (recording)'],
-      ['playback', 'through talkback (playback)'],
-    ] as const)
-      console.log(row(label, results[name]!, d));
-    const rps = (k: string): number => results[k]!.r.requests.average;
-    const cpu = (k: string): number => results[k]!.boxCpuUs;
-    const recordRatio = rps('record') / rps('direct');
-    const replayRatio = rps('replay') / rps('direct');
-    const playbackRatio = rps('playback') / rps('direct');
+      ['bare', 'bare Node proxy (node:http in, undici Pool out, nothing recorded)'],
+      ['record', '`flis record`'],
+      ['talkback', 'talkback recording'],
+      ['replay', '`flis replay`'],
+      ['playback', 'talkback playback'],
+    ] as const) {
+      const p = results[name]!;
+      console.log(
+        `| ${label} | ${Math.round(p.cpuUs)} µs | ${(p.cpuUs / cpu('bare')).toFixed(2)} | ${Math.round(p.rps).toLocaleString('en')} req/s | ${p.errors} |`,
+      );
+    }
+    const recordRatio = cpu('record') / cpu('bare');
+    const replayRatio = cpu('replay') / cpu('playback');
     console.log(
-      `\nrecord/direct ${recordRatio.toFixed(2)} (target ≥ 0.5: ${verdict(recordRatio >= 0.5)}); a bare Node proxy that only forwards: ${(rps('bare') / rps('direct')).toFixed(2)}`,
+      `\nflis record / bare proxy ${recordRatio.toFixed(2)} (target ≤ 1.5: ${verdict(recordRatio <= 1.5)}) | flis replay / talkback playback ${replayRatio.toFixed(2)} (target ≤ 1.0: ${verdict(replayRatio <= 1)})`,
     );
     console.log(
-      `replay/direct ${replayRatio.toFixed(2)} (target ≥ 1.5: ${verdict(replayRatio >= 1.5)}); talkback playback/direct ${playbackRatio.toFixed(2)} (replay above it: ${verdict(replayRatio > playbackRatio)})`,
+      `replay listening on the recorded cassette (${written} exchanges, ${mb(statSync(recorded).size)} MB): ${(replayReadyMs / 1000).toFixed(2)} s from start to listening (target ≤ 5 s: ${verdict(replayReadyMs <= 5000)})`,
     );
-    console.log(
-      `replay listening on the recorded cassette (${written} exchanges, ${mb(statSync(recorded).size)} MB): ${(replayReadyMs / 1000).toFixed(2)} s from start to listening (target ≤ 5 s: ${verdict(replayReadyMs <= 5000)}); ${(replayStartMs / 1000).toFixed(1)} s from spawn, node and tsx start-up included`,
-    );
-    console.log(
-      `CPU-bound ratios (1 / CPU per request of the box): record/direct ${(cpu('direct') / cpu('record')).toFixed(2)}, replay/direct ${(cpu('direct') / cpu('replay')).toFixed(2)}, talkback playback/direct ${(cpu('direct') / cpu('playback')).toFixed(2)}`,
-    );
+    await stages(tmp, env);
   } finally {
     await up.stop();
   }
+}
+
+/** The recorder's CPU by stage: on the same answer each time (as above), and on an answer new every time. */
+async function stages(tmp: string, env: Record<string, string>): Promise<void> {
+  const rows: Array<[string, Awaited<ReturnType<typeof stageSplit>>]> = [];
+  for (const [label, path, file] of [
+    ['the same 14 kB answer', CPU_PATH, 'stages-same.yaml'],
+    ['a new 14 kB answer every time', `${CPU_PATH}?fresh=1`, 'stages-fresh.yaml'],
+  ] as const) {
+    const box = await startChild('record', { ...env, BENCH_CASSETTE: join(tmp, file), FLIS_STAGE_TIMES: '1' });
+    rows.push([label, await stageSplit(box, path)]);
+    await box.stop();
+    rmSync(join(tmp, file), { force: true });
+  }
+  console.log(
+    '\n`flis record` by stage (CPU µs per exchange, FLIS_STAGE_TIMES=1, a run of its own with the timers on):\n',
+  );
+  console.log(`| answer | ${stageNames.join(' | ')} | stages in all | CPU per request |`);
+  console.log(`|---|${stageNames.map(() => '---|').join('')}---|---|`);
+  for (const [label, { phase, perExchange }] of rows) {
+    const all = stageNames.reduce((sum, st) => sum + perExchange[st], 0);
+    console.log(
+      `| ${label} | ${stageNames.map((st) => perExchange[st].toFixed(1)).join(' | ')} | ${all.toFixed(1)} | ${Math.round(phase.cpuUs)} µs |`,
+    );
+  }
+  console.log(
+    '\n(The rest of CPU per request is the proxying itself, HTTP in and out, which the bare proxy also pays; the stage timers add a getrusage(2) per stage.)',
+  );
 }
 
 /** An exchange of a realistic size and shape: a page of the mock's billing groups, ~4.8 kB as written. */
@@ -429,9 +532,9 @@ async function memory(tmp: string): Promise<void> {
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'flis-bench-'));
   try {
-    if (!SKIP.has('throughput')) await throughput(tmp);
-    if (!SKIP.has('scale')) await scale(tmp);
-    if (!SKIP.has('memory')) await memory(tmp);
+    if (runs('cpu')) await cpuPerRequest(tmp);
+    if (runs('scale')) await scale(tmp);
+    if (runs('memory')) await memory(tmp);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

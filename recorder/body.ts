@@ -3,7 +3,9 @@
  * byte-faithfulness: a body is stored as native JSON only when re-serialising
  * it gives back the exact bytes received, so replay never alters a body.
  */
+import { isAscii } from 'node:buffer';
 import type { StoredBody } from './cassette-format.ts';
+import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
 /** Collects up to `cap` bytes of a streamed body while counting all of them. */
 export class BodyCapture {
@@ -37,6 +39,8 @@ function isJsonType(contentType: string | undefined): boolean {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function asUtf8(bytes: Buffer): string | undefined {
+  // ASCII is valid UTF-8 that decodes byte for byte: checking it (SIMD) and copying is several times cheaper.
+  if (isAscii(bytes)) return bytes.toString('latin1');
   try {
     return utf8.decode(bytes);
   } catch {
@@ -52,6 +56,90 @@ export function jsonTextOf(body: StoredBody): string {
   return jsonTexts.get(body) ?? JSON.stringify(body.value);
 }
 
+/**
+ * Recently stored bodies by their exact bytes. A recorded client asks the same
+ * things again and again (polling, the same list page), and the answers are
+ * often byte for byte the same: storing one again (decoding, parsing, proving
+ * it canonical) would give the same StoredBody, so the one already made is
+ * handed out after a memcmp. Bounded in bytes; the StoredBody must not be
+ * mutated by its users (none does: redaction makes a copy).
+ */
+class RecentBodies {
+  private readonly byLength = new Map<number, Array<{ bytes: Buffer; json: boolean; body: StoredBody | null }>>();
+  /** Every body held, oldest first. */
+  private readonly order: Buffer[] = [];
+  private held = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxBody: number,
+  ) {}
+
+  get(bytes: Buffer, json: boolean): StoredBody | null | undefined {
+    const list = this.byLength.get(bytes.length);
+    if (!list) return undefined;
+    for (const e of list) if (e.json === json && e.bytes.equals(bytes)) return e.body;
+    return undefined;
+  }
+
+  add(bytes: Buffer, json: boolean, body: StoredBody | null): void {
+    if (bytes.length > this.maxBody || bytes.length === 0) return;
+    // A copy: a captured chunk may be a view into a larger buffer that must not be kept alive.
+    const own = Buffer.from(bytes);
+    let list = this.byLength.get(own.length);
+    if (!list) this.byLength.set(own.length, (list = []));
+    // Answers that change in place (a timestamp, a counter) keep their length: a few of each length are compared, not all.
+    if (list.length >= PER_LENGTH) this.forget(list.shift()!.bytes);
+    list.push({ bytes: own, json, body });
+    this.order.push(own);
+    this.held += own.length;
+    while (this.held > this.maxBytes) this.evict(this.order[0]!);
+  }
+
+  /** Drop the entry of `bytes` from its length's list (if still there) and from the order. */
+  private evict(bytes: Buffer): void {
+    const list = this.byLength.get(bytes.length);
+    const at = list ? list.findIndex((e) => e.bytes === bytes) : -1;
+    if (at >= 0) list!.splice(at, 1);
+    if (list?.length === 0) this.byLength.delete(bytes.length);
+    this.forget(bytes);
+  }
+
+  private forget(bytes: Buffer): void {
+    const at = this.order.indexOf(bytes);
+    if (at < 0) return;
+    this.order.splice(at, 1);
+    this.held -= bytes.length;
+  }
+}
+
+/** Bodies of one length compared at most (the newest). */
+const PER_LENGTH = 4;
+// 4 MB of bodies, and their parsed values beside them (a few times that in heap).
+const recent = new RecentBodies(4 * 1024 * 1024, 1024 * 1024);
+
+/**
+ * encodeBody for live traffic: a whole body (not cut at the cap) whose exact
+ * bytes were stored a moment ago is the same StoredBody (same object, so what
+ * was derived from it, e.g. its contract verdict, can be reused too).
+ */
+export function storedBody(
+  bytes: Buffer,
+  contentType: string | undefined,
+  size = bytes.length,
+  truncated = false,
+): StoredBody | null {
+  if (truncated || size !== bytes.length || size === 0) return encodeBody(bytes, contentType, size, truncated);
+  const json = isJsonType(contentType);
+  const t = stageStart();
+  const known = recent.get(bytes, json);
+  if (STAGE_TIMES) stageEnd('byte check', t);
+  if (known !== undefined) return known;
+  const body = encodeBody(bytes, contentType, size, truncated);
+  recent.add(bytes, json, body);
+  return body;
+}
+
 /** Store `bytes`; `size`/`truncated` describe what arrived on the wire. */
 export function encodeBody(
   bytes: Buffer,
@@ -60,10 +148,14 @@ export function encodeBody(
   truncated = false,
 ): StoredBody | null {
   if (size === 0) return null;
+  let t = stageStart();
   const text = truncated ? undefined : asUtf8(bytes);
   if (text !== undefined && isJsonType(contentType)) {
     const value = tryJson(text);
-    if (value !== undefined && JSON.stringify(value) === text) {
+    if (STAGE_TIMES) t = stageEnd('parse', t);
+    const canonical = value !== undefined && JSON.stringify(value) === text;
+    if (STAGE_TIMES) stageEnd('byte check', t);
+    if (canonical) {
       const body: StoredBody = { encoding: 'json', value, size, truncated };
       jsonTexts.set(body, text);
       return body;

@@ -4,7 +4,7 @@
  * token can never be split across lines where a line-wise scan would miss it.
  */
 import { jsonTextOf } from './body.ts';
-import { emitYaml, FlowJson } from './yaml-emit.ts';
+import { emitYaml, emitYamlPieces, FlowJson } from './yaml-emit.ts';
 import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
 
 /** One YAML document, starting with `---` and ending with the `...` end marker. */
@@ -34,8 +34,17 @@ function bodyFields(b: StoredBody | null): Record<string, unknown> {
   if (!b) return {};
   // A JSON scalar (a bare string or number) stays a YAML scalar.
   const collection = b.encoding === 'json' && typeof b.value === 'object' && b.value !== null;
-  const body = collection ? new FlowJson(jsonTextOf(b)) : b.value;
+  const body = collection ? flowJsonOf(b) : b.value;
   return { body, bodyEncoding: b.encoding, bodySize: b.size, ...(b.truncated ? { bodyTruncated: true } : {}) };
+}
+
+/** A body's flow text, made once per StoredBody (a repeated answer is the same one: recorder/body.ts storedBody). */
+const flowTexts = new WeakMap<StoredBody, FlowJson>();
+
+function flowJsonOf(b: StoredBody): FlowJson {
+  let flow = flowTexts.get(b);
+  if (!flow) flowTexts.set(b, (flow = new FlowJson(jsonTextOf(b))));
+  return flow;
 }
 
 function requestPlain(r: RecordedRequest): Record<string, unknown> {
@@ -69,4 +78,12 @@ export function exchangePlain(e: Exchange): Record<string, unknown> {
 
 export function exchangeDocument(e: Exchange): string {
   return documentText(exchangePlain(e));
+}
+
+/** exchangeDocument's text in pieces, each body written on one line a FlowJson of its own (yaml-emit.ts emitYamlPieces). */
+export function exchangeDocumentPieces(e: Exchange): Array<string | FlowJson> {
+  const pieces = emitYamlPieces(exchangePlain(e));
+  pieces[0] = `---\n${pieces[0] as string}`;
+  pieces[pieces.length - 1] = `${pieces[pieces.length - 1] as string}...\n`;
+  return pieces;
 }

@@ -4,7 +4,7 @@
  * enforces (the operation's own clause for its schemas). A partner recording
  * its own client sees at once where its traffic leaves the contract.
  */
-import { validate, type SchemaName } from '../schemas/registry.ts';
+import { type SchemaViolation, validate, type SchemaName } from '../schemas/registry.ts';
 import { matchOperation as operationFor, type Operation } from '../specs/contract.ts';
 import { jsonValue } from './body.ts';
 import type { RecordedRequest, RecordedResponse, Violation } from './cassette-format.ts';
@@ -116,14 +116,30 @@ function schemaChecks(
       },
     ];
   }
-  return validate(schema, json.value)
-    .violations.slice(0, MAX_SCHEMA_VIOLATIONS)
+  return schemaViolations(schema, json.value)
+    .slice(0, MAX_SCHEMA_VIOLATIONS)
     .map((s) => ({
       ...base,
       pointer: s.pointer,
       schemaPath: s.schemaPath,
       message: `${s.pointer || '(root)'}: ${s.message}`,
     }));
+}
+
+/**
+ * A body value's verdict against a schema, kept while the value lives: a
+ * repeated answer is the same parsed value (recorder/body.ts storedBody), and
+ * validation neither changes the value nor depends on anything else.
+ */
+const verdicts = new WeakMap<object, Map<SchemaName, SchemaViolation[]>>();
+
+function schemaViolations(schema: SchemaName, value: unknown): SchemaViolation[] {
+  if (value === null || typeof value !== 'object') return validate(schema, value).violations;
+  let known = verdicts.get(value);
+  if (!known) verdicts.set(value, (known = new Map()));
+  let out = known.get(schema);
+  if (!out) known.set(schema, (out = validate(schema, value).violations));
+  return out;
 }
 
 function header(v: string | string[] | undefined): string | undefined {

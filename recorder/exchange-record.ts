@@ -6,13 +6,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { encodeBody, type BodyCapture } from './body.ts';
+import { type BodyCapture, storedBody } from './body.ts';
 import type { Exchange, RecordedRequest, RecordedResponse, UpstreamFailure } from './cassette-format.ts';
 import type { LateRedaction } from './cassette-writer.ts';
 import { checkExchange, formatViolation } from './contract-check.ts';
 import { CassetteSecretError } from './errors.ts';
 import { headerValue, type Ctx, type Pending } from './proxy-context.ts';
 import { keepHeaders, type Redactor } from './redact.ts';
+import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
 function queryOf(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -35,7 +36,7 @@ export function recordedRequest(
   if (body) {
     const all = body.bytes();
     const kept = all.length > ctx.cap ? all.subarray(0, ctx.cap) : all;
-    stored = encodeBody(kept, headerValue(req.headers['content-type']), body.size, body.size > kept.length);
+    stored = storedBody(kept, headerValue(req.headers['content-type']), body.size, body.size > kept.length);
   }
   return {
     method: (req.method ?? 'GET').toUpperCase(),
@@ -56,11 +57,14 @@ export function recordedResponse(
   durationMs = performance.now() - x.t0,
 ): RecordedResponse {
   const ct = headerValue(headers['content-type']);
+  const t = stageStart();
+  const kept = keepHeaders(headers, ctx.headers.responseHeaders, x.redactor);
+  if (STAGE_TIMES) stageEnd('redaction and scan', t);
   return {
     status,
-    headers: keepHeaders(headers, ctx.headers.responseHeaders, x.redactor),
+    headers: kept,
     // Redacted as it is written (lateBodyRedaction), which is cheaper than walking every body.
-    body: encodeBody(body.bytes(), ct, body.size, body.truncated),
+    body: storedBody(body.bytes(), ct, body.size, body.truncated),
     timing: { durationMs: round(durationMs), firstByteMs: round(firstByteMs) },
   };
 }
@@ -107,13 +111,16 @@ interface Completed {
 }
 
 function checkAndAppend(ctx: Ctx, { req, x, reqCapture, response, failure }: Completed): void {
+  let t = stageStart();
   const request = recordedRequest(ctx, req, x, reqCapture);
+  if (STAGE_TIMES) t = stageEnd('redaction and scan', t);
   const { operation, violations } = checkExchange({
     request,
     response,
     authorization: x.authorization,
     upstreamFailed: failure !== undefined,
   });
+  if (STAGE_TIMES) stageEnd('contract check', t);
   ctx.stats.violations += violations.length;
   for (const v of violations)
     ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');

@@ -37,6 +37,12 @@ export interface IndexEntry {
   length: number;
   /** The line of the document's `---`. */
   docLine: number;
+  /**
+   * Shared by the entries of one request whose documents serve the same bytes
+   * (recorder/replay-store.ts finds them while indexing), so one of them read
+   * and parsed serves them all; absent for an answer recorded once.
+   */
+  same?: object;
 }
 
 /** A recorded request as the miss answer shows it. */
@@ -66,7 +72,11 @@ export class Matcher {
 
   constructor(private readonly options: MatchOptions = defaultMatchOptions) {}
 
-  add(head: RecordedHead, at: { offset: number; length: number; line: number }): void {
+  /** Index one recorded exchange; returns its entry and the one recorded before it for the same request, if any. */
+  add(
+    head: RecordedHead,
+    at: { offset: number; length: number; line: number },
+  ): { entry: IndexEntry; previous: IndexEntry | undefined } {
     const key = matchKey(head.request, this.options);
     const entry: IndexEntry = {
       seq: head.seq,
@@ -78,8 +88,10 @@ export class Matcher {
     };
     this.count += 1;
     const slot = this.byKey.get(key);
+    const previous = slot?.list.at(-1);
     if (slot) slot.list.push(entry);
     else this.byKey.set(key, { list: [entry], next: 0 });
+    return { entry, previous };
   }
 
   get size(): number {
@@ -88,7 +100,12 @@ export class Matcher {
 
   /** Where the next recorded answer for this request is, or undefined on a miss. */
   take(req: RecordedRequest): IndexEntry | undefined {
-    const slot = this.byKey.get(matchKey(req, this.options));
+    return this.takeKey(matchKey(req, this.options));
+  }
+
+  /** The same, by a key matchKey made earlier with this matcher's options. */
+  takeKey(key: string): IndexEntry | undefined {
+    const slot = this.byKey.get(key);
     if (!slot) return undefined;
     const e = slot.list[Math.min(slot.next, slot.list.length - 1)];
     slot.next += 1;

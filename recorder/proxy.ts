@@ -18,7 +18,7 @@ import { CassetteWriter } from './cassette-writer.ts';
 import { recordedRequest } from './exchange-record.ts';
 import { forward, hasBody } from './forward.ts';
 import { cassetteHeader } from './header.ts';
-import { defaultMatchOptions, type MatchOptions } from './match.ts';
+import { defaultMatchOptions, type MatchOptions, matchKey } from './match.ts';
 import { missAnswer, MISS_STATUS } from './miss.ts';
 import { modePolicies } from './modes.ts';
 import { headerValue, type Ctx, type Pending, type Recorder, type RecorderOptions } from './proxy-context.ts';
@@ -168,10 +168,42 @@ function learnConnectionSecrets(ctx: Ctx): void {
   ctx.o.connection?.tokens.onSecret((value) => {
     ctx.redactor = ctx.redactor.with([{ label: 'a secret of the connection (token, client secret, proxy)', value }]);
     credentialRedactors.delete(ctx);
+    // Match keys remembered under the old redactor would hide the new secret's redaction.
+    knownKeys.delete(ctx);
   });
 }
 
+/**
+ * Replay's shortcut for a request without a body: the match key it had the
+ * last time the same method, URL and credential came (every field matching
+ * reads is made from these alone: the path, the query, and the redacted
+ * headers, whose redactor is the credential's). Redacting and canonicalising
+ * a request costs more than serving its answer. Bounded; dropped when full.
+ */
+const knownKeys = new WeakMap<Ctx, Map<string, string>>();
+const MAX_KNOWN_KEYS = 4096;
+
+function quickKey(ctx: Ctx, req: IncomingMessage): string {
+  let key = `${req.method}\n${req.url}\n${req.headers.authorization}`;
+  for (const h of ctx.matchOptions.headers) if (h !== 'authorization') key += `\n${req.headers[h]}`;
+  return key;
+}
+
+function rememberKey(ctx: Ctx, quick: string, request: RecordedRequest): void {
+  let known = knownKeys.get(ctx);
+  if (!known) knownKeys.set(ctx, (known = new Map()));
+  if (known.size >= MAX_KNOWN_KEYS) known.clear();
+  known.set(quick, matchKey(request, ctx.matchOptions));
+}
+
 async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const policy = modePolicies[ctx.o.mode];
+  const quick = policy.replayFirst && !hasBody(req) ? quickKey(ctx, req) : undefined;
+  if (quick !== undefined && ctx.store) {
+    const key = knownKeys.get(ctx)?.get(quick);
+    const hit = key === undefined ? undefined : ctx.matcher?.takeKey(key);
+    if (hit) return serveRecorded(ctx, res, ctx.store.read(hit));
+  }
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
   const url = new URL(req.url ?? '/', 'http://recorder.invalid');
@@ -186,7 +218,6 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   const authorization = headerValue(req.headers.authorization);
   const credential = authorization ? credentialsOf(authorization) : undefined;
   const redactor = credential ? redactorWith(ctx, credential) : ctx.redactor;
-  const policy = modePolicies[ctx.o.mode];
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);
   // Read whole: it is matched now and may still be forwarded (mode new), so it cannot be cut at the cassette's cap.
@@ -201,6 +232,7 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
     return;
   }
   const recorded = recordedRequest(ctx, req, x, capture);
+  if (quick !== undefined) rememberKey(ctx, quick, recorded);
   const hit = ctx.matcher?.take(recorded);
   if (hit && ctx.store) return serveRecorded(ctx, res, ctx.store.read(hit));
   if (policy.onMiss === 'error') return answerMiss(ctx, res, recorded);
@@ -209,30 +241,41 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
 
 function serveRecorded(ctx: Ctx, res: ServerResponse, e: LocatedExchange): void {
   ctx.stats.replayed += 1;
-  const bytes = decodedBody(e);
-  const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(e.response.headers))
-    if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
-  headers['content-length'] = String(bytes.length);
-  headers['x-flis-cassette'] = `replayed seq=${e.seq}`;
-  if (failedMidBody(e)) {
-    serveCutOff(res, e.response.status, headers, bytes);
+  const a = answerOf(e);
+  const headers = { ...a.headers, 'x-flis-cassette': `replayed seq=${e.seq}` };
+  if (a.cutOff) {
+    serveCutOff(res, e.response.status, headers, a.bytes);
     return;
   }
   res.writeHead(e.response.status, headers);
-  res.end(bytes);
+  res.end(a.bytes);
 }
 
-/** Decoded once per parsed response (the store shares one among identical answers): most are served many times. */
-const decoded = new WeakMap<LocatedExchange['response'], Buffer>();
+/** What replay sends for a recorded response: its headers (credentials left out, the length set) and its bytes. */
+interface Answer {
+  headers: Record<string, string | string[]>;
+  bytes: Buffer;
+  cutOff: boolean;
+}
 
-function decodedBody(e: LocatedExchange): Buffer {
-  let bytes = decoded.get(e.response);
-  if (!bytes) {
-    bytes = decodeBody(e.response.body);
-    decoded.set(e.response, bytes);
+/**
+ * Made once per parsed response (the store shares one among identical answers, and serves most many times).
+ * A response's failure is part of what the store compares, so `cutOff` is the same for every exchange sharing it.
+ */
+const answers = new WeakMap<LocatedExchange['response'], Answer>();
+
+function answerOf(e: LocatedExchange): Answer {
+  let a = answers.get(e.response);
+  if (!a) {
+    const bytes = decodeBody(e.response.body);
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(e.response.headers))
+      if (!(credentialHeaders as readonly string[]).includes(k)) headers[k] = v;
+    headers['content-length'] = String(bytes.length);
+    a = { headers, bytes, cutOff: failedMidBody(e) };
+    answers.set(e.response, a);
   }
-  return bytes;
+  return a;
 }
 
 function answerMiss(ctx: Ctx, res: ServerResponse, request: RecordedRequest): void {

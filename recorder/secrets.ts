@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { type SecretHit, SecretForms, type SecretSource } from '../errors/secret-forms.ts';
 import { SPEC_DIR } from '../specs/contract.ts';
+import { guardFind, guardFindPieces } from './secret-guard.ts';
 
 export { SecretForms, type SecretHit } from '../errors/secret-forms.ts';
 
@@ -52,9 +53,17 @@ export function credentialsOf(authorization: string): string | undefined {
   return m?.[1]?.trim() || undefined;
 }
 
-/** The first form of a secret found in `text`, if any. */
+/** A form of a secret found in `text`, if any (recorder/secret-guard.ts: exact, and cheap on a clean text). */
 export function findSecret(text: string, forms: SecretGuard): SecretHit | undefined {
-  return forms instanceof SecretForms ? forms.find(text) : undefined;
+  return forms instanceof SecretForms ? guardFind(text, forms) : undefined;
+}
+
+/** The same over a document in pieces (recorder/cassette-yaml.ts exchangeDocumentPieces), as if joined. */
+export function findSecretInPieces(
+  pieces: ReadonlyArray<string | { readonly text: string }>,
+  forms: SecretGuard,
+): SecretHit | undefined {
+  return forms instanceof SecretForms ? guardFindPieces(pieces, forms) : undefined;
 }
 
 /** Common token shapes, for cassettes scanned without knowing the secret values. */

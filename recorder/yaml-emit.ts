@@ -22,7 +22,8 @@ export class FlowJson {
   readonly text: string;
   constructor(jsonText: string) {
     // JSON leaves C1 controls, BOM and non-characters raw inside strings; YAML wants them escaped.
-    this.text = jsonText.replace(NON_PRINTABLE_G, escapeChar);
+    // Most texts hold none: a test that stops at the first is cheaper than a replace that copies.
+    this.text = NON_PRINTABLE_ANY.test(jsonText) ? jsonText.replace(NON_PRINTABLE_G, escapeChar) : jsonText;
   }
 }
 
@@ -33,6 +34,7 @@ const RESERVED = /^(null|true|false|yes|no|on|off|y|n)$/i;
 /** Characters YAML does not allow raw (C0/C1 controls, DEL, BOM, non-characters, surrogates). */
 const NON_PRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\ufffe\uffff\ud800-\udfff]/;
 const NON_PRINTABLE_G = /[\u007f-\u009f\ufeff\ufffe\uffff]/g;
+const NON_PRINTABLE_ANY = /[\u007f-\u009f\ufeff\ufffe\uffff]/;
 const MAX_IMPLICIT_KEY = 1000;
 
 function isPlainSafe(s: string): boolean {
@@ -92,9 +94,21 @@ function isEmptyCollection(v: Json): boolean {
   return Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
 }
 
+/**
+ * Where emitYamlPieces puts a FlowJson in its text: a raw NUL, which emitted
+ * YAML never holds (every string that has one is written double-quoted, escaped).
+ */
+const FLOW_MARK = '\u0000';
+/** The FlowJsons met while emitting for emitYamlPieces, in order; undefined for emitYaml. */
+let flowsMet: FlowJson[] | undefined;
+
 function inline(v: Json, indent: string): string | undefined {
   if (v === null || typeof v !== 'object') return scalar(v, indent);
-  if (v instanceof FlowJson) return v.text;
+  if (v instanceof FlowJson) {
+    if (!flowsMet) return v.text;
+    flowsMet.push(v);
+    return FLOW_MARK;
+  }
   if (isEmptyCollection(v)) return Array.isArray(v) ? '[]' : '{}';
   return undefined;
 }
@@ -141,4 +155,26 @@ export function emitYaml(value: unknown): string {
   const out: string[] = [];
   emitBlock(v, '', out);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The same text as emitYaml, as pieces: each FlowJson stands as itself between
+ * the strings around it, so a large body's text need not be copied into the
+ * document, nor encoded or searched again when it is written a second time.
+ */
+export function emitYamlPieces(value: unknown): Array<string | FlowJson> {
+  flowsMet = [];
+  let text: string;
+  let flows: FlowJson[];
+  try {
+    text = emitYaml(value);
+  } finally {
+    flows = flowsMet;
+    flowsMet = undefined;
+  }
+  if (flows.length === 0) return [text];
+  const parts = text.split(FLOW_MARK);
+  const out: Array<string | FlowJson> = [parts[0]!];
+  for (const [i, f] of flows.entries()) out.push(f, parts[i + 1]!);
+  return out;
 }

@@ -171,7 +171,10 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
       }
       const api = new FlisClient(workerRequest, t);
       try {
-        await body({ api, check: new Check(meta, [t.token]), testInfo });
+        // Each request Playwright sends becomes a step of the test. Under this one step, a new step finds its parent at
+        // once; at the top level Playwright searched all the test's earlier steps for it, quadratic in a check's
+        // requests (a third of the workers' CPU at --runs 1000).
+        await test.step(meta.check, () => body({ api, check: new Check(meta, [t.token]), testInfo }));
       } catch (error) {
         // testInfo.skip() inside a body throws to stop the test; rewrapping it would turn a skip into a failure.
         if (testInfo.expectedStatus === 'skipped') throw error;

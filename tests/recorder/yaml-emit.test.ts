@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { documentText } from '../../recorder/cassette-yaml.ts';
-import { emitYaml, FlowJson } from '../../recorder/yaml-emit.ts';
+import { emitYaml, emitYamlPieces, FlowJson } from '../../recorder/yaml-emit.ts';
 import { readFastYaml } from '../../recorder/yaml-read-fast.ts';
 
 const tricky = fc.constantFrom(
@@ -116,6 +116,22 @@ describe('YAML emitter', () => {
       { numRuns: 400 },
     );
     assert.ok(fastReads > 200, `the fast reader took only ${fastReads} of 400 flow bodies`);
+  });
+
+  it('emits in pieces the same text as whole, with each flow body a piece of its own', () => {
+    fc.assert(
+      fc.property(fc.dictionary(str, json, { maxKeys: 4 }), fc.array(json, { maxLength: 3 }), (value, bodies) => {
+        const flows = bodies.map((b) => new FlowJson(JSON.stringify(b) ?? 'null'));
+        const doc = { ...value, request: { body: flows[0] ?? null }, response: { list: flows.slice(1) } };
+        const pieces = emitYamlPieces(doc);
+        assert.equal(pieces.map((p) => (typeof p === 'string' ? p : p.text)).join(''), emitYaml(doc));
+        assert.deepEqual(
+          pieces.filter((p) => p instanceof FlowJson),
+          flows,
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('round-trips the tricky strings as keys, values and list items', () => {
