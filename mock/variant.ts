@@ -18,11 +18,31 @@ export interface MockVariant {
   lenientInput: boolean;
   /** The most items POST /offers/bulk takes; a larger bulk answers 413 (spec 8: maximum bulk size not shown). 0: none. */
   maxBulkItems: number;
+  /**
+   * Issue 17: how the batch status (spec 4.3: body not shown) words a processed write: `status: PROCESSED` (default),
+   * `state: done`, or no word at all (`progress` only), so a client may rely on none of them.
+   */
+  batchStatusWords?: 'processed' | 'done' | 'none';
+  /** false: GET /offers leaves cancelled offers out (spec 4.1 does not say a listing shows them). Default true. */
+  listsCancelledOffers?: boolean;
+  /** How long a write takes to show when startMock is given no writeDelayMs (spec 1: asynchronous). Default 0. */
+  writeDelayMs?: number;
 }
 
-export const variantPresets: Record<'default' | 'different', MockVariant> = {
+export const variantPresets: Record<'default' | 'different' | 'eventual', MockVariant> = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
   different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
+  // Issue 17: an asynchronous server whose batch status says `state: done`, whose listing leaves cancelled offers out.
+  eventual: {
+    createdStatus: 202,
+    idFormat: 'numeric',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    batchStatusWords: 'done',
+    listsCancelledOffers: false,
+    writeDelayMs: 400,
+  },
 };
 
 const createdStatuses: readonly number[] = [200, 201, 202];
@@ -38,6 +58,10 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
   if (typeof v.lenientInput !== 'boolean') throw new Error('variant.lenientInput must be a boolean');
   if (!Number.isInteger(v.maxBulkItems) || v.maxBulkItems < 0)
     throw new Error('variant.maxBulkItems must be a whole number, 0 for no limit');
+  if (v.batchStatusWords !== undefined && !['processed', 'done', 'none'].includes(v.batchStatusWords))
+    throw new Error('variant.batchStatusWords must be one of processed, done, none');
+  if (v.writeDelayMs !== undefined && (!Number.isFinite(v.writeDelayMs) || v.writeDelayMs < 0))
+    throw new Error('variant.writeDelayMs must be a number of at least 0');
   return v;
 }
 

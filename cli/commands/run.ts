@@ -51,7 +51,7 @@ Recording and offline replay:
 
 Embedded mock only (to see the suite catch faults):
   --mock-fault NAME        switch a deliberate contract violation on (repeatable; see 'flis mock --help')
-  --mock-variant NAME      default | different: conformant choices the spec leaves open
+  --mock-variant NAME      default | different | eventual: conformant choices the spec leaves open
   --mock-write-delay MS    delay before an asynchronous write becomes visible
   --mock-webhook-fault NAME  switch a deliberate webhook violation on (repeatable; see 'flis mock --help')
   --mock-drift             answer with drift (undocumented fields added, a documented one removed)
@@ -102,7 +102,7 @@ function embeddedOptions(v: {
 }): EmbeddedOptions {
   const faults = (listOption(v['mock-fault']) ?? []).map((f) => oneOf<FaultName>('--mock-fault', f, faultNames));
   const variantName = v['mock-variant']
-    ? oneOf('--mock-variant', v['mock-variant'], ['default', 'different'] as const)
+    ? oneOf('--mock-variant', v['mock-variant'], Object.keys(variantPresets) as (keyof typeof variantPresets)[])
     : undefined;
   const writeDelayMs = intOption('mock-write-delay', v['mock-write-delay'], { max: 600_000 });
   const webhookFaults = (listOption(v['mock-webhook-fault']) ?? []).map((f) =>

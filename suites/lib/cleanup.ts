@@ -56,6 +56,11 @@ export class Cleanup {
     if (!this.offers.has(id)) this.offers.set(id, false);
   }
 
+  /** True when this test wrote (or registered) the offer id. */
+  wrote(id: string): boolean {
+    return this.offers.has(id);
+  }
+
   /** The test saw this offer read `canceled: true`: cancelling it again could only be refused. */
   offerCancelled(id: string): void {
     this.offers.set(id, true);

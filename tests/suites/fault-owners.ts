@@ -102,6 +102,22 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
   },
   'updated-since-drops-match': { fails: ['invoice-since-complete'], evidence: { check: 'invoice-since-complete' } },
   'bulk-cancel-ignored': { fails: ['offer-bulk-flags'], evidence: { check: 'offer-bulk-flags' } },
+  // Issue 17 sections 3 and 5; tests/suites/effect-faults.test.ts runs them.
+  'settled-ignored': { fails: ['offer-settled'], evidence: { check: 'offer-settled' } },
+  'offer-readback-field-wrong': {
+    fails: ['offer-upsert'],
+    evidence: { check: 'offer-upsert', title: /every documented field/ },
+  },
+  'offer-create-id-reused': { fails: ['offer-create-ids'], evidence: { check: 'offer-create-ids' } },
+  'billing-group-get-wrong': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', operation: 'getBillingGroup' },
+  },
+  'invoice-get-wrong': { fails: ['record-identity'], evidence: { check: 'record-identity', operation: 'getInvoice' } },
+  'transport-order-delete-removes': {
+    fails: ['event-cancel'],
+    evidence: { check: 'event-cancel', operation: 'deleteTransportOrder' },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */
