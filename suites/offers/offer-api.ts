@@ -7,7 +7,7 @@
 import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
 import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
-import { RECORD_IDENTITY, RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
+import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import type { FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
@@ -247,6 +247,32 @@ export async function writeLiveOffer(
     { setupOwnedBy: 'offer-upsert', batchIds: put.batchIds },
   );
   return { id, before };
+}
+
+/**
+ * A control for a flag written by an update (cancel, settled): a plain update of another documented field on a fresh
+ * offer. 'offer-upsert' when that update does not show either (updates are not applied at all, offer-upsert's rule),
+ * else undefined: the flag alone is wrong.
+ */
+export async function updateControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+  const plain: OfferWrite = { offer: body.offer ?? {} };
+  const created = await controlWrite(ctx, plain);
+  if (created.owner) return created.owner;
+  const changed: OfferWrite = {
+    offer: { ...plain.offer, offerVersion: `${String(plain.offer?.offerVersion ?? '')}-updated` },
+  };
+  const put = await upsertOffer(ctx, created.id, changed);
+  try {
+    await awaitOffer(ctx, created.id, expectationsOf(changed, { created: false }), 'control update', undefined, {
+      ...(created.offer ? { before: created.offer } : {}),
+      batchIds: put.batchIds,
+      setupOwnedBy: 'offer-upsert',
+    });
+    return undefined;
+  } catch (error) {
+    if (error instanceof CheckBlocked) return error.owner;
+    throw error;
+  }
 }
 
 interface ControlResult {
