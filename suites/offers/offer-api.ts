@@ -191,7 +191,7 @@ export async function awaitOffer(
   };
   const r = await pollVisible(fetch, ({ read, processedBefore }) => {
     if (read.shapeProblem !== undefined) return 'accept';
-    if (read.offer === undefined) return 'wait';
+    if (read.offer === undefined) return processedBefore ? 'impossible' : 'wait';
     if (mismatches(read.offer, expectations).length === 0) return 'accept';
     const verdict = unmetVerdict(read.offer, expectations, opts.before);
     return verdict === 'wait' && processedBefore ? 'impossible' : verdict;
@@ -210,7 +210,7 @@ export async function awaitOffer(
     : `after ${r.elapsedMs} ms`;
   const why = last.offer
     ? `still differs ${after}:\n    ${mismatches(last.offer, expectations).join('\n    ')}`
-    : `was not readable after ${r.elapsedMs} ms: GET answered ${last.exchange.response.status}${Array.isArray(last.exchange.response.body) ? ` with ${last.exchange.response.body.length} offer(s)` : ''}`;
+    : `was not readable ${after}: GET answered ${last.exchange.response.status}${Array.isArray(last.exchange.response.body) ? ` with ${last.exchange.response.body.length} offer(s)` : ''}`;
   if (opts.setupOwnedBy) {
     const owner =
       opts.setupOwnedBy === 'offer-upsert' && last.offer
