@@ -14,7 +14,7 @@ import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 function help(): string {
   const faults = faultNames.map((f) => `  ${f.padEnd(30)} ${faultDescriptions[f]}`).join('\n');
-  return `Usage: flis mock [--port N] [--host ADDR] [--fault NAME ...] [--variant default|different] [--write-delay MS]
+  return `Usage: flis mock [--port N] [--host ADDR] [--fault NAME ...] [--variant default|different|eventual] [--write-delay MS]
 
 Serve the embedded mock deployment on loopback until stopped (Ctrl-C). Prints its base URL.
 The bearer token is FLIS_MOCK_TOKEN if set; else a fresh one is minted and written to a
@@ -24,7 +24,8 @@ Options:
   --port N             port to listen on (default 0: a free port)
   --host ADDR          loopback address to bind (default 127.0.0.1)
   --fault NAME         switch a deliberate contract violation on (repeatable)
-  --variant NAME       default | different (201/202 creates, uuid ids, extra fields: still conformant)
+  --variant NAME       default | different (201/202 creates, uuid ids, extra fields) | eventual (async, 202,
+                       batch 'state: done', cancelled offers unlisted): all conformant
   --write-delay MS     delay before an asynchronous offer write becomes visible (default 0)
   --webhook URL        deliver webhooks (spec 6) to this loopback receiver, e.g. 'flis webhooks listen' (repeatable;
                        mock-only, like PUT /__flis/webhooks {"url": …}: the spec shows no subscription method)
@@ -63,7 +64,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const faults = (listOption(v.fault) ?? []).map((f) => oneOf<FaultName>('--fault', f, faultNames));
   const variant = v.variant
-    ? variantPresets[oneOf('--variant', v.variant, ['default', 'different'] as const)]
+    ? variantPresets[oneOf('--variant', v.variant, Object.keys(variantPresets) as (keyof typeof variantPresets)[])]
     : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
