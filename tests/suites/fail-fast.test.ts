@@ -53,13 +53,15 @@ async function timedRun(label: string, faults: FaultName[]): Promise<{ ms: numbe
   return { ms: Date.now() - started, exitCode: r.exitCode, text: describeFailures(r) };
 }
 
-test('no faulty mock mode makes a run last more than 1.5x the clean run (plus slack)', async () => {
+test('no faulty mock mode makes a run last more than 1.5x the clean run (plus slack)', async (t) => {
   const clean = await timedRun('clean', []);
+  t.diagnostic(`clean run: ${clean.ms} ms`);
   assert.equal(clean.exitCode, 0, clean.text);
   const budget = 1.5 * clean.ms + SLACK_MS;
   const slow: string[] = [];
   for (const fault of SLOW_BEFORE) {
     const run = await timedRun(fault, [fault]);
+    t.diagnostic(`${fault}: ${run.ms} ms`);
     assert.equal(run.exitCode, 1, `${fault}: the suites passed`);
     if (run.ms > budget) slow.push(`${fault}: ${run.ms} ms`);
   }
