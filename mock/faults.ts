@@ -52,6 +52,13 @@ export const faultNames = [
   'created-since-widened',
   'updated-since-on-created',
   'empty-list-null',
+  // Issue 17 sections 3 and 5: effects judged as changes, identities as identities, one owner for read-back.
+  'settled-ignored',
+  'offer-readback-field-wrong',
+  'offer-create-id-reused',
+  'billing-group-get-wrong',
+  'invoice-get-wrong',
+  'transport-order-delete-removes',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -126,6 +133,18 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /invoices filters updatedSince on created instead of updated: an invoice updated after the date but created before it is left out (spec 4.2).',
   'empty-list-null':
     'GET /offers, /billingGroups and /invoices answer null instead of an empty array when nothing matches (spec 4.1, 4.2).',
+  'settled-ignored':
+    'settled in the body of POST /offers or PUT /offers/{offerId} is acknowledged but does not change settled (spec 2.3); bulk items honour it.',
+  'offer-readback-field-wrong':
+    "Offers read back offerVersion with '.0' appended: a value that was never written (spec 1, 2.3: a write is read back as written).",
+  'offer-create-id-reused':
+    'POST /offers answers the id of the previous POST again, so the second create overwrites the first offer (spec 4.1: POST creates).',
+  'billing-group-get-wrong':
+    'GET /billingGroups/{id} answers the next billing group in the list instead of the one asked for (spec 4.2).',
+  'invoice-get-wrong':
+    'GET /invoices/{id} and GET /invoicesBillingGroupDetailsSnapshot/{id} answer the next invoice instead of the one asked for (spec 4.2).',
+  'transport-order-delete-removes':
+    'DELETE of a carrier booking transport order removes the order and its events instead of marking the events cancelled (spec 3 rule 5).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

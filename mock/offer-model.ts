@@ -35,6 +35,8 @@ export const writtenOfferFields = [
 export interface WriteOptions {
   /** The cancel-flag-ignored fault. */
   ignoreCancel?: boolean;
+  /** The settled-ignored fault. */
+  ignoreSettled?: boolean;
 }
 
 /** Status of an offer the client has just written; spec 3 shows only "Delivered", which a new offer is not yet. */
@@ -184,7 +186,7 @@ export function applyWrite(current: Offer, body: unknown, dir: Directory, opts: 
   applyContentMapping(next, mapping);
   applyLocationMappings(next, mapping, written);
   if (typeof b.cancel === 'boolean' && !opts.ignoreCancel) next.canceled = b.cancel;
-  if (typeof b.settled === 'boolean') next.settled = b.settled;
+  if (typeof b.settled === 'boolean' && !opts.ignoreSettled) next.settled = b.settled;
   derive(next, dir);
   return next;
 }

@@ -57,7 +57,7 @@ export async function startMock(opts: MockOptions): Promise<RunningMock> {
     if (!url) throw new Error(`startMock: webhook receiver '${raw}' must be an http(s) URL on a loopback address`);
     hub.subscribe(url);
   }
-  const context = createContext(faults, variant, opts.writeDelayMs ?? 0, hub);
+  const context = createContext(faults, variant, opts.writeDelayMs ?? variant.writeDelayMs ?? 0, hub);
   const app = await buildApp({ token: opts.token, context, drift: opts.drift === true });
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });

@@ -79,6 +79,11 @@ export class RecordStore {
     return this.collection(name).delete(key);
   }
 
+  /** The keys of the records of a collection that match. */
+  keysWhere(name: Collection, match: (r: JsonObject) => boolean): string[] {
+    return [...this.collection(name)].filter(([, r]) => match(r)).map(([key]) => key);
+  }
+
   /** Updates every record of a collection that matches; answers how many changed. */
   updateWhere(name: Collection, match: (r: JsonObject) => boolean, change: (r: JsonObject) => JsonObject): number {
     let n = 0;

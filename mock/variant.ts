@@ -31,34 +31,55 @@ export interface MockVariant {
   firstPage?: 0 | 1;
   /** GET /invoices without a limit answers at most this many (spec 8: page size not shown). Default 0: all of them. */
   defaultPageSize?: number;
+  /**
+   * Issue 17: how the batch status (spec 4.3: body not shown) words a processed write: `status: PROCESSED` (default),
+   * `state: done`, or no word at all (`progress` only), so a client may rely on none of them.
+   */
+  batchStatusWords?: 'processed' | 'done' | 'none';
+  /** false: GET /offers leaves cancelled offers out (spec 4.1 does not say a listing shows them). Default true. */
+  listsCancelledOffers?: boolean;
+  /** How long a write takes to show when startMock is given no writeDelayMs (spec 1: asynchronous). Default 0. */
+  writeDelayMs?: number;
 }
 
-export const variantPresets: Record<'default' | 'different' | 'throttled' | 'open-choices', MockVariant> = {
-  default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
-  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
-  // About 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
-  throttled: {
-    createdStatus: 200,
-    idFormat: 'prefixed',
-    extraFields: false,
-    lenientInput: false,
-    maxBulkItems: 0,
-    throttle: { perSecond: 100, burst: 100 },
-  },
-  // Issue 17 (verdicts-a): offers windowed on their write time, bounds that exclude themselves, pages from 0, and
-  // a list cut at 20 when no limit is asked for.
-  'open-choices': {
-    createdStatus: 202,
-    idFormat: 'numeric',
-    extraFields: false,
-    lenientInput: false,
-    maxBulkItems: 0,
-    offerWindowOn: 'written',
-    windowBounds: 'exclusive',
-    firstPage: 0,
-    defaultPageSize: 20,
-  },
-};
+export const variantPresets: Record<'default' | 'different' | 'throttled' | 'open-choices' | 'eventual', MockVariant> =
+  {
+    default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
+    different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
+    // About 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
+    throttled: {
+      createdStatus: 200,
+      idFormat: 'prefixed',
+      extraFields: false,
+      lenientInput: false,
+      maxBulkItems: 0,
+      throttle: { perSecond: 100, burst: 100 },
+    },
+    // Issue 17 (verdicts-a): offers windowed on their write time, bounds that exclude themselves, pages from 0, and
+    // a list cut at 20 when no limit is asked for.
+    'open-choices': {
+      createdStatus: 202,
+      idFormat: 'numeric',
+      extraFields: false,
+      lenientInput: false,
+      maxBulkItems: 0,
+      offerWindowOn: 'written',
+      windowBounds: 'exclusive',
+      firstPage: 0,
+      defaultPageSize: 20,
+    },
+    // Issue 17: an asynchronous server whose batch status says `state: done`, whose listing leaves cancelled offers out.
+    eventual: {
+      createdStatus: 202,
+      idFormat: 'numeric',
+      extraFields: false,
+      lenientInput: false,
+      maxBulkItems: 0,
+      batchStatusWords: 'done',
+      listsCancelledOffers: false,
+      writeDelayMs: 400,
+    },
+  };
 
 export type VariantPresetName = keyof typeof variantPresets;
 export const variantPresetNames = Object.keys(variantPresets) as VariantPresetName[];
@@ -77,6 +98,10 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
   if (!Number.isInteger(v.maxBulkItems) || v.maxBulkItems < 0)
     throw new Error('variant.maxBulkItems must be a whole number, 0 for no limit');
   checkOpenChoices(v);
+  if (v.batchStatusWords !== undefined && !['processed', 'done', 'none'].includes(v.batchStatusWords))
+    throw new Error('variant.batchStatusWords must be one of processed, done, none');
+  if (v.writeDelayMs !== undefined && (!Number.isFinite(v.writeDelayMs) || v.writeDelayMs < 0))
+    throw new Error('variant.writeDelayMs must be a number of at least 0');
   return v;
 }
 

@@ -65,7 +65,6 @@ export const KNOWN_CROSS_SUITE: readonly string[] = [
   'suites/lifecycle/lifecycle.spec.ts -> suites/offers/readback.ts',
   'suites/lifecycle/model.ts -> suites/offers/offer-api.ts',
   'suites/lifecycle/model.ts -> suites/offers/readback.ts',
-  'suites/offers/bulk-flags.spec.ts -> suites/contract/fixtures.ts',
 ];
 
 export interface Violation {

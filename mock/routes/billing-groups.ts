@@ -116,6 +116,13 @@ function lastDroppable(listed: readonly BillingGroup[], filter: GroupFilter): Bi
   return listed.filter((g) => !onBound(g)).at(-1);
 }
 
+/** The billing-group-get-wrong fault: the group listed after the one asked for (the first after the last). */
+function answeredId(ctx: MockContext, id: string): string {
+  if (!ctx.faults.has('billing-group-get-wrong')) return id;
+  const ids = ctx.billing.list().map((g) => g.id);
+  return ids[(ids.indexOf(id) + 1) % ids.length] ?? id;
+}
+
 /** The text-content-type fault: the body stays JSON, the label says otherwise. */
 async function labelAsText(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   reply.header('content-type', 'text/plain; charset=utf-8');
@@ -139,7 +146,7 @@ export function billingGroupRoutes(ctx: MockContext) {
       return { success: true };
     });
     app.get('/billingGroups/:billingGroupId', async (request) => {
-      const group = ctx.billing.get(existingId(ctx, request));
+      const group = ctx.billing.get(answeredId(ctx, existingId(ctx, request)));
       if (!group) throw notFound('billing group');
       return presentGroup(ctx, group);
     });

@@ -63,7 +63,10 @@ function readPageRequest(ctx: MockContext, request: FastifyRequest): InvoicePage
 function existingInvoice(ctx: MockContext, request: FastifyRequest): Invoice {
   const invoice = ctx.invoices.get(pathParam(request, 'invoiceId'));
   if (!invoice) throw notFound('invoice');
-  return invoice;
+  if (!ctx.faults.has('invoice-get-wrong')) return invoice;
+  // invoice-get-wrong: the invoice listed after the one asked for (the first after the last).
+  const all = ctx.invoices.list();
+  return all[(all.findIndex((i) => i.id === invoice.id) + 1) % all.length] ?? invoice;
 }
 
 export function invoiceRoutes(ctx: MockContext) {

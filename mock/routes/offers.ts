@@ -24,6 +24,7 @@ function presentOffer(ctx: MockContext, offer: Offer): JsonObject {
   if (ctx.faults.has('offer-unknown-price-strategy')) out.priceStrategy = 'Dynamic';
   if (ctx.faults.has('offer-timestamp-not-utc') && typeof offer.transportTimestamp === 'string')
     out.transportTimestamp = withUtcOffset(offer.transportTimestamp, 120);
+  if (ctx.faults.has('offer-readback-field-wrong')) out.offerVersion = `${offer.offerVersion}.0`;
   return out;
 }
 
@@ -64,6 +65,7 @@ function upsert(ctx: MockContext, offerId: string, body: unknown, inBulk = false
   const opts = {
     // Each fault bends one kind of write, so each is caught by the one check that writes that way.
     ignoreCancel: ctx.faults.has(inBulk ? 'bulk-cancel-ignored' : 'cancel-flag-ignored'),
+    ignoreSettled: !inBulk && ctx.faults.has('settled-ignored'),
   };
   const write: OfferMutation = (existing) => {
     if (!existing) return createOffer(offerId, body, ctx.directory, opts);
@@ -112,17 +114,19 @@ function listOffers(ctx: MockContext) {
     const widen = ctx.faults.has('offer-window-widened') ? WIDENED_MS : 0;
     const start = dateTimeParam(request, 'start');
     const end = dateTimeParam(request, 'end');
+    const listedOffer = (o: Offer): boolean => ctx.variant.listsCancelledOffers !== false || !o.canceled;
     const listed = ctx.offers
       .list()
       .filter(
         (o) =>
-          ctx.faults.has('offer-window-ignored') ||
-          inWindow(
-            ctx.variant,
-            windowedAt(ctx, o),
-            start === undefined ? start : start - widen,
-            end === undefined ? end : end + widen,
-          ),
+          listedOffer(o) &&
+          (ctx.faults.has('offer-window-ignored') ||
+            inWindow(
+              ctx.variant,
+              windowedAt(ctx, o),
+              start === undefined ? start : start - widen,
+              end === undefined ? end : end + widen,
+            )),
       );
     return emptyList(
       ctx,
@@ -141,11 +145,18 @@ function getOffer(ctx: MockContext) {
 }
 
 function createOfferRoute(ctx: MockContext) {
+  // offer-create-id-reused: every POST after the first answers (and overwrites) the first POST's offer id.
+  let reused: string | undefined;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const body = checkWriteBody(ctx, 'offer-write', request.body);
-    const id = ctx.ids.next('offer');
+    const fresh = ctx.ids.next('offer');
+    const id = ctx.faults.has('offer-create-id-reused') ? (reused ??= fresh) : fresh;
     const batchId = ctx.ids.next('batch');
-    ctx.offers.submit(batchId, [upsert(ctx, id, body)]);
+    const write = upsert(ctx, id, body);
+    // A create replaces what the reused id held, so each POST still reads back as written: only the first is lost.
+    const create = write.mutate;
+    if (id !== fresh) write.mutate = () => create(undefined);
+    ctx.offers.submit(batchId, [write]);
     return reply.code(ctx.variant.createdStatus).send({ batchId, id });
   };
 }

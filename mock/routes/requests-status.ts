@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MockContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import type { BatchStatus } from '../offers-store.ts';
 import { keyOf } from '../store.ts';
 import { pathParam } from './params.ts';
 
@@ -14,6 +15,16 @@ function bookingStatus(ctx: MockContext, bookingId: string): object | undefined 
   return undefined;
 }
 
+/** The variant's wording of a batch status (variant.ts batchStatusWords): the spec shows no body (spec 4.3). */
+function wordedBatch(ctx: MockContext, status: BatchStatus): object {
+  const words = ctx.variant.batchStatusWords ?? 'processed';
+  if (words === 'processed') return status;
+  const { status: s, items, ...rest } = status;
+  const done = s === 'PROCESSED';
+  if (words === 'done') return { ...rest, state: done ? 'done' : 'queued', items };
+  return { batchId: status.batchId, progress: done ? 1 : 0 };
+}
+
 export function requestsStatusRoutes(ctx: MockContext) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get('/bookings/requestsStatus/batch/:batchId', async (request) => {
@@ -21,7 +32,7 @@ export function requestsStatusRoutes(ctx: MockContext) {
         ? undefined
         : ctx.offers.batchStatus(pathParam(request, 'batchId'));
       if (!status) throw notFound('batch');
-      return status;
+      return wordedBatch(ctx, status);
     });
     app.get('/bookings/requestsStatus/booking/:bookingId', async (request) => {
       const status = bookingStatus(ctx, pathParam(request, 'bookingId'));

@@ -18,9 +18,9 @@ import { operationById } from '../../specs/contract.ts';
 import { statusOf, type FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { isForeignTag } from '../lib/forced-tag.ts';
-import { pollUntil } from '../lib/poll.ts';
-import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
+import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
 import { writableGroups, type ListedGroup } from './groups.ts';
+import { blockIfOtherGroup, otherGroupId } from './status.ts';
 
 /** The writable groups, rotated to start where the run id's hash points. */
 export function groupsForRun(groups: readonly ListedGroup[], runId: string): ListedGroup[] {
@@ -55,15 +55,18 @@ export async function awaitForced(
   billingGroupId: string,
   wanted: string,
   runId: string,
+  share = 1,
 ): Promise<ForcedRead> {
-  const r = await pollUntil(
+  const r = await pollVisible(
     () => flow.api.op(operationById('getBillingGroup'), { params: { billingGroupId } }),
     (x) => {
+      if (otherGroupId(x, billingGroupId) !== undefined) return 'impossible';
       const s = statusOf(x.response.body);
       return s === wanted || isForeignTag(s, runId);
     },
-    { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() },
+    share,
   );
+  blockIfOtherGroup(flow, r.value, billingGroupId);
   const status = statusOf(r.value.response.body);
   if (status === wanted) noteVisibleAfter(r.elapsedMs);
   const kind = status === wanted ? 'shown' : isForeignTag(status, runId) ? 'foreign' : 'missing';
@@ -73,7 +76,7 @@ export async function awaitForced(
 /**
  * Waits for a forced value; when it does not show, sends the write once more
  * (another run's DELETE may have removed it: one forced status per group) and
- * waits again. A server that ignores the write misses both times.
+ * waits again, each time half the deadline. A server that ignores the write misses both times.
  */
 export async function awaitForcedOrResend(
   flow: FlowContext,
@@ -82,10 +85,12 @@ export async function awaitForcedOrResend(
   runId: string,
   resend: () => Promise<void>,
 ): Promise<ForcedRead> {
-  const first = await awaitForced(flow, billingGroupId, wanted, runId);
+  // Half the deadline each side of the resend: a slow server's first write still has the whole deadline to show,
+  // and a server that ignores the write costs one deadline, not two.
+  const first = await awaitForced(flow, billingGroupId, wanted, runId, 0.5);
   if (first.kind !== 'missing') return first;
   await resend();
-  const second = await awaitForced(flow, billingGroupId, wanted, runId);
+  const second = await awaitForced(flow, billingGroupId, wanted, runId, 0.5);
   if (second.kind === 'shown')
     flow.testInfo.annotations.push({
       type: 'note',

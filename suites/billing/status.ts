@@ -8,8 +8,23 @@ import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated
 import { operationById } from '../../specs/contract.ts';
 import { statusOf, type FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { pollUntil } from '../lib/poll.ts';
-import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
+import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
+import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
+
+/** The id of the group a GET /billingGroups/{id} answered with, when it is another one. */
+export function otherGroupId(x: Exchange, billingGroupId: string): string | undefined {
+  const body = x.response.body;
+  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  const answered = x.response.status >= 200 && x.response.status < 300;
+  return answered && typeof id === 'string' && id !== billingGroupId ? id : undefined;
+}
+
+/** A read that answered another group says nothing of this one's status: record-identity's fault, so blocked. */
+export function blockIfOtherGroup(flow: FlowContext, x: Exchange, billingGroupId: string): void {
+  const other = otherGroupId(x, billingGroupId);
+  if (other !== undefined)
+    flow.check.blocked(RECORD_IDENTITY, x, `GET /billingGroups/${billingGroupId} answered billing group ${other}`);
+}
 
 export function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): void {
   flow.check.expectSuccess(x, what);
@@ -53,11 +68,11 @@ export async function awaitStatus(
   clause?: string,
 ): Promise<void> {
   const op = operationById('getBillingGroup');
-  const r = await pollUntil(
+  const r = await pollVisible(
     () => flow.api.op(op, { params: { billingGroupId } }),
-    (x) => accept(statusOf(x.response.body)),
-    { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() },
+    (x) => (otherGroupId(x, billingGroupId) !== undefined ? 'impossible' : accept(statusOf(x.response.body))),
   );
+  blockIfOtherGroup(flow, r.value, billingGroupId);
   if (r.ok) {
     noteVisibleAfter(r.elapsedMs);
     return;
@@ -74,5 +89,6 @@ export async function awaitStatus(
 export async function currentStatus(flow: FlowContext, billingGroupId: string): Promise<string | undefined> {
   const x = await flow.api.op(operationById('getBillingGroup'), { params: { billingGroupId } });
   flow.check.expectSuccess(x, `GET /billingGroups/${billingGroupId}`);
+  blockIfOtherGroup(flow, x, billingGroupId);
   return statusOf(x.response.body);
 }

@@ -30,7 +30,7 @@ import type { Exchange } from '../lib/exchange.ts';
 import { mapBounded } from '../lib/parallel.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writes.ts';
 import { contractTest, test, is2xx, skipTest, type ContractContext } from './contract-test.ts';
-import { placeholderParams, validLookingBody } from './fixtures.ts';
+import { placeholderParams, validLookingBody } from '../lib/fixtures.ts';
 import { cancelLater } from './offers.ts';
 import { nearMissTokens } from './near-miss-tokens.ts';
 import { SharedRecords, prepareServed } from './served-requests.ts';

@@ -5,7 +5,7 @@
 import { operations, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import type { ContractContext } from './contract-test.ts';
-import { opaqueRecord } from './fixtures.ts';
+import { opaqueRecord } from '../lib/fixtures.ts';
 
 export function operationAt(method: Operation['method'], path: string): Operation | undefined {
   return operations().find((o) => o.method === method && o.path === path);

@@ -11,7 +11,8 @@ export { test } from '../lib/check-test.ts';
 import { Check } from '../lib/check.ts';
 import { CheckFailure } from '../lib/check-failure.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { pollUntil, type PollResult } from '../lib/poll.ts';
+import type { PollResult, Verdict } from '../lib/poll.ts';
+import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 
 type Undo = () => Promise<unknown>;
@@ -81,10 +82,12 @@ export function contractTest(meta: CheckTestMeta, body: (ctx: ContractContext) =
   });
 }
 
-/** Poll with the deployment's visibility deadline (FLIS_VISIBILITY_TIMEOUT_MS): writes are asynchronous (spec 1). */
-export function untilVisible<T>(fn: () => Promise<T>, accept: (v: T) => boolean): Promise<PollResult<T>> {
-  const timeoutMs = target().visibilityTimeoutMs;
-  return pollUntil(fn, accept, { timeoutMs, intervalMs: Math.min(250, Math.max(20, Math.floor(timeoutMs / 40))) });
+/**
+ * Poll with the visibility deadline (FLIS_VISIBILITY_TIMEOUT_MS, cut while a property shrinks): writes are
+ * asynchronous (spec 1). The judge may answer 'impossible' to stop at once (suites/lib/poll.ts).
+ */
+export function untilVisible<T>(fn: () => Promise<T>, judge: (v: T) => boolean | Verdict): Promise<PollResult<T>> {
+  return pollVisible(fn, judge);
 }
 
 /** Skip the running test (nothing to judge on this deployment), saying why. */

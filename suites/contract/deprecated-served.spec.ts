@@ -15,7 +15,7 @@ import { operations } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater, operationAt } from './catalogue-writes.ts';
 import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
-import { opaqueRecord, taggedId } from './fixtures.ts';
+import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordTemplate } from './records.ts';
 
 const NEVER_SERVED = new Set([405, 410]);

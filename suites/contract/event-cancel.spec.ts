@@ -13,13 +13,15 @@
  * - for a transport order, the events of the carrier booking that name it
  *   (its id anywhere in the event) are judged the same way after its DELETE;
  *   an event no longer listed is not judged, since a list may leave out
- *   cancelled events.
+ *   cancelled events; but when none is listed any more, the order itself
+ *   must still answer (it was marked, not removed) and the events it shows
+ *   must say they are cancelled.
  * These are writes: skipped on read-only targets; every id carries the run id.
  */
 import { operationById } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
-import { opaqueRecord, taggedId } from './fixtures.ts';
+import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 
 type Json = Record<string, unknown>;
@@ -132,6 +134,30 @@ function eventKey(e: Json, i: number): string {
   return typeof e.id === 'string' ? e.id : `#${i}`;
 }
 
+/**
+ * No event of the order is listed any more. A list may leave cancelled events out, so the order itself is read: it
+ * must still answer, and the events it shows must say they are cancelled. Gone from the list and from the order's own
+ * GET (404/410) means the DELETE removed what rule 5 says it marks.
+ */
+async function expectMarkedNotRemoved(
+  ctx: ContractContext,
+  params: Record<string, string>,
+  del: Exchange,
+): Promise<void> {
+  const order = await ctx.api.op(operationById('getTransportOrder'), { params });
+  if (order.response.status === 404 || order.response.status === 410)
+    ctx.check.fail(
+      `after DELETE of transport order ${params.transportOrderId}, no event of it is listed and the order answers ${order.response.status}: the DELETE removed the order and its events, where spec 3 rule 5 says it marks the events as cancelled`,
+      { exchanges: [del, order] },
+    );
+  const bad = recordsOf(order.response.body).filter((e) => cancelVerdict(e).notCancelled.length > 0);
+  if (is2xx(order) && bad.length > 0)
+    ctx.check.fail(
+      `after DELETE, transport order ${params.transportOrderId} shows ${bad.length} event(s) that still say they are not cancelled`,
+      { exchanges: [del, order] },
+    );
+}
+
 test(
   ...contractTest(
     {
@@ -174,6 +200,7 @@ test(
           { exchanges: [del, after.value] },
         );
       const judged = is2xx(after.value) ? eventsNaming(after.value, transportOrderId) : [];
+      if (is2xx(after.value) && judged.length === 0) await expectMarkedNotRemoved(ctx, params, del);
       ctx.testInfo.annotations.push({
         type: 'note',
         description: `looked at: ${eventsNaming(before.value, transportOrderId).length} event(s) naming the transport order before DELETE, ${judged.length} still listed after it (answer ${after.value.response.status}), judged on their cancel flags`,

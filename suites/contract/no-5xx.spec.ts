@@ -14,7 +14,7 @@ import type { Exchange } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
 import { NO_5XX, contractTest, test, is2xx, type ContractContext } from './contract-test.ts';
 import { firstListed } from './discover.ts';
-import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from './fixtures.ts';
+import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from '../lib/fixtures.ts';
 import { cancelLater } from './offers.ts';
 
 const WRONG_TYPED: Record<string, string> = {

@@ -9,7 +9,7 @@ import type { FlisClient } from '../lib/client.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import type { PollResult } from '../lib/poll.ts';
 import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
-import { offerWriteBody, taggedId } from './fixtures.ts';
+import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
 
 /** GET /offers/{offerId} answers an array of Offer (spec 4.1): visible means a 2xx with at least one element. */
 export function offerVisible(x: Exchange): boolean {

@@ -12,7 +12,7 @@ import { fillPath, operations, type Operation } from '../../specs/contract.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
-import { opaqueRecord, taggedId } from './fixtures.ts';
+import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { putOffer } from './offers.ts';
 

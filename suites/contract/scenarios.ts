@@ -13,7 +13,7 @@ import { runNow } from '../lib/clock.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
 import { firstListed } from './discover.ts';
-import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from './fixtures.ts';
+import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { cancelLater, putOffer, putVisibleOffer } from './offers.ts';
 
 export interface Scenario {

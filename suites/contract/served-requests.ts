@@ -18,7 +18,7 @@ import type { Exchange } from '../lib/exchange.ts';
 import { scopedIds } from '../lib/fresh-id.ts';
 import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
 import { is2xx, type ContractContext } from './contract-test.ts';
-import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from './fixtures.ts';
+import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { cancelLater, cancelOffer, waitForOffer } from './offers.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';

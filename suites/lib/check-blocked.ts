@@ -9,6 +9,9 @@ import { redactText } from './redact.ts';
 /** The check that owns every response shape of spec 2 (suites/contract/response-schema.spec.ts). */
 export const RESPONSE_SCHEMA = 'response-schema';
 
+/** The check that owns "a GET by id answers the record with that id" (suites/contract/record-identity.spec.ts). */
+export const RECORD_IDENTITY = 'record-identity';
+
 export class CheckBlocked extends Error {
   /** The `blocked-by` annotation text. */
   readonly blockedBy: string;

@@ -13,6 +13,7 @@ import { CheckBlocked } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
 import { CheckFailure, type FailureDetails } from './check-failure.ts';
 import type { Exchange } from './exchange.ts';
+import { pollUntil, type PollResult, type Verdict } from './poll.ts';
 import { target } from './target.ts';
 
 export interface PropertyOptions {
@@ -81,6 +82,20 @@ export function pollIntervalMs(deadlineMs = visibilityDeadlineMs()): number {
   return Math.min(250, Math.max(20, Math.floor(deadlineMs / 40)));
 }
 
+/**
+ * Polls with the visibility deadline in force now (the cut one while a property shrinks) and its interval: the one
+ * way the suites wait for a write to show. The judge may answer 'impossible' to stop before the deadline.
+ */
+export function pollVisible<T>(
+  fn: () => Promise<T>,
+  judge: (v: T) => boolean | Verdict,
+  /** The share of the deadline this poll may use (one write waited on in two halves). */
+  share = 1,
+): Promise<PollResult<T>> {
+  const timeoutMs = Math.ceil(visibilityDeadlineMs() * share);
+  return pollUntil(fn, judge, { timeoutMs, intervalMs: pollIntervalMs(timeoutMs) });
+}
+
 /** Record how long a write took to become visible (only outside shrinking, where the deadline is the full one). */
 export function noteVisibleAfter(ms: number): void {
   if (shrinkDeadlineMs === undefined) visibleAfterMs.push(ms);
@@ -135,7 +150,9 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   let first: Failure<Ts> | undefined;
   let firstFailureAt = 0;
   const body = async (...args: Ts): Promise<void> => {
-    if (blocked || skipped) fc.pre(false);
+    // Once blocked, the property has stopped: the candidates fast-check still tries pass at once, without a request.
+    if (blocked) return;
+    if (skipped) fc.pre(false);
     // Past the shrink budget every further candidate is skipped: fast-check keeps the last failure.
     if (first && Date.now() - firstFailureAt > shrinkBudgetMs) fc.pre(false);
     const failure = await attempt(args);
@@ -145,8 +162,13 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
       fc.pre(false);
     }
     if (failure.error instanceof CheckBlocked) {
-      // Before any real failure the property cannot judge at all; while shrinking a real one, the candidate says nothing.
-      if (!first) blocked = failure.error;
+      // Before any real failure the property cannot judge at all: failing this run ends the runs at once (skipping
+      // every further one instead made fast-check generate up to 100 skips per run). While shrinking a real failure,
+      // the candidate says nothing.
+      if (!first) {
+        blocked = failure.error;
+        throw failure.error;
+      }
       fc.pre(false);
     }
     if (!first) {

@@ -5,8 +5,9 @@
  * at that step, not at some later read.
  */
 import type fc from 'fast-check';
+import type { OfferWrite } from '../../schemas/types.generated.ts';
 import type { FlowContext } from '../lib/cleanup.ts';
-import { awaitOffer } from '../offers/offer-api.ts';
+import { awaitOffer, deleteControl, writeControl } from '../offers/offer-api.ts';
 import type { Expectation } from '../offers/readback.ts';
 
 export interface ModelOffer {
@@ -14,6 +15,12 @@ export interface ModelOffer {
   /** The documented fields the last write determined (an update says nothing of the fields it leaves out). */
   expectations: Expectation[];
   canceled: boolean;
+  /** The last body written to it: replayed on a fresh offer to tell a read-back fault (not this check's) apart. */
+  body: OfferWrite;
+  /** Set once a DELETE cancelled it. */
+  deleted?: boolean;
+  /** The offer as last read: a field showing neither this nor the expected value fails at once. */
+  seen?: Record<string, unknown>;
 }
 
 export interface OfferModel {
@@ -53,7 +60,27 @@ export function expectedOf(o: ModelOffer): Expectation[] {
   ];
 }
 
-/** Every offer of the model reads back as the model says, after `step`. */
-export async function checkModel(real: Real, m: OfferModel, step: string): Promise<void> {
-  for (const o of m.offers) await awaitOffer(real.flow, o.id, expectedOf(o), `does not match the model after ${step}`);
+/**
+ * Before this check fails on an offer: the same body written alone (and deleted, if the model deleted it) must read
+ * back, or the fault is the owner's of that rule (offer-upsert, offer-cancel, offer-settled), not this check's:
+ * offer-lifecycle keeps what only a model sees (sequences, a DELETE after updates, bulk after single writes).
+ */
+function controlOf(real: Real, o: ModelOffer): () => Promise<string | undefined> {
+  return async () =>
+    (await writeControl(real.flow, o.body)) ?? (o.deleted ? await deleteControl(real.flow, o.body) : undefined);
+}
+
+/** Every offer of the model reads back as the model says, after `step` (whose write answered `batchIds`). */
+export async function checkModel(
+  real: Real,
+  m: OfferModel,
+  step: string,
+  batchIds: readonly string[] = [],
+): Promise<void> {
+  for (const o of m.offers)
+    o.seen = await awaitOffer(real.flow, o.id, expectedOf(o), `does not match the model after ${step}`, undefined, {
+      ...(o.seen ? { before: o.seen } : {}),
+      batchIds,
+      control: controlOf(real, o),
+    });
 }

@@ -10,15 +10,14 @@
  */
 import type { OfferBulkItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBody } from '../contract/fixtures.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
-import { pollUntil } from '../lib/poll.ts';
-import { pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
+import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, readOffer } from './offer-api.ts';
-import { expectationsOf, mismatches, type Expectation } from './readback.ts';
+import { expectationsOf, mismatches, unmetVerdict, type Expectation } from './readback.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;
@@ -51,10 +50,14 @@ async function judge(flow: FlowContext, item: OfferBulkItem): Promise<Judged | u
   const all = expectationsOf(item, { created: true });
   const flags = all.filter((e: Expectation) => FLAGS.has(e.pointer));
   const content = all.filter((e: Expectation) => !FLAGS.has(e.pointer));
-  const r = await pollUntil(
+  // A field that shows a value this item never had cannot turn right later: stop polling at once (suites/lib/poll.ts).
+  const r = await pollVisible(
     () => readOffer(flow, item.id),
-    (read) => read.shapeProblem !== undefined || (read.offer !== undefined && mismatches(read.offer, all).length === 0),
-    { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() },
+    (read) => {
+      if (read.shapeProblem !== undefined) return 'accept';
+      if (read.offer === undefined) return 'wait';
+      return mismatches(read.offer, all).length === 0 ? 'accept' : unmetVerdict(read.offer, all);
+    },
   );
   // A broken Offer shape is response-schema's to report; comparing flags on it would fail this check for that fault.
   if (r.value.shapeProblem !== undefined)

@@ -6,32 +6,13 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import type { OfferWrite } from '../../schemas/types.generated.ts';
-import { awaitOffer, deleteOffer, upsertOffer } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from './offer-api.ts';
 
 const CANCELED = [{ pointer: '/canceled', value: true, compare: 'exact' as const }];
 const runs = (): number => Math.max(1, Math.ceil(target().runs / 4));
-
-/** An offer that exists and reads as written before the test cancels it. */
-async function liveOffer(flow: FlowContext, body: OfferWrite): Promise<string> {
-  const id = flow.cleanup.newOfferId();
-  await upsertOffer(flow, id, body);
-  await awaitOffer(
-    flow,
-    id,
-    expectationsOf(body, { created: true }),
-    'was not created by a PUT to a new id',
-    'spec 1',
-    {
-      setupOwnedBy: 'offer-upsert',
-    },
-  );
-  return id;
-}
 
 test(
   ...checkTest(
@@ -48,9 +29,17 @@ test(
           flow,
           [offerWriteBodyArb(target().runId, { cancel: false })],
           async (body) => {
-            const id = await liveOffer(flow, body);
-            await upsertOffer(flow, id, { ...body, cancel: true });
-            await awaitOffer(flow, id, CANCELED, 'was written with cancel: true but does not read canceled: true');
+            const { id, before } = await writeLiveOffer(flow, body);
+            const put = await upsertOffer(flow, id, { ...body, cancel: true });
+            await awaitOffer(
+              flow,
+              id,
+              CANCELED,
+              'was written with cancel: true but does not read canceled: true',
+              undefined,
+              // Cancelling by the flag is an update: one that changes nothing at all is offer-upsert's fault.
+              { before, batchIds: put.batchIds, control: () => updateControl(flow, body) },
+            );
             flow.cleanup.offerCancelled(id);
           },
           { numRuns: runs(), waitsPerRun: 2 },
@@ -74,13 +63,15 @@ test(
           flow,
           [offerWriteBodyArb(target().runId, { cancel: false })],
           async (body) => {
-            const id = await liveOffer(flow, body);
-            await deleteOffer(flow, id);
+            const { id, before } = await writeLiveOffer(flow, body);
+            const del = await deleteOffer(flow, id);
             await awaitOffer(
               flow,
               id,
               CANCELED,
               'was deleted (DELETE cancels, spec 3 rule 4) but does not read canceled: true',
+              undefined,
+              { before, batchIds: del.batchIds },
             );
             flow.cleanup.offerCancelled(id);
           },

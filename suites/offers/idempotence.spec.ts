@@ -8,7 +8,7 @@ import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, readOffer, upsertOffer } from './offer-api.ts';
+import { awaitOffer, readOffer, upsertOffer, writeLiveOffer } from './offer-api.ts';
 import { expectationsOf } from './readback.ts';
 
 test(
@@ -26,25 +26,16 @@ test(
           flow,
           [offerWriteBodyArb(target().runId, { cancel: false })],
           async (body) => {
-            const id = flow.cleanup.newOfferId();
-            await upsertOffer(flow, id, body);
             // The first PUT must read as written before the second says anything: that is offer-upsert's rule.
-            await awaitOffer(
-              flow,
-              id,
-              expectationsOf(body, { created: true }),
-              'was not created by a PUT to a new id',
-              'spec 1',
-              {
-                setupOwnedBy: 'offer-upsert',
-              },
-            );
-            await upsertOffer(flow, id, body);
+            const { id, before } = await writeLiveOffer(flow, body);
+            const second = await upsertOffer(flow, id, body);
             await awaitOffer(
               flow,
               id,
               expectationsOf(body, { created: true }),
               'does not hold what the repeated PUT wrote',
+              undefined,
+              { before, batchIds: second.batchIds },
             );
             const read = await readOffer(flow, id);
             const copies = Array.isArray(read.exchange.response.body)

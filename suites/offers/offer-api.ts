@@ -7,16 +7,28 @@
 import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
 import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
-import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
+import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import type { FlowContext } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { pollUntil } from '../lib/poll.ts';
-import { noteVisibleAfter, pollIntervalMs, visibilityDeadlineMs } from '../lib/property.ts';
-import { mismatches, type Expectation } from './readback.ts';
+import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
+import { BATCH_CHECK_EVERY_MS, batchesProcessed } from './batch-processed.ts';
+import {
+  expectationsOf,
+  mismatches,
+  readBackOwner,
+  unmetPointers,
+  unmetVerdict,
+  type Expectation,
+} from './readback.ts';
+
+/** The check that owns "two POST /offers create two offers under two ids" (create-ids.spec.ts). */
+export const OFFER_CREATE_IDS = 'offer-create-ids';
 
 export interface Ack {
   batchId: string;
   exchange: Exchange;
+  /** Every batch the write was answered with (a bulk the server took in parts has several). */
+  batchIds: string[];
 }
 
 function field(x: Exchange, name: string): string {
@@ -29,8 +41,11 @@ export async function createOffer(ctx: FlowContext, body: OfferWrite): Promise<A
   ctx.check.expectSuccess(x, 'POST /offers');
   ctx.check.expectSchema(x, 'batch-ack-create', 'spec 2.7');
   const id = field(x, 'id');
+  // Two POSTs create two offers (spec 4.1): an id this test already wrote is offer-create-ids' to report.
+  if (ctx.cleanup.wrote(id) && ctx.check.meta.check !== OFFER_CREATE_IDS)
+    ctx.check.blocked(OFFER_CREATE_IDS, x, `POST /offers answered id ${id}, an offer this test had already written`);
   ctx.cleanup.offer(id);
-  return { id, batchId: field(x, 'batchId'), exchange: x };
+  return { id, batchId: field(x, 'batchId'), exchange: x, batchIds: [field(x, 'batchId')] };
 }
 
 /** PUT /offers/{offerId}: creates or updates (spec 1, 4.1). */
@@ -39,7 +54,7 @@ export async function upsertOffer(ctx: FlowContext, id: string, body: OfferWrite
   const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
   ctx.check.expectSuccess(x, `PUT /offers/${id}`);
   ctx.check.expectSchema(x, 'batch-ack', 'spec 2.7');
-  return { batchId: field(x, 'batchId'), exchange: x };
+  return { batchId: field(x, 'batchId'), exchange: x, batchIds: [field(x, 'batchId')] };
 }
 
 /** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4) and answers a batchId (spec 4.1). */
@@ -47,7 +62,7 @@ export async function deleteOffer(ctx: FlowContext, id: string): Promise<Ack> {
   const x = await ctx.api.op(operationById('deleteOffer'), { params: { offerId: id } });
   ctx.check.expectSuccess(x, `DELETE /offers/${id}`);
   ctx.check.expectSchema(x, 'batch-ack', 'spec 4.1');
-  return { batchId: field(x, 'batchId'), exchange: x };
+  return { batchId: field(x, 'batchId'), exchange: x, batchIds: [field(x, 'batchId')] };
 }
 
 /** POST /offers/bulk: answers `success` and `batchId` (spec 2.7, 4.1). */
@@ -62,8 +77,8 @@ export async function bulkWriteOffers(ctx: FlowContext, items: OfferBulkItem[]):
   if (items.length > 1 && x.response.status >= 400 && x.response.status < 500) {
     const half = Math.ceil(items.length / 2);
     const first = await bulkWriteOffers(ctx, items.slice(0, half));
-    await bulkWriteOffers(ctx, items.slice(half));
-    return first;
+    const rest = await bulkWriteOffers(ctx, items.slice(half));
+    return { ...first, batchIds: [...first.batchIds, ...rest.batchIds] };
   }
   ctx.check.expectSuccess(x, 'POST /offers/bulk');
   ctx.check.expectSchema(x, 'bulk-ack', 'spec 2.7');
@@ -74,7 +89,7 @@ export async function bulkWriteOffers(ctx: FlowContext, items: OfferBulkItem[]):
       'spec 2.7',
     );
   }
-  return { batchId: field(x, 'batchId'), exchange: x };
+  return { batchId: field(x, 'batchId'), exchange: x, batchIds: [field(x, 'batchId')] };
 }
 
 export interface OfferRead {
@@ -91,8 +106,24 @@ export interface ReadOptions {
   /**
    * The check that owns the expectations when they are only this flow's setup (an offer written to be cancelled or
    * listed must first read as written, which is offer-upsert's rule): a mismatch blocks the flow instead of failing it.
+   * 'offer-upsert' stands for whichever check owns the fields that differ (readBackOwner).
    */
   setupOwnedBy?: string;
+}
+
+export interface AwaitOptions extends ReadOptions {
+  /**
+   * The offer as read before this write (undefined: the write creates it). A field showing neither its old value
+   * nor the written one fails at once instead of after the deadline.
+   */
+  before?: Record<string, unknown>;
+  /** The batches of the write: once they say they were processed, a field still old fails at once too. */
+  batchIds?: readonly string[];
+  /**
+   * Called before this check fails: replays the write on a fresh offer and answers the check that owns the rule the
+   * replay breaks too (the flow is then blocked by it), or undefined when the replay reads back as written.
+   */
+  control?: () => Promise<string | undefined>;
 }
 
 function shapeProblemOf(body: unknown, own: readonly string[]): string | undefined {
@@ -104,7 +135,9 @@ function shapeProblemOf(body: unknown, own: readonly string[]): string | undefin
 /**
  * GET /offers/{offerId} answers an array of Offer (spec 4.1). The element with
  * the requested id is the offer; a one-element array is taken as the offer
- * even if the server shows another id in it (id formats are the server's).
+ * even if the server shows another id in it (id formats are the server's),
+ * unless that id is another offer this test wrote: then the GET answered
+ * another record, which is record-identity's to report (the flow is blocked).
  */
 export async function readOffer(ctx: FlowContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
   const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
@@ -114,15 +147,30 @@ export async function readOffer(ctx: FlowContext, id: string, opts: ReadOptions 
   if (!Array.isArray(body)) return { exchange: x, ...(shapeProblem ? { shapeProblem } : {}) };
   const objects = body.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
   const offer = objects.find((o) => o.id === id) ?? (objects.length === 1 ? objects[0] : undefined);
+  if (offer && offer.id !== id && typeof offer.id === 'string' && ctx.cleanup.wrote(offer.id))
+    ctx.check.blocked(
+      RECORD_IDENTITY,
+      x,
+      `GET /offers/${id} answered offer ${offer.id}, another offer this test wrote (a GET by id answers the record with that id)`,
+    );
   return { exchange: x, ...(offer ? { offer } : {}), ...(shapeProblem ? { shapeProblem } : {}) };
+}
+
+/** One read of a poll, and whether the write's batches said they were processed before it was sent. */
+interface PolledRead {
+  read: OfferRead;
+  processedBefore: boolean;
 }
 
 /**
  * Waits until the offer reads back with every expectation met, or fails the
  * check with the last read and what still differs. A 404 or an empty array
  * before the deadline is "not visible yet", not a failure (spec 1: asynchronous).
- * A read whose shape breaks spec 2.2 (e.g. quantity "0") is not compared at all:
- * the flow reports itself blocked by response-schema, which owns that fault.
+ * A field that shows neither its value before the write nor the written one, or
+ * still the old one once the write's batches say they were processed, fails at
+ * once: no wait can mend it. A read whose shape breaks spec 2.2 (e.g. quantity
+ * "0") is not compared at all: the flow reports itself blocked by
+ * response-schema, which owns that fault.
  */
 export async function awaitOffer(
   ctx: FlowContext,
@@ -130,25 +178,160 @@ export async function awaitOffer(
   expectations: readonly Expectation[],
   what: string,
   clause?: string,
-  opts: ReadOptions = {},
+  opts: AwaitOptions = {},
 ): Promise<Record<string, unknown>> {
-  const r = await pollUntil(
-    () => readOffer(ctx, id, opts),
-    (read) =>
-      read.shapeProblem !== undefined ||
-      (read.offer !== undefined && mismatches(read.offer, expectations).length === 0),
-    { timeoutMs: visibilityDeadlineMs(), intervalMs: pollIntervalMs() },
-  );
-  if (r.value.shapeProblem !== undefined)
-    ctx.check.blocked(RESPONSE_SCHEMA, r.value.exchange, `GET /offers/${id}: ${r.value.shapeProblem}`);
-  if (r.ok && r.value.offer) {
+  let processed = false;
+  let lastBatchCheck = Date.now();
+  const fetch = async (): Promise<PolledRead> => {
+    if (!processed && opts.batchIds && Date.now() - lastBatchCheck >= BATCH_CHECK_EVERY_MS) {
+      lastBatchCheck = Date.now();
+      processed = await batchesProcessed(ctx, opts.batchIds);
+    }
+    return { processedBefore: processed, read: await readOffer(ctx, id, opts) };
+  };
+  const r = await pollVisible(fetch, ({ read, processedBefore }) => {
+    if (read.shapeProblem !== undefined) return 'accept';
+    if (read.offer === undefined) return processedBefore ? 'impossible' : 'wait';
+    if (mismatches(read.offer, expectations).length === 0) return 'accept';
+    const verdict = unmetVerdict(read.offer, expectations, opts.before);
+    return verdict === 'wait' && processedBefore ? 'impossible' : verdict;
+  });
+  const last = r.value.read;
+  if (last.shapeProblem !== undefined)
+    ctx.check.blocked(RESPONSE_SCHEMA, last.exchange, `GET /offers/${id}: ${last.shapeProblem}`);
+  if (r.ok && last.offer) {
     noteVisibleAfter(r.elapsedMs);
-    return r.value.offer;
+    return last.offer;
   }
-  const last = r.value;
+  const after = r.impossible
+    ? r.value.processedBefore
+      ? `after ${r.elapsedMs} ms, once its batch said it was processed`
+      : `after ${r.elapsedMs} ms, with a value that is neither the one before the write nor the one written`
+    : `after ${r.elapsedMs} ms`;
   const why = last.offer
-    ? `still differs after ${r.elapsedMs} ms:\n    ${mismatches(last.offer, expectations).join('\n    ')}`
-    : `was not readable after ${r.elapsedMs} ms: GET answered ${last.exchange.response.status}${Array.isArray(last.exchange.response.body) ? ` with ${last.exchange.response.body.length} offer(s)` : ''}`;
-  if (opts.setupOwnedBy) return ctx.check.blocked(opts.setupOwnedBy, last.exchange, `offer ${id} ${what}: ${why}`);
+    ? `still differs ${after}:\n    ${mismatches(last.offer, expectations).join('\n    ')}`
+    : `was not readable ${after}: GET answered ${last.exchange.response.status}${Array.isArray(last.exchange.response.body) ? ` with ${last.exchange.response.body.length} offer(s)` : ''}`;
+  if (opts.setupOwnedBy) {
+    const owner =
+      opts.setupOwnedBy === 'offer-upsert' && last.offer
+        ? readBackOwner(unmetPointers(last.offer, expectations))
+        : opts.setupOwnedBy;
+    return ctx.check.blocked(owner, last.exchange, `offer ${id} ${what}: ${why}`);
+  }
+  const owner = opts.control ? await opts.control() : undefined;
+  if (owner && owner !== ctx.check.meta.check)
+    return ctx.check.blocked(
+      owner,
+      last.exchange,
+      `offer ${id} ${what}: ${why}; the same write on a fresh offer does not read back either, which is ${owner}'s rule`,
+    );
   return ctx.check.fail(`offer ${id} ${what}: ${why}`, { exchanges: [last.exchange] }, clause);
+}
+
+/**
+ * An offer this flow needs to exist before it judges its own rule: PUT to a fresh id and read back as written. A
+ * miss is the read-back owner's (offer-upsert, or the flag's check), so it blocks the flow instead of failing it.
+ */
+export async function writeLiveOffer(
+  ctx: FlowContext,
+  body: OfferWrite,
+): Promise<{ id: string; before: Record<string, unknown> }> {
+  const id = ctx.cleanup.newOfferId();
+  const put = await upsertOffer(ctx, id, body);
+  const before = await awaitOffer(
+    ctx,
+    id,
+    expectationsOf(body, { created: true }),
+    'was not created by a PUT to a new id',
+    'spec 1',
+    { setupOwnedBy: 'offer-upsert', batchIds: put.batchIds },
+  );
+  return { id, before };
+}
+
+/**
+ * A control for a flag written by an update (cancel, settled): a plain update of another documented field on a fresh
+ * offer. 'offer-upsert' when that update does not show either (updates are not applied at all, offer-upsert's rule),
+ * else undefined: the flag alone is wrong.
+ */
+export async function updateControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+  const plain: OfferWrite = { offer: body.offer ?? {} };
+  const created = await controlWrite(ctx, plain);
+  if (created.owner) return created.owner;
+  const changed: OfferWrite = {
+    offer: { ...plain.offer, offerVersion: `${String(plain.offer?.offerVersion ?? '')}-updated` },
+  };
+  const put = await upsertOffer(ctx, created.id, changed);
+  try {
+    await awaitOffer(ctx, created.id, expectationsOf(changed, { created: false }), 'control update', undefined, {
+      ...(created.offer ? { before: created.offer } : {}),
+      batchIds: put.batchIds,
+      setupOwnedBy: 'offer-upsert',
+    });
+    return undefined;
+  } catch (error) {
+    if (error instanceof CheckBlocked) return error.owner;
+    throw error;
+  }
+}
+
+interface ControlResult {
+  id: string;
+  /** The check whose rule the replay breaks, if it does. */
+  owner?: string;
+  offer?: Record<string, unknown>;
+}
+
+/** The body PUT to a fresh id and read back, failing fast like awaitOffer. */
+async function controlWrite(ctx: FlowContext, body: OfferWrite): Promise<ControlResult> {
+  const { id: _bulkId, ...single } = body as OfferBulkItem;
+  const id = ctx.cleanup.newOfferId('control');
+  await upsertOffer(ctx, id, single);
+  const expectations = expectationsOf(single, { created: true });
+  const r = await pollVisible(
+    () => readOffer(ctx, id),
+    (read) => {
+      if (read.shapeProblem !== undefined) return 'accept';
+      if (read.offer === undefined) return 'wait';
+      return mismatches(read.offer, expectations).length === 0 ? 'accept' : unmetVerdict(read.offer, expectations);
+    },
+  );
+  const offer = r.value.offer;
+  if (r.value.shapeProblem !== undefined) return { id, owner: RESPONSE_SCHEMA };
+  if (!offer) return { id, owner: 'offer-upsert' };
+  if (offer.canceled === true) ctx.cleanup.offerCancelled(id);
+  const unmet = unmetPointers(offer, expectations);
+  return { id, offer, ...(unmet.length > 0 ? { owner: readBackOwner(unmet) } : {}) };
+}
+
+/**
+ * A control for a flow that wrote `body` (a bulk item, a lifecycle step): the same body PUT to a fresh id, read
+ * back. Answers the owner of the fields that do not read back (readBackOwner), or undefined when all do.
+ */
+export async function writeControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+  return (await controlWrite(ctx, body)).owner;
+}
+
+/** writeControl, then DELETE of the fresh offer: 'offer-cancel' when it does not then read canceled: true. */
+export async function deleteControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+  const c = await controlWrite(ctx, body);
+  if (c.owner) return c.owner;
+  const del = await deleteOffer(ctx, c.id);
+  const canceled = [{ pointer: '/canceled', value: true, compare: 'exact' as const }];
+  let processed = false;
+  const r = await pollVisible(
+    async () => {
+      const was = processed;
+      processed ||= await batchesProcessed(ctx, del.batchIds);
+      return { was, read: await readOffer(ctx, c.id) };
+    },
+    ({ was, read }) => {
+      if (read.offer === undefined) return 'wait';
+      if (mismatches(read.offer, canceled).length === 0) return 'accept';
+      return was ? 'impossible' : unmetVerdict(read.offer, canceled, c.offer);
+    },
+  );
+  if (!r.ok) return 'offer-cancel';
+  ctx.cleanup.offerCancelled(c.id);
+  return undefined;
 }

@@ -132,3 +132,45 @@ export function mismatches(offer: unknown, expectations: readonly Expectation[])
         `${e.pointer}: wrote ${JSON.stringify(e.value)}, read ${JSON.stringify(at(offer, e.pointer)) ?? '(absent)'}`,
     );
 }
+
+/** The value a field showed before the write, as `e` compares it: the same value (absent or null when nothing was there). */
+function sameAsBefore(actual: unknown, old: unknown, e: Expectation): boolean {
+  if (old === undefined || old === null) return actual === undefined || actual === null;
+  if (e.compare === 'number' && typeof old === 'number') return matches(actual, { ...e, value: old });
+  if (e.compare === 'instant' && typeof old === 'string') return matches(actual, { ...e, value: old });
+  if (e.compare === 'multiset') return matches(actual, { ...e, value: old });
+  return JSON.stringify(actual) === JSON.stringify(old);
+}
+
+/**
+ * For a read that does not meet every expectation yet: 'wait' while each unmet field still shows what it showed
+ * before the write (`before`: the offer as last read; undefined for an offer the write creates, whose fields
+ * showed nothing), 'impossible' once one shows a third value. An asynchronous write may take a while to show
+ * (spec 1), but a value that is neither the old one nor the one written can never turn into the written one.
+ */
+export function unmetVerdict(
+  offer: unknown,
+  expectations: readonly Expectation[],
+  before?: unknown,
+): 'wait' | 'impossible' {
+  const third = expectations.some((e) => {
+    const actual = at(offer, e.pointer);
+    return !matches(actual, e) && !sameAsBefore(actual, before === undefined ? undefined : at(before, e.pointer), e);
+  });
+  return third ? 'impossible' : 'wait';
+}
+
+/** The JSON pointers of the expectations the offer does not meet. */
+export function unmetPointers(offer: unknown, expectations: readonly Expectation[]): string[] {
+  return expectations.filter((e) => !matches(at(offer, e.pointer), e)).map((e) => e.pointer);
+}
+
+/**
+ * The check that owns a read-back rule (one fault, one failure): `canceled` is offer-cancel's (spec 3 rule 4),
+ * `settled` offer-settled's (spec 2.3), every other written field offer-upsert's (spec 1, 2.3, 4.1).
+ */
+export function readBackOwner(pointers: readonly string[]): string {
+  if (pointers.some((p) => p !== '/canceled' && p !== '/settled')) return 'offer-upsert';
+  if (pointers.includes('/canceled')) return 'offer-cancel';
+  return pointers.includes('/settled') ? 'offer-settled' : 'offer-upsert';
+}

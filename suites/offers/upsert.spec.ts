@@ -10,7 +10,15 @@ import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { operationById } from '../../specs/contract.ts';
 import { awaitOffer, createOffer, upsertOffer } from './offer-api.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
+import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { expectationsOf } from './readback.ts';
+
+/** A body without the settled flag, which offer-settled owns. */
+export function withoutSettled(body: OfferWrite): OfferWrite {
+  const { settled: _settled, ...rest } = body;
+  return rest;
+}
 
 const CLAUSE = 'spec 1, spec 2.3, spec 4.1';
 
@@ -25,8 +33,9 @@ test(
     },
     (ctx) =>
       withCleanup(ctx, async (flow) => {
-        // The flag stays out: cancelling is offer-cancel's concern, and what an update does to a cancelled offer is not shown.
-        const body = offerWriteBodyArb(target().runId, { cancel: false });
+        // The flags stay out: cancelling is offer-cancel's concern (and what an update does to a cancelled offer is not
+        // shown), settled offer-settled's: one wrong flag fails its own check, not this one too.
+        const body = offerWriteBodyArb(target().runId, { cancel: false }).map(withoutSettled);
         // The update writes at least one documented field, or there is nothing to see it change.
         const change = body.filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
         await checkProperty(
@@ -39,24 +48,60 @@ test(
               created.id,
               expectationsOf(first, { created: true }),
               'did not read back what POST /offers wrote',
+              undefined,
+              { batchIds: created.batchIds },
             );
             const id = flow.cleanup.newOfferId();
-            await upsertOffer(flow, id, first);
-            await awaitOffer(
+            const put = await upsertOffer(flow, id, first);
+            const before = await awaitOffer(
               flow,
               id,
               expectationsOf(first, { created: true }),
               'was not created by a PUT to a new id',
+              undefined,
+              { batchIds: put.batchIds },
             );
-            await upsertOffer(flow, id, second);
+            const update = await upsertOffer(flow, id, second);
             await awaitOffer(
               flow,
               id,
               expectationsOf(second, { created: false }),
               'was not updated by a PUT to its id',
+              undefined,
+              { before, batchIds: update.batchIds },
             );
           },
           { waitsPerRun: 3 },
+        );
+      }),
+  ),
+);
+
+test(
+  ...checkTest(
+    {
+      check: 'offer-upsert',
+      clause: CLAUSE,
+      operation: operationById('upsertOffer'),
+      title: 'a body with every documented field reads back field by field, on every run',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        // Generated bodies leave fields out at random; this one writes all of them, so a field that never reads back
+        // as written is found on every seed.
+        const body = withoutSettled(offerWriteBody(target().runId));
+        const id = flow.cleanup.newOfferId();
+        const put = await upsertOffer(flow, id, body);
+        await awaitOffer(
+          flow,
+          id,
+          expectationsOf(body, { created: true }),
+          'did not read back a complete body',
+          undefined,
+          {
+            batchIds: put.batchIds,
+          },
         );
       }),
   ),

@@ -380,6 +380,47 @@ const probes: Record<FaultName, Probe> = {
     assert.deepEqual(future.body, faulty ? null : []);
     assert.ok(Array.isArray((await call(mock, 'GET', '/invoices')).body));
   },
+  // Issue 17 sections 3 and 5.
+  'settled-ignored': async (mock, faulty) => {
+    assert.equal(
+      (await call(mock, 'PUT', '/offers/fault-settled', { json: { ...offerBody('st'), settled: true } })).status,
+      200,
+    );
+    assert.equal((await offer(mock, 'fault-settled'))?.settled, !faulty);
+    const item = { ...offerBody('st-bulk'), id: 'fault-settled-bulk', settled: true };
+    assert.equal((await call(mock, 'POST', '/offers/bulk', { json: [item] })).status, 200);
+    assert.equal((await offer(mock, 'fault-settled-bulk'))?.settled, true);
+  },
+  'offer-readback-field-wrong': async (mock, faulty) => {
+    const body = offerBody('rb');
+    assert.equal((await call(mock, 'PUT', '/offers/fault-readback', { json: body })).status, 200);
+    const written = (body.offer as { offerVersion: string }).offerVersion;
+    assert.equal((await offer(mock, 'fault-readback'))?.offerVersion, faulty ? `${written}.0` : written);
+  },
+  'offer-create-id-reused': async (mock, faulty) => {
+    const a = await call(mock, 'POST', '/offers', { json: offerBody('c1') });
+    const b = await call(mock, 'POST', '/offers', { json: offerBody('c2') });
+    assert.equal(a.body.id === b.body.id, faulty);
+  },
+  'billing-group-get-wrong': async (mock, faulty) => {
+    const list = (await call(mock, 'GET', '/billingGroups')).body as { id: string }[];
+    const single = (await call(mock, 'GET', `/billingGroups/${list[0]!.id}`)).body as { id: string };
+    assert.equal(single.id === list[0]!.id, !faulty);
+  },
+  'invoice-get-wrong': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    for (const path of [`/invoices/${id}`, `/invoicesBillingGroupDetailsSnapshot/${id}`])
+      assert.equal((await call(mock, 'GET', path)).body.id === id, !faulty, path);
+  },
+  'transport-order-delete-removes': async (mock, faulty) => {
+    const bookingId = (await call(mock, 'GET', '/carrierBookings')).body[0].id as string;
+    const to = `/carrierBookings/${bookingId}/transportOrder/fault-to-removed`;
+    assert.equal((await call(mock, 'PUT', `${to}/pickupEta`, { json: { eta: 'soon' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', to)).status, 200);
+    const events = (await call(mock, 'GET', `/carrierBookings/${bookingId}/events`)).body as Record<string, unknown>[];
+    assert.equal(events.filter((e) => e.transportOrderId === 'fault-to-removed').length, faulty ? 0 : 1);
+    assert.equal((await call(mock, 'GET', to)).status, faulty ? 404 : 200);
+  },
 };
 
 describe('fault switches', () => {

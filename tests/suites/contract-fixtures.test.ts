@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { validate } from '../../schemas/registry.ts';
 import { operationById, operations } from '../../specs/contract.ts';
 import { responseClause, shapeClause } from '../../suites/contract/clauses.ts';
-import { placeholderParams, schemaInvalidBody, validLookingBody } from '../../suites/contract/fixtures.ts';
+import { placeholderParams, schemaInvalidBody, validLookingBody } from '../../suites/lib/fixtures.ts';
 import { recordTemplate } from '../../suites/contract/records.ts';
 import { pollUntil } from '../../suites/lib/poll.ts';
 

@@ -68,11 +68,8 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
   },
   'cancel-flag-ignored': { fails: ['offer-cancel'], evidence: { check: 'offer-cancel', title: /cancel: true/ } },
   'delete-not-cancel': { fails: ['offer-cancel'], evidence: { check: 'offer-cancel', title: /DELETE/ } },
-  'update-not-applied': {
-    fails: ['offer-upsert', 'offer-cancel'],
-    evidence: { check: 'offer-upsert' },
-    why: 'cancelling an existing offer with cancel: true is itself an update (spec 3 rule 4), so the flag test fails too',
-  },
+  // offer-cancel and offer-settled set their flag by an update: a plain update on a fresh offer shows them whose it is.
+  'update-not-applied': { fails: ['offer-upsert'], evidence: { check: 'offer-upsert' } },
   'bulk-item-dropped': { fails: ['offer-bulk'], evidence: { check: 'offer-bulk' } },
   'bulk-items-mixed': { fails: ['offer-bulk'], evidence: { check: 'offer-bulk' } },
   'forced-status-not-removed': { fails: ['billing-forced-status'], evidence: { check: 'billing-forced-status' } },
@@ -133,6 +130,22 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
   'empty-list-null': {
     fails: ['response-schema'],
     evidence: { check: 'response-schema', operation: 'listBillingGroups' },
+  },
+  // Issue 17 sections 3 and 5; tests/suites/effect-faults.test.ts runs them.
+  'settled-ignored': { fails: ['offer-settled'], evidence: { check: 'offer-settled' } },
+  'offer-readback-field-wrong': {
+    fails: ['offer-upsert'],
+    evidence: { check: 'offer-upsert', title: /every documented field/ },
+  },
+  'offer-create-id-reused': { fails: ['offer-create-ids'], evidence: { check: 'offer-create-ids' } },
+  'billing-group-get-wrong': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', operation: 'getBillingGroup' },
+  },
+  'invoice-get-wrong': { fails: ['record-identity'], evidence: { check: 'record-identity', operation: 'getInvoice' } },
+  'transport-order-delete-removes': {
+    fails: ['event-cancel'],
+    evidence: { check: 'event-cancel', operation: 'deleteTransportOrder' },
   },
 };
 

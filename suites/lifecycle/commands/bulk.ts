@@ -34,15 +34,21 @@ export class BulkCommand implements OfferCommand {
       const existing = e.target === 'new' ? undefined : pickLive(m, e.target);
       const id = existing && !used.has(existing.id) ? existing.id : real.flow.cleanup.newOfferId('bulk');
       used.add(id);
-      return { item: { ...e.body, id }, created: id !== existing?.id };
+      return { item: { ...e.body, id }, created: id !== existing?.id, existing };
     });
-    await bulkWriteOffers(
+    const { batchIds } = await bulkWriteOffers(
       real.flow,
       items.map((i) => i.item),
     );
-    for (const { item, created } of items)
-      upsertModel(m, { id: item.id, expectations: expectationsOf(item, { created }), canceled: false });
-    await checkModel(real, m, this.toString());
+    for (const { item, created, existing } of items)
+      upsertModel(m, {
+        ...(created ? {} : existing),
+        id: item.id,
+        expectations: expectationsOf(item, { created }),
+        canceled: false,
+        body: item,
+      });
+    await checkModel(real, m, this.toString(), batchIds);
   }
   toString(): string {
     return `bulk(${this.entries.map((e) => `${e.target === 'new' ? 'new id' : `live offer #${e.target}`}: ${fc.stringify(e.body)}`).join('; ')})`;

@@ -25,9 +25,9 @@ export class CancelByFlagCommand implements OfferCommand {
     const target = pickLive(m, this.pick);
     if (!target) throw new Error('cancel ran without a live offer: check() should have prevented it');
     const body = { ...this.body, cancel: true };
-    await upsertOffer(real.flow, target.id, body);
-    upsertModel(m, { id: target.id, expectations: expectationsOf(body, { created: false }), canceled: true });
-    await checkModel(real, m, this.toString());
+    const { batchIds } = await upsertOffer(real.flow, target.id, body);
+    upsertModel(m, { ...target, expectations: expectationsOf(body, { created: false }), canceled: true, body });
+    await checkModel(real, m, this.toString(), batchIds);
     // Only once it reads cancelled: an offer the server left live must still be cleaned up.
     real.flow.cleanup.offerCancelled(target.id);
   }

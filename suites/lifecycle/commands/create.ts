@@ -11,13 +11,14 @@ export class CreateCommand implements OfferCommand {
     return m.offers.length < MAX_OFFERS;
   }
   async run(m: OfferModel, real: Real): Promise<void> {
-    const { id } = await createOffer(real.flow, this.body);
+    const { id, batchIds } = await createOffer(real.flow, this.body);
     upsertModel(m, {
       id,
       expectations: expectationsOf(this.body, { created: true }),
       canceled: this.body.cancel === true,
+      body: this.body,
     });
-    await checkModel(real, m, this.toString());
+    await checkModel(real, m, this.toString(), batchIds);
   }
   toString(): string {
     return `create(POST ${fc.stringify(this.body)})`;

@@ -28,9 +28,14 @@ export class UpdateCommand implements OfferCommand {
   async run(m: OfferModel, real: Real): Promise<void> {
     const target = pickLive(m, this.pick);
     if (!target) throw new Error('update ran without a live offer: check() should have prevented it');
-    await upsertOffer(real.flow, target.id, this.body);
-    upsertModel(m, { id: target.id, expectations: expectationsOf(this.body, { created: false }), canceled: false });
-    await checkModel(real, m, this.toString());
+    const { batchIds } = await upsertOffer(real.flow, target.id, this.body);
+    upsertModel(m, {
+      ...target,
+      expectations: expectationsOf(this.body, { created: false }),
+      canceled: false,
+      body: this.body,
+    });
+    await checkModel(real, m, this.toString(), batchIds);
   }
   toString(): string {
     return `update(live offer #${this.pick}, PUT ${fc.stringify(this.body)})`;

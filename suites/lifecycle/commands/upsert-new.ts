@@ -12,13 +12,14 @@ export class UpsertNewCommand implements OfferCommand {
   }
   async run(m: OfferModel, real: Real): Promise<void> {
     const id = real.flow.cleanup.newOfferId();
-    await upsertOffer(real.flow, id, this.body);
+    const { batchIds } = await upsertOffer(real.flow, id, this.body);
     upsertModel(m, {
       id,
       expectations: expectationsOf(this.body, { created: true }),
       canceled: this.body.cancel === true,
+      body: this.body,
     });
-    await checkModel(real, m, this.toString());
+    await checkModel(real, m, this.toString(), batchIds);
   }
   toString(): string {
     return `upsert(PUT new id ${fc.stringify(this.body)})`;

@@ -12,8 +12,8 @@ import type {
   OfferWrite,
 } from '../../schemas/types.generated.ts';
 import type { Operation } from '../../specs/contract.ts';
-import { runNow } from '../lib/clock.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import { runNow } from './clock.ts';
+import { freshId } from './fresh-id.ts';
 
 /** A fresh id carrying the run id, distinct per test, the same when the run is replayed. */
 export function taggedId(runId: string, kind: string): string {
@@ -90,7 +90,7 @@ export function validLookingBody(op: Operation, runId: string, params: Record<st
   const make = op.requestSchema ? byRequestSchema[op.requestSchema] : undefined;
   if (op.requestSchema && !make)
     throw new Error(
-      `no valid body for request schema ${op.requestSchema} of ${op.operationId}: add one to suites/contract/fixtures.ts`,
+      `no valid body for request schema ${op.requestSchema} of ${op.operationId}: add one to suites/lib/fixtures.ts`,
     );
   return make ? make() : opaqueRecord(runId);
 }
@@ -115,10 +115,10 @@ const schemaInvalidBodies: Partial<Record<SchemaName, unknown>> = {
 
 export function schemaInvalidBody(schema: SchemaName): unknown {
   if (!(schema in schemaInvalidBodies))
-    throw new Error(`no schema-invalid body for ${schema}: add one to suites/contract/fixtures.ts`);
+    throw new Error(`no schema-invalid body for ${schema}: add one to suites/lib/fixtures.ts`);
   const body = schemaInvalidBodies[schema];
   // A probe that the schema accepts would prove nothing; refuse to send it.
   if (validate(schema, body).valid)
-    throw new Error(`the schema-invalid body for ${schema} is valid against it: fix suites/contract/fixtures.ts`);
+    throw new Error(`the schema-invalid body for ${schema} is valid against it: fix suites/lib/fixtures.ts`);
   return body;
 }

@@ -1,0 +1,194 @@
+/**
+ * record-identity (spec 4.1, 4.2, 4.3): a GET by id answers the record with
+ * that id. Judged on records the run can tell apart: listed billing groups and
+ * invoices (their `id` is documented, spec 2.4, 2.6), offers the run wrote
+ * (the element of the answered array, spec 4.1, carries the id or the
+ * offer's own unique reference), and section 4.3 records the run wrote under
+ * two ids with two markers (their bodies are not shown, so only an answer
+ * that carries the other record's id or marker, and not its own, is wrong).
+ * The checks that read records by id on their way (forced statuses, invoice
+ * forms and references, every offer flow) report themselves blocked by this
+ * one when the answer is another record.
+ */
+import { operationById } from '../../specs/contract.ts';
+import type { Exchange } from '../lib/exchange.ts';
+import { contractTest, is2xx, skipTest, test, untilVisible, type ContractContext } from './contract-test.ts';
+import { offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
+import { recordsOf } from './listed-records.ts';
+import { cancelOffer } from './offers.ts';
+
+const CHECK = 'record-identity';
+/** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
+const PER_KIND = 3;
+
+type Json = Record<string, unknown>;
+
+function idIn(x: Exchange): unknown {
+  const body = x.response.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Json).id : undefined;
+}
+
+/** GETs each id (read-only) and fails on the first 2xx answer whose id is another one. */
+async function expectOwnIds(ctx: ContractContext, operationIds: string[], param: string, ids: string[]): Promise<void> {
+  for (const id of ids.slice(0, PER_KIND))
+    for (const operationId of operationIds) {
+      const op = operationById(operationId);
+      const x = await ctx.api.op(op, { params: { [param]: id } });
+      if (is2xx(x) && idIn(x) !== id)
+        ctx.check.fail(
+          `${op.method.toUpperCase()} ${op.path} for ${id} answered the record with id ${JSON.stringify(idIn(x))}`,
+          {
+            exchanges: [x],
+            pointer: '/id',
+            operationId: op.operationId,
+            method: op.method,
+            path: op.path,
+          },
+        );
+    }
+}
+
+function listedIds(ctx: ContractContext, x: Exchange, what: string): string[] {
+  const ids = (Array.isArray(x.response.body) ? x.response.body : [])
+    .map((r) => (typeof r === 'object' && r !== null ? (r as Json).id : undefined))
+    .filter((id): id is string => typeof id === 'string');
+  if (!is2xx(x) || ids.length === 0)
+    skipTest(ctx, `${what} lists no record with an id (answer ${x.response.status}): nothing to read by id`);
+  return ids;
+}
+
+test(
+  ...contractTest(
+    {
+      check: CHECK,
+      clause: 'spec 4.2',
+      operation: operationById('getBillingGroup'),
+      title: 'GET /billingGroups/{id} answers that billing group',
+    },
+    async (ctx) => {
+      const list = await ctx.api.op(operationById('listBillingGroups'));
+      await expectOwnIds(ctx, ['getBillingGroup'], 'billingGroupId', listedIds(ctx, list, 'GET /billingGroups'));
+    },
+  ),
+);
+
+test(
+  ...contractTest(
+    {
+      check: CHECK,
+      clause: 'spec 4.2',
+      operation: operationById('getInvoice'),
+      title: 'GET /invoices/{id} and its snapshot answer that invoice',
+    },
+    async (ctx) => {
+      const list = await ctx.api.op(operationById('listInvoices'));
+      await expectOwnIds(
+        ctx,
+        ['getInvoice', 'getInvoiceBillingGroupDetailsSnapshot'],
+        'invoiceId',
+        listedIds(ctx, list, 'GET /invoices'),
+      );
+    },
+  ),
+);
+
+/** What a record the run wrote can be recognised by: its id, and a marker only it carries. */
+interface Written {
+  id: string;
+  marker: string;
+}
+
+/** The answer carries another written record's id or marker and none of its own: it is that other record. */
+function otherRecord(answer: unknown, own: Written, others: Written[]): Written | undefined {
+  const text = JSON.stringify(answer);
+  if (text.includes(own.marker)) return undefined;
+  const id = typeof answer === 'object' && answer !== null ? (answer as Json).id : undefined;
+  if (id === own.id) return undefined;
+  return others.find((o) => id === o.id || text.includes(o.marker));
+}
+
+async function expectEachOwn(
+  ctx: ContractContext,
+  written: Written[],
+  read: (w: Written) => Promise<Exchange>,
+  answerOf: (x: Exchange, w: Written) => unknown,
+): Promise<void> {
+  for (const w of written) {
+    const seen = await untilVisible(() => read(w), is2xx);
+    if (!seen.ok) continue; // never readable: operation-served's and offer-upsert's to judge, not this check's
+    const other = otherRecord(
+      answerOf(seen.value, w),
+      w,
+      written.filter((o) => o !== w),
+    );
+    if (other)
+      ctx.check.fail(`GET of ${w.id} answered the record written as ${other.id}`, {
+        exchanges: [seen.value],
+        ...(seen.value.operationId ? { operationId: seen.value.operationId } : {}),
+      });
+  }
+}
+
+test(
+  ...contractTest(
+    {
+      check: CHECK,
+      clause: 'spec 4.1',
+      operation: operationById('getOffer'),
+      title: 'GET /offers/{id} answers the offer written under that id',
+      writes: true,
+    },
+    async (ctx) => {
+      const written: Written[] = [];
+      for (const k of ['a', 'b']) {
+        const id = taggedId(ctx.runId, `identity-${k}`);
+        const marker = taggedId(ctx.runId, `identity-ref-${k}`);
+        const body = offerWriteBody(ctx.runId);
+        const x = await ctx.api.op(operationById('upsertOffer'), {
+          params: { offerId: id },
+          json: { ...body, offer: { ...body.offer, references: [marker] } },
+        });
+        ctx.cleanup.add(`cancel offer ${id}`, () => cancelOffer(ctx.api, id));
+        if (!is2xx(x)) skipTest(ctx, `PUT /offers/${id} answered ${x.response.status}: nothing written to read by id`);
+        written.push({ id, marker });
+      }
+      const read = (w: Written) => ctx.api.op(operationById('getOffer'), { params: { offerId: w.id } });
+      // The answer is an array (spec 4.1): the element with the id asked for, else the only one.
+      await expectEachOwn(ctx, written, read, (x, w) => {
+        const items = recordsOf(x.response.body);
+        return items.find((o) => o.id === w.id) ?? (items.length === 1 ? items[0] : items);
+      });
+    },
+  ),
+);
+
+test(
+  ...contractTest(
+    {
+      check: CHECK,
+      clause: 'spec 4.3',
+      operation: operationById('getBooking'),
+      title: 'GET /bookings/{id} answers the booking written under that id',
+      writes: true,
+    },
+    async (ctx) => {
+      const written: Written[] = [];
+      for (const k of ['a', 'b']) {
+        const id = taggedId(ctx.runId, `identity-booking-${k}`);
+        const marker = taggedId(ctx.runId, `identity-marker-${k}`);
+        const x = await ctx.api.op(operationById('upsertBooking'), {
+          params: { bookingId: id },
+          json: { ...opaqueRecord(ctx.runId), reference: marker },
+        });
+        if (!is2xx(x))
+          skipTest(ctx, `PUT /bookings/${id} answered ${x.response.status}: request bodies of spec 4.3 are not shown`);
+        ctx.cleanup.add(`delete booking ${id}`, () =>
+          ctx.api.op(operationById('deleteBooking'), { params: { bookingId: id } }),
+        );
+        written.push({ id, marker });
+      }
+      const read = (w: Written) => ctx.api.op(operationById('getBooking'), { params: { bookingId: w.id } });
+      await expectEachOwn(ctx, written, read, (x) => x.response.body);
+    },
+  ),
+);

@@ -1,0 +1,49 @@
+/**
+ * offer-create-ids (spec 4.1, spec 2.7): POST /offers creates an offer and
+ * answers its id, so two POSTs create two offers under two ids, and the first
+ * still reads back as written once the second is there. Any id format is the
+ * server's; only sameness is judged.
+ */
+import { operationById } from '../../specs/contract.ts';
+import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
+import { checkTest, test } from '../lib/check-test.ts';
+import { withCleanup } from '../lib/cleanup.ts';
+import { target } from '../lib/target.ts';
+import { awaitOffer, createOffer, OFFER_CREATE_IDS, writeControl } from './offer-api.ts';
+import { expectationsOf } from './readback.ts';
+
+test(
+  ...checkTest(
+    {
+      check: OFFER_CREATE_IDS,
+      clause: 'spec 4.1, spec 2.7',
+      operation: operationById('createOffer'),
+      title: 'two POST /offers create two offers under two ids, and the first keeps its content',
+      writes: true,
+    },
+    (ctx) =>
+      withCleanup(ctx, async (flow) => {
+        const runId = target().runId;
+        // Distinct references, so each offer's content is its own.
+        const bodies = ['a', 'b'].map((k) => {
+          const { settled: _s, ...body } = offerWriteBody(runId);
+          return { ...body, offer: { ...body.offer, references: [taggedId(runId, `create-${k}`)] } };
+        });
+        const [a, b] = [await createOffer(flow, bodies[0]!), await createOffer(flow, bodies[1]!)];
+        if (a.id === b.id)
+          flow.check.fail(`two POST /offers with different bodies both answered id ${a.id}: POST creates an offer`, {
+            exchanges: [a.exchange, b.exchange],
+            pointer: '/id',
+          });
+        for (const [i, created] of [a, b].entries())
+          await awaitOffer(
+            flow,
+            created.id,
+            expectationsOf(bodies[i]!, { created: true }),
+            `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
+            undefined,
+            { batchIds: created.batchIds, control: () => writeControl(flow, bodies[i]!) },
+          );
+      }),
+  ),
+);

@@ -1,0 +1,73 @@
+/**
+ * Issue 17 sections 3 and 5: effects judged as changes, identities as
+ * identities, one owner for read-back. Each new fault switch fails exactly
+ * its owning check (tests/suites/fault-owners.ts) on three seeds, and every
+ * check that merely meets it on its way reports itself blocked, never failed.
+ * Faults that cannot hide each other share a run (different checks, or
+ * different operations of record-identity), to keep Playwright launches few.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { FaultName } from '../../mock/faults.ts';
+import { assertExactFailures } from './fault-owners.ts';
+import { blockedChecks, runOnMock } from './run-on-mock.ts';
+
+const TOKEN = `effect-faults-${randomBytes(12).toString('hex')}`;
+const SEEDS = [101, 202, 303];
+const reportRoot = mkdtempSync(join(tmpdir(), 'flis-effect-faults-'));
+after(() => rmSync(reportRoot, { recursive: true, force: true }));
+
+const RUNS: { suites: string[]; faults: FaultName[]; mustBlock?: Record<string, RegExp> }[] = [
+  // Two offer rules: the settled flag of single writes, and two POSTs making two offers.
+  { suites: ['offers', 'lifecycle'], faults: ['settled-ignored', 'offer-create-id-reused'] },
+  {
+    // One wrong read-back field: offer-upsert owns it; the flows that read back on their way are blocked by it.
+    suites: ['offers', 'lifecycle'],
+    faults: ['offer-readback-field-wrong'],
+    // Both write a complete body every run; the generated flows are blocked only when a body writes offerVersion.
+    mustBlock: {
+      'offer-settled': /^blocked by offer-upsert on getOffer: /,
+      'offer-create-ids': /^blocked by offer-upsert/,
+    },
+  },
+  {
+    // A GET answering another record (two kinds: record-identity's tests on two operations), and a DELETE that
+    // removes what spec 3 rule 5 says it marks.
+    suites: ['contract', 'billing', 'invoices'],
+    faults: ['billing-group-get-wrong', 'invoice-get-wrong', 'transport-order-delete-removes'],
+    mustBlock: {
+      'billing-forced-status': /^blocked by record-identity on getBillingGroup: /,
+      'invoice-forms': /^blocked by record-identity/,
+    },
+  },
+];
+
+describe('effect and identity faults: the owner alone fails, on three seeds', { concurrency: 2 }, () => {
+  for (const { suites, faults, mustBlock } of RUNS)
+    for (const seed of SEEDS)
+      test(`${faults.join(' + ')} (${suites.join(', ')}), seed ${seed}`, async () => {
+        const label = `${faults.join('+')}-${seed}`;
+        const r = await runOnMock({
+          token: TOKEN,
+          suites,
+          faults,
+          reportDir: join(reportRoot, label),
+          runId: `flis-effect-${seed}-${faults.length}`,
+          seed,
+          runs: 3,
+          visibilityTimeoutMs: 1_500,
+        });
+        assert.equal(r.exitCode, 1, `the suites passed with ${faults.join(', ')} on`);
+        assertExactFailures(r, faults, TOKEN);
+        const blocked = blockedChecks(r);
+        for (const [check, pattern] of Object.entries(mustBlock ?? {}))
+          assert.ok(
+            (blocked.get(check) ?? []).some((reason) => pattern.test(reason)),
+            `${check} is not blocked as ${pattern}; blocked: ${JSON.stringify([...blocked])}`,
+          );
+      });
+});
