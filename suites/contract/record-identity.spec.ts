@@ -17,7 +17,6 @@ import { offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { cancelOffer } from './offers.ts';
 
-const CHECK = 'record-identity';
 /** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
 const PER_KIND = 3;
 
@@ -60,7 +59,7 @@ function listedIds(ctx: ContractContext, x: Exchange, what: string): string[] {
 test(
   ...contractTest(
     {
-      check: CHECK,
+      check: 'record-identity',
       clause: 'spec 4.2',
       operation: operationById('getBillingGroup'),
       title: 'GET /billingGroups/{id} answers that billing group',
@@ -75,7 +74,7 @@ test(
 test(
   ...contractTest(
     {
-      check: CHECK,
+      check: 'record-identity',
       clause: 'spec 4.2',
       operation: operationById('getInvoice'),
       title: 'GET /invoices/{id} and its snapshot answer that invoice',
@@ -132,7 +131,7 @@ async function expectEachOwn(
 test(
   ...contractTest(
     {
-      check: CHECK,
+      check: 'record-identity',
       clause: 'spec 4.1',
       operation: operationById('getOffer'),
       title: 'GET /offers/{id} answers the offer written under that id',
@@ -165,7 +164,7 @@ test(
 test(
   ...contractTest(
     {
-      check: CHECK,
+      check: 'record-identity',
       clause: 'spec 4.3',
       operation: operationById('getBooking'),
       title: 'GET /bookings/{id} answers the booking written under that id',

@@ -46,8 +46,18 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'event-cancel', clauses: ['spec 3 rule 5'], severity: 'contract', suite: 'contract' },
   { id: 'api-prefix', clauses: ['spec 9 rule 2'], severity: 'contract', suite: 'contract' },
   { id: 'offer-upsert', clauses: ['spec 1', 'spec 2.3', 'spec 4.1'], severity: 'contract', suite: 'offers' },
+  // A GET by id answers the record with that id; checks that read by id are blocked by it.
+  {
+    id: 'record-identity',
+    clauses: ['spec 4.1', 'spec 4.2', 'spec 4.3'],
+    severity: 'contract',
+    suite: 'contract',
+    owns: ['the record a GET by id answers'],
+  },
   { id: 'offer-idempotent', clauses: ['spec 1', 'spec 4.1'], severity: 'contract', suite: 'offers' },
   { id: 'offer-cancel', clauses: ['spec 3 rule 4'], severity: 'contract', suite: 'offers' },
+  { id: 'offer-settled', clauses: ['spec 2.2', 'spec 2.3'], severity: 'contract', suite: 'offers' },
+  { id: 'offer-create-ids', clauses: ['spec 4.1', 'spec 2.7'], severity: 'contract', suite: 'offers' },
   { id: 'offer-bulk', clauses: ['spec 2.3', 'spec 4.1'], severity: 'contract', suite: 'offers' },
   { id: 'offer-bulk-flags', clauses: ['spec 2.3', 'spec 3 rule 4'], severity: 'contract', suite: 'offers' },
   { id: 'offer-listing', clauses: ['spec 4.1'], severity: 'contract', suite: 'offers' },

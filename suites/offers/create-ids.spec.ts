@@ -9,13 +9,13 @@ import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { withCleanup } from '../lib/cleanup.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, createOffer, OFFER_CREATE_IDS, writeControl } from './offer-api.ts';
+import { awaitOffer, createOffer, writeControl } from './offer-api.ts';
 import { expectationsOf } from './readback.ts';
 
 test(
   ...checkTest(
     {
-      check: OFFER_CREATE_IDS,
+      check: 'offer-create-ids',
       clause: 'spec 4.1, spec 2.7',
       operation: operationById('createOffer'),
       title: 'two POST /offers create two offers under two ids, and the first keeps its content',
