@@ -114,6 +114,9 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
       ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
       workers: plan.workers ?? defaultWorkers(live.roundTripMs),
+      // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a
+      // near-miss token, both redacted) are answered in their recorded order.
+      ...(plan.record || plan.replay ? { concurrency: 1 } : {}),
       ...(plan.shard ? { shard: plan.shard } : {}),
       ...(plan.runId ? { runId: plan.runId } : {}),
       ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),

@@ -77,7 +77,13 @@ class Reader {
       const { key, rest } = this.entry(line, indent);
       if (Object.hasOwn(out, key)) throw NOT_FAST; // a duplicate key: let `yaml` name the line
       this.i += 1;
-      out[key] = this.value(rest, indent);
+      // defineProperty, not assignment: a key named `__proto__` is data (as JSON.parse and yaml keep it), not a prototype.
+      Object.defineProperty(out, key, {
+        value: this.value(rest, indent),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -1,6 +1,6 @@
 /**
  * A check that cannot judge because something it depends on is broken in a way
- * another check owns (one fault, one failure: HELPERS.md "Blocked"). Thrown
+ * another check owns (one fault, one failure: docs/writing-a-check.md). Thrown
  * instead of a CheckFailure; the check-test wrapper turns it into a skip with
  * the annotation `blocked-by` = "<owning check> on <operationId>: <reason>".
  */

@@ -10,7 +10,7 @@ import type { Exchange } from './exchange.ts';
 import { redactHeaders, redactText } from './redact.ts';
 
 /**
- * How much a failure weighs (HELPERS.md, README "Severity"): `contract` when a
+ * How much a failure weighs (docs/writing-a-check.md, docs/checks-and-severity.md): `contract` when a
  * sentence of the spec binds the server (or the server answered 5xx);
  * `advisory` for hygiene beyond the spec (wrong body type accepted, token echoed
  * in an error body, ...). Advisory failures are reported but do not fail a run

@@ -131,7 +131,7 @@ type Fixtures = PlaywrightTestArgs &
 /** title, details and body of one check test, for `test(...checkTest(meta, body))`. */
 export type CheckTestArgs = [string, TestDetails, (fixtures: Fixtures, testInfo: TestInfo) => Promise<void>];
 
-/** A blocked check is skipped, saying which check owns the problem it met (HELPERS.md "Blocked"). */
+/** A blocked check is skipped, saying which check owns the problem it met (docs/writing-a-check.md). */
 function skipBlocked(testInfo: TestInfo, blocked: CheckBlocked): never {
   testInfo.annotations.push({ type: 'blocked-by', description: blocked.blockedBy });
   testInfo.skip(true, blocked.message);

@@ -1,8 +1,9 @@
 /**
- * A check disturbed by another writer on a shared deployment cannot judge the
- * server: it is skipped with the annotation `inconclusive` (HELPERS.md,
- * "Interfaces between branches"), which the reports show as inconclusive,
- * never as a failure.
+ * A check disturbed by another writer on a shared deployment, or stopped by the
+ * deployment's rights (throttling past the wait cap, no answer in time), cannot
+ * judge the server: it is skipped with the annotation `inconclusive`
+ * (docs/writing-a-check.md, docs/throttling.md), which the reports show as
+ * inconclusive, never as a failure.
  */
 import type { TestInfo } from '@playwright/test';
 

@@ -194,6 +194,15 @@ describe('YAML emitter', () => {
     assert.ok(declined < 300, `declined ${declined} of 600`);
   });
 
+  it("the fast reader keeps a key named '__proto__' as data, as yaml does (seed -491703095 found it)", () => {
+    const value = JSON.parse('{"__proto__": [], "a": {"__proto__": {"b": 1}}}') as Record<string, unknown>;
+    const text = documentText(value);
+    const fast = readFastYaml(text) as Record<string, unknown>;
+    assert.deepEqual(fast, parse(text, { uniqueKeys: false }));
+    assert.equal(Object.getPrototypeOf(fast), Object.prototype);
+    assert.ok(Object.hasOwn(fast, '__proto__'));
+  });
+
   it('the fast reader declines what the emitter never writes, leaving it to yaml', () => {
     for (const text of [
       '---\na: {b: 1}\n...\n',

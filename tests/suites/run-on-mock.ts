@@ -50,7 +50,7 @@ export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
   }
 }
 
-/** The severity a failure counts with: its record's, else contract (HELPERS.md "Severity"). */
+/** The severity a failure counts with: its record's, else contract (docs/checks-and-severity.md). */
 export function severityOfFailure(f: SuiteRunResult['failures'][number]): 'contract' | 'advisory' {
   return f.record?.severity ?? 'contract';
 }

@@ -6,8 +6,8 @@
  * shrinking with the full deadline): each faulty run must take at most 1.5x
  * the clean run measured in this same test, plus 10 s of slack.
  *
- * A wall-clock assertion, against the project's rule, because the issue asks
- * for this target as a test. The slack keeps it from flaking on a busy
+ * A wall-clock assertion, so it is a benchmark, not part of `npm test` (targets are met in benchmarks, never
+ * in timed tests): `npm run bench:fail-fast` runs it. The slack keeps it from flaking on a busy
  * machine: it is one visibility deadline, which a fault that is only ever
  * visible as "unchanged" (a forced status never removed, no batch to ask)
  * honestly needs; the old behaviour cost five to ten deadlines. The runs go
