@@ -37,7 +37,7 @@ export async function startPartnerSite(ttlSeconds: number, name: string): Promis
   const pki = makePki();
   const dir = mkdtempSync(join(tmpdir(), `net-${name}-`));
   const counts: GateCounts = { valid: 0, expired: 0, other: 0 };
-  const oauth = await servers.startOAuth({ ttlSeconds });
+  const oauth = await servers.startOAuth({ ttlSeconds, clockToleranceSeconds: 2 });
   const proxy = await servers.startProxy({ user: 'partner', password: PROXY_PASSWORD });
   const mock: RunningMock = await startMock({ token: MOCK_TOKEN });
   const gate = await servers.startTlsServer(pki, tokenGate(oauth, mock.baseUrl, MOCK_TOKEN, counts));

@@ -46,6 +46,12 @@ export interface OAuthOptions {
   ttlSeconds?: number;
   /** Answer 200 without an access_token. */
   withoutAccessToken?: boolean;
+  /**
+   * How late past `exp` a token is still taken, as JWT verifiers allow for clock skew and time in flight (jose's
+   * clockTolerance). `exp` counts whole seconds from a floored `iat`, so a busy machine can otherwise see a token
+   * expire before the client's renewal point. Default 0.
+   */
+  clockToleranceSeconds?: number;
 }
 
 function basicCredentials(req: IncomingMessage): { id: string; secret: string } | undefined {
@@ -57,6 +63,7 @@ function basicCredentials(req: IncomingMessage): { id: string; secret: string } 
 
 export async function startOAuth(options: OAuthOptions = {}): Promise<OAuth> {
   const ttl = options.ttlSeconds ?? 3600;
+  const tolerance = options.clockToleranceSeconds ?? 0;
   const server = new OAuth2Server();
   await server.issuer.keys.generate('RS256');
   const issued: string[] = [];
@@ -98,7 +105,7 @@ export async function startOAuth(options: OAuthOptions = {}): Promise<OAuth> {
     const ok = createVerify('RSA-SHA256').update(`${h}.${p}`).verify(key, Buffer.from(s, 'base64url'));
     if (!ok) return 'invalid';
     const { exp } = JSON.parse(Buffer.from(p, 'base64url').toString()) as { exp: number };
-    return exp * 1000 > Date.now() ? 'valid' : 'expired';
+    return (exp + tolerance) * 1000 > Date.now() ? 'valid' : 'expired';
   };
   return { tokenUrl: `${server.issuer.url}/token`, issued, verify, close: () => server.stop() };
 }
