@@ -1,10 +1,13 @@
 /**
  * Playwright runs the suites: API testing only, no browser. Each folder under
- * suites/ holding *.spec.ts files is a project, so `flis run --suite contract,offers`
- * selects projects. Reports go under FLIS_REPORT_DIR (default reports/).
+ * suites/ holding *.spec.ts files is a suite, and `flis run --suite contract,offers`
+ * selects folders by file filter (runner/run-suites.ts). They are one Playwright
+ * project, not one each: a worker is never reused across projects, and starting
+ * one (loading the suites' code) cost more CPU than the checks it then ran.
+ * Reports go under FLIS_REPORT_DIR (default reports/).
  */
 import { join, resolve } from 'node:path';
-import { SUITES_DIR, suiteNames } from './runner/suite-names.ts';
+import { SUITES_DIR, SUITES_PROJECT } from './runner/suite-names.ts';
 import { CODE_EXT } from './specs/tool-files.ts';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 
@@ -61,5 +64,5 @@ export default defineConfig({
   },
   // Traces would record request headers, and with them the token.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  projects: suiteNames().map((name) => ({ name, testMatch: `${name}/**/*.spec${CODE_EXT}` })),
+  projects: [{ name: SUITES_PROJECT, testMatch: `**/*.spec${CODE_EXT}` }],
 });

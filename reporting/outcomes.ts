@@ -77,6 +77,8 @@ interface JsonTest {
 interface JsonSpec {
   id: string;
   title: string;
+  /** Relative to suites/: the first folder is the suite. */
+  file?: string;
   tests: JsonTest[];
 }
 interface JsonSuite {
@@ -178,7 +180,7 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
   return {
     id: spec.id,
     title: spec.title,
-    project: test.projectName,
+    project: suiteOfFile(spec.file) ?? test.projectName,
     status,
     blamed,
     exercised: exercisedOf(test.results),
@@ -190,6 +192,12 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
     ...(status === 'failed' && error ? { error } : {}),
     ...(record ? { record } : {}),
   };
+}
+
+/** The suite a spec belongs to: the folder of suites/ its file is in (all suites run as one Playwright project). */
+function suiteOfFile(file: string | undefined): string | undefined {
+  const parts = (file ?? '').split(/[\\/]/);
+  return parts.length > 1 ? parts[0] : undefined;
 }
 
 function walk(suite: JsonSuite, out: CheckOutcome[]): void {

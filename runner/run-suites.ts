@@ -14,6 +14,7 @@ import { pipeRedacted } from './redacting-stream.ts';
 import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKER_CONCURRENCY } from './run-limits.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
 import { codeFile, PACKAGE_ROOT } from '../specs/tool-files.ts';
+import { suiteFileFilter } from './suite-names.ts';
 
 /** The folder holding package.json: the clone, or the installed package (specs/tool-files.ts). */
 export const PROJECT_ROOT = PACKAGE_ROOT;
@@ -136,7 +137,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     'test',
     '--config',
     codeFile('playwright.config'),
-    ...(opts.suites ?? []).flatMap((s) => ['--project', s]),
+    ...(opts.suites ?? []).map(suiteFileFilter),
     ...(opts.shard ? ['--shard', opts.shard] : []),
   ];
   const secrets = () => [opts.token, ...(opts.secrets?.() ?? [])];

@@ -1,4 +1,4 @@
-/** The suites are the folders of suites/ that hold *.spec.ts files (*.spec.js in the built package); each is a Playwright project. */
+/** The suites are the folders of suites/ that hold *.spec.ts files (*.spec.js in the built package), run as one Playwright project. */
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,4 +12,12 @@ export function suiteNames(dir = SUITES_DIR): string[] {
     .filter((name) => !NOT_SUITES.has(name) && statSync(join(dir, name)).isDirectory())
     .filter((name) => readdirSync(join(dir, name)).some((f) => f.endsWith(`.spec${CODE_EXT}`)))
     .sort();
+}
+
+/** The one Playwright project every suite runs in (playwright.config.ts). */
+export const SUITES_PROJECT = 'suites';
+
+/** Playwright's file filter for one suite: its folder (a CLI argument is a regular expression on the file's path). */
+export function suiteFileFilter(name: string): string {
+  return `suites[\\/]${name}[\\/]`;
 }

@@ -5,7 +5,7 @@
  * are not cancelled are cancelled, and forced billing-group statuses that carry it are removed, the same
  * requests the suites' cleanup sends (DELETE on the offer, spec 3 rule 4; DELETE of the status, spec 3 rule 2).
  */
-import { request } from '@playwright/test';
+import { Agent } from 'undici';
 import { operationById } from '../specs/contract.ts';
 import { statusOf } from '../suites/lib/cleanup.ts';
 import { FlisClient } from '../suites/lib/client.ts';
@@ -58,8 +58,8 @@ export async function undoRunWrites(
   target: Pick<Target, 'baseUrl' | 'token' | 'deployment' | 'runId'>,
 ): Promise<UndoResult> {
   const out: UndoResult = { offersCancelled: [], statusesRemoved: [], leftBehind: [] };
-  const context = await request.newContext();
-  const api = new FlisClient(context, {
+  const agent = new Agent();
+  const api = new FlisClient(agent, {
     ...target,
     allowWrites: true,
     writesSkippedReason: '',
@@ -74,6 +74,6 @@ export async function undoRunWrites(
       out.leftBehind.push(`${step.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  await context.dispose();
+  await agent.close();
   return out;
 }

@@ -11,7 +11,6 @@
  */
 import {
   test as base,
-  type APIRequestContext,
   type PlaywrightTestArgs,
   type PlaywrightTestOptions,
   type PlaywrightWorkerArgs,
@@ -19,6 +18,7 @@ import {
   type TestDetails,
   type TestInfo,
 } from '@playwright/test';
+import { Agent, type Dispatcher } from 'undici';
 import type { Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from './check-blocked.ts';
 import { Check, severityOf, type CheckMeta } from './check.ts';
@@ -29,17 +29,16 @@ import { redactText } from './redact.ts';
 import { target } from './target.ts';
 
 /**
- * One HTTP context per worker, not per test: Playwright's test-scoped `request`
- * fixture costs tens of milliseconds to set up, more than the request itself
- * against a local deployment. Tests share no cookies or auth through it: auth
- * is chosen per call by FlisClient.
+ * One connection pool per worker, not per test, kept alive between checks. Tests share no cookies or auth through
+ * it: auth is chosen per call by FlisClient.
  */
-export const test = base.extend<object, { workerRequest: APIRequestContext; observer: Observer }>({
-  workerRequest: [
-    async ({ playwright }, use) => {
-      const context = await playwright.request.newContext();
-      await use(context);
-      await context.dispose();
+export const test = base.extend<object, { workerDispatcher: Dispatcher; observer: Observer }>({
+  workerDispatcher: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter's pattern.
+    async ({}, use) => {
+      const agent = new Agent({ keepAliveTimeout: 30_000 });
+      await use(agent);
+      await agent.close();
     },
     { scope: 'worker' },
   ],
@@ -126,7 +125,7 @@ async function attachCoverage(api: FlisClient, testInfo: TestInfo): Promise<void
 type Fixtures = PlaywrightTestArgs &
   PlaywrightTestOptions &
   PlaywrightWorkerArgs &
-  PlaywrightWorkerOptions & { workerRequest: APIRequestContext; observer: Observer };
+  PlaywrightWorkerOptions & { workerDispatcher: Dispatcher; observer: Observer };
 
 /** title, details and body of one check test, for `test(...checkTest(meta, body))`. */
 export type CheckTestArgs = [string, TestDetails, (fixtures: Fixtures, testInfo: TestInfo) => Promise<void>];
@@ -163,17 +162,16 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
   return mustBeSpread([
     checkTitle(meta),
     { tag: [`@${meta.check}`], annotation: annotationsOf(meta) },
-    async ({ workerRequest, observer }, testInfo) => {
+    async ({ workerDispatcher, observer }, testInfo) => {
       const t = target();
       if (meta.writes && !t.allowWrites) {
         testInfo.annotations.push({ type: 'skipped-because', description: t.writesSkippedReason });
         test.skip(true, t.writesSkippedReason);
       }
-      const api = new FlisClient(workerRequest, t);
+      const api = new FlisClient(workerDispatcher, t);
       try {
-        // Each request Playwright sends becomes a step of the test. Under this one step, a new step finds its parent at
-        // once; at the top level Playwright searched all the test's earlier steps for it, quadratic in a check's
-        // requests (a third of the workers' CPU at --runs 1000).
+        // One step per check: the report shows the check's time, and anything a body adds as steps finds its parent
+        // at once (at the top level Playwright searches all of a test's earlier steps, quadratic in their number).
         await test.step(meta.check, () => body({ api, check: new Check(meta, [t.token]), testInfo }));
       } catch (error) {
         // testInfo.skip() inside a body throws to stop the test; rewrapping it would turn a skip into a failure.

@@ -1,12 +1,16 @@
 /**
- * The suites' HTTP client: Playwright's APIRequestContext, plus a record of
- * every exchange so a failing check can show what was sent and received.
+ * The suites' HTTP client: undici, plus a record of every exchange so a
+ * failing check can show what was sent and received. Not Playwright's
+ * APIRequestContext: its per-call stack capture, step and IPC message cost a
+ * worker more CPU than the request itself against a local deployment
+ * (docs/benchmarks.md, "Where a run's time goes").
  * Auth is chosen per call so the auth checks can send no token or a wrong one.
  * Requests go through the run's gateway (docs/throttling.md); exchanges show the
  * deployment's own URL. The gateway's own answers make the check inconclusive,
  * and a 502/503/504 to a GET is asked once more before it counts as the answer.
  */
-import { test, type APIRequestContext, type TestInfo } from '@playwright/test';
+import { test, type TestInfo } from '@playwright/test';
+import { type Dispatcher, request } from 'undici';
 import { fillPath, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
 import { syntheticAnswer, type SyntheticBody } from './gateway-answer.ts';
@@ -76,14 +80,21 @@ function stopOnSynthetic(answer: SyntheticBody, method: string, path: string): n
   );
 }
 
-function headersOf(obj: { [k: string]: string }): Record<string, string> {
-  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k.toLowerCase(), v]));
+/** One value per header, as a record shows it: repeated headers joined as HTTP allows (RFC 9110 5.3). */
+function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
 }
+
+/** Without the gateway, a request gives up after this long, as Playwright's request context did. */
+const DIRECT_TIMEOUT_MS = 30_000;
 
 export class FlisClient {
   readonly exchanges: Exchange[] = [];
   constructor(
-    private readonly request: APIRequestContext,
+    private readonly dispatcher: Dispatcher,
     readonly target: Target,
   ) {}
 
@@ -126,25 +137,25 @@ export class FlisClient {
 
   private async attempt(url: string, sent: Exchange['request'], path: string): Promise<Exchange> {
     const started = Date.now();
-    const res = await this.request.fetch(url, {
-      method: sent.method,
+    // Behind the gateway a request may wait out throttling: the gateway's request timeout and the check timeout
+    // bound it, not a client timeout.
+    const timeout = this.target.gatewayNonce ? 0 : DIRECT_TIMEOUT_MS;
+    const res = await request(url, {
+      dispatcher: this.dispatcher,
+      method: sent.method as Dispatcher.HttpMethod,
       headers: sent.headers,
-      // Bytes, not a string: Playwright JSON-encodes a string it cannot parse when the content type is JSON, so
-      // malformed JSON would arrive as a valid JSON string literal.
-      ...(sent.body !== undefined ? { data: Buffer.from(sent.body, 'utf8') } : {}),
-      failOnStatusCode: false,
-      maxRedirects: 0,
-      // Behind the gateway a request may wait out throttling: the gateway's request timeout and the check timeout
-      // bound it, not Playwright's 30 s default.
-      ...(this.target.gatewayNonce ? { timeout: 0 } : {}),
+      ...(sent.body !== undefined ? { body: Buffer.from(sent.body, 'utf8') } : {}),
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
     });
-    const text = await res.text();
-    const headers = headersOf(res.headers());
+    const text = await res.body.text();
+    const headers = headersOf(res.headers);
+    const status = res.statusCode;
     const synthetic = syntheticAnswer(headers, text, this.target.gatewayNonce);
     if (synthetic) stopOnSynthetic(synthetic, sent.method, path);
     return {
       request: sent,
-      response: { status: res.status(), headers, body: parseJson(text), text, durationMs: Date.now() - started },
+      response: { status, headers, body: parseJson(text), text, durationMs: Date.now() - started },
     };
   }
 }

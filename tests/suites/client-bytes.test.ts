@@ -1,13 +1,13 @@
 /**
- * The suites' client sends a body's bytes exactly as the check wrote them. Playwright JSON-encodes a string body it
- * cannot parse when the content type is JSON, so a malformed-JSON probe sent as a string arrived as a valid JSON
- * string literal and the no-5xx / bad-input checks never sent malformed JSON at all.
+ * The suites' client sends a body's bytes exactly as the check wrote them. (Playwright's request context, used
+ * before, JSON-encoded a string body it could not parse when the content type was JSON, so a malformed-JSON probe
+ * arrived as a valid JSON string literal and the no-5xx / bad-input checks never sent malformed JSON at all.)
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { request as playwrightRequest } from '@playwright/test';
+import { Agent } from 'undici';
 import { FlisClient } from '../../suites/lib/client.ts';
 import { testTarget } from './test-target.ts';
 
@@ -28,14 +28,14 @@ before(async () => {
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 test('malformed JSON, JSON and text bodies arrive byte for byte', async () => {
-  const context = await playwrightRequest.newContext();
+  const agent = new Agent();
   try {
-    const api = new FlisClient(context, testTarget(baseUrl));
+    const api = new FlisClient(agent, testTarget(baseUrl));
     const bodies = ['{"offer": {"quantity": 3,', '{"ok":true}', 'not json at all', '"a string"', 'ünïcödé {'];
     for (const raw of bodies) await api.send('post', '/offers', { raw });
     await api.send('post', '/offers', { json: { offer: { quantity: 1 } } });
     assert.deepEqual(received, [...bodies, '{"offer":{"quantity":1}}']);
   } finally {
-    await context.dispose();
+    await agent.close();
   }
 });

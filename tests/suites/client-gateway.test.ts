@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { type APIRequestContext, request as playwrightRequest } from '@playwright/test';
+import { Agent } from 'undici';
 import { CheckFailure } from '../../suites/lib/check-failure.ts';
 import { FlisClient } from '../../suites/lib/client.ts';
 import { GATEWAY_HEADER } from '../../suites/lib/gateway-answer.ts';
@@ -23,19 +23,19 @@ const server = createServer((req, res) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
 });
 let baseUrl = '';
-let context: APIRequestContext;
+let agent: Agent;
 before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/apis/v0`;
-  context = await playwrightRequest.newContext();
+  agent = new Agent();
 });
 after(async () => {
-  await context.dispose();
+  await agent.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
 function client(): FlisClient {
-  return new FlisClient(context, testTarget(baseUrl, { publicBaseUrl: PUBLIC, gatewayNonce: NONCE }));
+  return new FlisClient(agent, testTarget(baseUrl, { publicBaseUrl: PUBLIC, gatewayNonce: NONCE }));
 }
 
 test("exchanges show the deployment's URL, not the gateway's", async () => {
