@@ -43,8 +43,8 @@ export abstract class RenewingToken extends KeepsSecrets implements TokenSource 
 
   refresh(reason: string, refused?: string): Promise<string> {
     if (this.pending) return this.pending;
-    // Refused with a token already replaced: the current one has not been tried yet.
-    if (refused !== undefined && this.token !== undefined && refused !== this.token) return Promise.resolve(this.token);
+    // Refused with a token already replaced: the current one has not been tried yet (renewed first if it is due).
+    if (refused !== undefined && this.token !== undefined && refused !== this.token) return this.current();
     return this.renew(reason);
   }
 

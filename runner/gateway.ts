@@ -3,8 +3,9 @@
  * request passes through on its way to the deployment (docs/throttling.md).
  * Being the one door of the whole run, it is where the run
  * - reaches the deployment with the connection's dispatcher (proxy, CAs, client certificate);
- * - sends the current token in place of the run token a worker was given, and renews it once
- *   when the deployment refuses it (401 invalid_token), retrying the request;
+ * - sends the current token in place of the run token a worker was given, and renews it when the
+ *   deployment refuses it (401 invalid_token), retrying the request (a few times: on a slow link a
+ *   short-lived token can lapse in flight again);
  * - honours throttling (429, or 503 with Retry-After) by waiting and asking again, up to the run's wait cap;
  * - keeps one bound for every Playwright worker together: requests in flight and requests per second;
  * - gives up on a request the deployment does not answer in time.
@@ -55,6 +56,12 @@ export interface Gateway {
   stats(): GatewayStats;
   close(): Promise<void>;
 }
+
+/**
+ * Renewals one request may cause before it is given up on as inconclusive. More than one: on a slow or busy link a
+ * token of a few seconds can expire between the gateway and the deployment, the renewed one included.
+ */
+export const MAX_TOKEN_RENEWALS = 3;
 
 const INVALID_TOKEN = /\bbearer\b[\s\S]*\berror\s*=\s*"?invalid_token\b/i;
 
@@ -147,20 +154,26 @@ class GatewayServer {
     else this.synthetic(res, outcome.synthetic, outcome.reason);
   }
 
-  /** One request to the deployment, retried while it throttles and once after a token renewal. */
+  /** One request to the deployment, retried while it throttles and after token renewals. */
   private async exchange(f: Forward): Promise<Outcome> {
     const { method, path } = f;
     const bearer = bearerOf(f.headers.authorization);
     const runToken = bearer !== undefined && this.opts.connection.tokens.isRunToken(bearer);
-    let renewed = false;
+    let renewals = 0;
     for (let attempt = 0; ; attempt++) {
       const sent = runToken ? await this.opts.connection.tokens.current() : undefined;
       if (sent) f.headers.authorization = `Bearer ${sent}`;
       const outcome = await this.attempt(f);
       if (!('answer' in outcome)) return outcome;
       const { answer } = outcome;
-      if (sent && !renewed && this.refusedToken(answer)) {
-        renewed = true;
+      if (sent && this.refusedToken(answer)) {
+        // A token that cannot be renewed (a fixed one) keeps its 401: the run started with it, so it is the answer.
+        if (renewals === MAX_TOKEN_RENEWALS)
+          return {
+            synthetic: 'inconclusive',
+            reason: `the deployment refused ${renewals + 1} tokens in a row for ${method} ${path} (401 invalid_token), each renewed from the token source: tokens that lapse in flight (a slow link, clocks apart) are the deployment's to settle, not a contract matter`,
+          };
+        renewals++;
         if (await this.renew(method, path, sent)) continue;
       }
       const wait = throttleDelay(answer.status, headerOf(answer.headers, 'retry-after'), attempt);

@@ -12,7 +12,13 @@ import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { Agent } from 'undici';
 import type { TokenSource } from '../../net/types.ts';
-import { GATEWAY_HEADER, startGateway, type Gateway, type GatewayLimits } from '../../runner/gateway.ts';
+import {
+  GATEWAY_HEADER,
+  MAX_TOKEN_RENEWALS,
+  startGateway,
+  type Gateway,
+  type GatewayLimits,
+} from '../../runner/gateway.ts';
 import { ThrottlePause } from '../../runner/gateway-stats.ts';
 import { RateLimit, Slots } from '../../runner/rate-limit.ts';
 import { parseRetryAfter, throttleDelay } from '../../runner/throttle.ts';
@@ -180,6 +186,32 @@ test("the run's token is swapped for the current one and renewed once on 401 inv
   assert.equal(tokens.issued.length, 2, 'no renewal for a probe');
   assert.equal(gw.stats().tokenRefreshes, 1);
   assert.equal(gw.stats().retries, 1);
+});
+
+test('a token that lapses in flight again is renewed again, up to MAX_TOKEN_RENEWALS; then the request is inconclusive', async () => {
+  // The deployment takes only the token issued after `acceptFrom` renewals: a slow link where renewed tokens lapse too.
+  let acceptFrom = MAX_TOKEN_RENEWALS;
+  const up = await upstream((req, res) => {
+    const n = Number((req.headers.authorization ?? '').replace('Bearer run-token-', ''));
+    if (n > acceptFrom) return json(res, 200, { ok: true });
+    json(res, 401, { error: 'expired' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+  });
+  const { gw, tokens } = await gatewayTo(up.baseUrl);
+  const ok = await fetch(`${gw.baseUrl}/offers`, { headers: { authorization: 'Bearer run-token-1' } });
+  assert.equal(ok.status, 200, 'served once the last allowed renewal came');
+  assert.equal(tokens.issued.length, MAX_TOKEN_RENEWALS + 1);
+  acceptFrom = Number.POSITIVE_INFINITY;
+  const given = await fetch(`${gw.baseUrl}/offers`, { headers: { authorization: 'Bearer run-token-1' } });
+  assert.equal(given.status, 504);
+  assert.equal(
+    given.headers.get(GATEWAY_HEADER),
+    gw.nonce,
+    'a synthetic answer: the check is inconclusive, not failed',
+  );
+  const body = (await given.json()) as { flisGateway: string; reason: string };
+  assert.equal(body.flisGateway, 'inconclusive');
+  assert.match(body.reason, new RegExp(`refused ${MAX_TOKEN_RENEWALS + 1} tokens in a row for GET /apis/v0/offers`));
+  assert.ok(!body.reason.includes('run-token'), 'the reason names no token');
 });
 
 test('429 and 503 with Retry-After are waited out and retried; the wait is counted, never passed on', async () => {
