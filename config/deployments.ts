@@ -25,7 +25,7 @@ export interface DeploymentsFile {
   deployments: Deployment[];
 }
 
-type Where = { file: string; line?: number };
+type Where = { file: string; line?: number | undefined };
 
 function lineOf(
   doc: ReturnType<typeof parseDocument>,

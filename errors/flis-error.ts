@@ -41,7 +41,11 @@ export class UsageError extends FlisError {
 export class ConfigError extends FlisError {
   readonly file: string | undefined;
   readonly line: number | undefined;
-  constructor(message: string, where: { file?: string; line?: number } = {}, code: FlisErrorCode = 'FLIS_ERR_CONFIG') {
+  constructor(
+    message: string,
+    where: { file?: string; line?: number | undefined } = {},
+    code: FlisErrorCode = 'FLIS_ERR_CONFIG',
+  ) {
     const prefix = where.file ? `${where.file}${where.line ? `:${where.line}` : ''}: ` : '';
     super(code, prefix + message);
     this.file = where.file;

@@ -182,7 +182,7 @@ function sendOnce(
         path: `${up.basePath}${x.rel}${x.search}`,
         headers: requestHeaders,
         // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
-        body: body as Buffer | Readable | undefined,
+        ...(body !== undefined ? { body: body as Buffer | Readable } : {}),
         headersTimeout: up.timeoutMs,
         bodyTimeout: up.timeoutMs,
       },

@@ -48,6 +48,10 @@ function schemaNameOf(schema: Json | undefined): SchemaName | undefined {
   return m ? (m[1] as SchemaName) : undefined;
 }
 
+function withSchema<K extends 'requestSchema' | 'responseSchema'>(key: K, name: SchemaName | undefined) {
+  return name ? ({ [key]: name } as { [P in K]: SchemaName }) : {};
+}
+
 function toOperation(path: string, method: HttpMethod, op: Json): Operation {
   const params = (op.parameters ?? []) as Json[];
   const ok = op.responses?.['2XX']?.content?.['application/json']?.schema as Json | undefined;
@@ -64,8 +68,8 @@ function toOperation(path: string, method: HttpMethod, op: Json): Operation {
     query: params
       .filter((p) => p.in === 'query')
       .map((p) => ({ name: p.name, type: p.schema.type, ...(p.schema.format ? { format: p.schema.format } : {}) })),
-    ...(schemaNameOf(req) ? { requestSchema: schemaNameOf(req) } : {}),
-    ...(schemaNameOf(ok) ? { responseSchema: schemaNameOf(ok) } : {}),
+    ...withSchema('requestSchema', schemaNameOf(req)),
+    ...withSchema('responseSchema', schemaNameOf(ok)),
   };
 }
 

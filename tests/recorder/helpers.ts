@@ -125,7 +125,7 @@ export async function call(
   const r = await request(`${baseUrl}${path}`, {
     method: (init.method ?? 'GET') as 'GET',
     headers,
-    body,
+    ...(body !== undefined ? { body } : {}),
     dispatcher: agent,
   });
   const text = await r.body.text();

@@ -62,7 +62,7 @@ function passes(ops: string[]): CheckOutcome[] {
 
 function failures(): CheckOutcome[] {
   const long = `response does not match offer-list.schema.json (3 violation(s)):\n  /0/quantity: must be number\n  ${'/0/a/very/deep/pointer'.repeat(8)}: must be string`;
-  return [
+  const rows: [string, string, string, string][] = [
     ['getOffer', 'response-schema', 'spec 4.1, spec 2.2', long],
     ['getOffer', 'response-schema', 'spec 4.1, spec 2.2', 'second failure on the same cell'],
     ['listInvoices', 'invoice-paging', 'spec 4.2', 'page 2 repeats page 1: invoice inv-1 appears twice'],
@@ -73,14 +73,15 @@ function failures(): CheckOutcome[] {
       'x',
     ],
     ['createOffer', 'no-5xx', 'HTTP semantics', 'answered 500 to a malformed body'],
-  ].map(([op, check, clause, message], i) =>
+  ];
+  return rows.map(([op, check, clause, message], i) =>
     outcome({
       id: `fail-${i}`,
       status: 'failed',
       check,
       clause,
       operation: op,
-      blamed: [op as string],
+      blamed: [op],
       record: failureRecord({ check, clause, operationId: op, message }),
     }),
   );

@@ -118,7 +118,15 @@ test('the rate ceiling spaces starts evenly, and the wait cap refuses a pause th
 });
 
 test('forwards method, path, query, body and headers, and passes the answer on unchanged', async () => {
-  let seen: { method?: string; url?: string; body: string; type?: string; host?: string } | undefined;
+  let seen:
+    | {
+        method?: string | undefined;
+        url?: string | undefined;
+        body: string;
+        type?: string | undefined;
+        host?: string | undefined;
+      }
+    | undefined;
   const up = await upstream((req, res, body) => {
     seen = { method: req.method, url: req.url, body, type: req.headers['content-type'], host: req.headers.host };
     res.writeHead(201, [
