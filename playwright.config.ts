@@ -37,6 +37,24 @@ const blob: ReporterDescription[] = shard
   ? [['blob', { outputDir: join(reportDir, 'blob'), fileName: `report-${shard.replace('/', '-of-')}.zip` }]]
   : [];
 
+const results: ReporterDescription = ['json', { outputFile: join(reportDir, 'results.json') }];
+
+/**
+ * Every report, unless FLIS_REPORTS=results (runner/run-suites.ts `reports`): the verdicts alone, for callers that read
+ * nothing else (the tests that run the suites against mock faults dozens of times; the reports cost a tenth of a run).
+ */
+function reporters(): ReporterDescription[] {
+  if (process.env.FLIS_REPORTS === 'results') return [...progress, results];
+  return [
+    ...progress,
+    ['html', { outputFolder: join(reportDir, 'html'), open: 'never' }],
+    ['junit', { outputFile: join(reportDir, 'junit.xml') }],
+    results,
+    allure,
+    ...blob,
+  ];
+}
+
 export default defineConfig({
   testDir: suitesDir,
   outputDir: join(reportDir, 'test-results'),
@@ -46,14 +64,7 @@ export default defineConfig({
   workers: Number(process.env.FLIS_WORKERS ?? 2),
   // --check-timeout: a check still running then is stopped, and reported inconclusive (reporting/outcomes.ts).
   timeout: Number(process.env.FLIS_CHECK_TIMEOUT_MS || 120_000),
-  reporter: [
-    ...progress,
-    ['html', { outputFolder: join(reportDir, 'html'), open: 'never' }],
-    ['junit', { outputFile: join(reportDir, 'junit.xml') }],
-    ['json', { outputFile: join(reportDir, 'results.json') }],
-    allure,
-    ...blob,
-  ],
+  reporter: reporters(),
   // Shown in the HTML report, so every report says how to reproduce its run. Never the token.
   metadata: {
     deployment: process.env.FLIS_DEPLOYMENT,

@@ -58,6 +58,8 @@ export interface SuiteRunOptions {
   onOutput?: (chunk: string) => void;
   /** For a run against the embedded mock: the flis command line that reproduces it (env FLIS_REPRODUCE). */
   reproduce?: string;
+  /** 'results': only results.json, for callers that read the verdicts and nothing else (the fault tests). */
+  reports?: 'all' | 'results';
   /** Resolves with the signal when the user interrupts the run: Playwright is stopped and reports what ran. */
   stop?: Promise<'SIGINT' | 'SIGTERM'>;
 }
@@ -112,6 +114,7 @@ function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.Pr
     ...(opts.shard ? { FLIS_SHARD: opts.shard } : {}),
     ...(opts.reproduce ? { FLIS_REPRODUCE: opts.reproduce } : {}),
     FLIS_PROGRESS: opts.progress ?? 'list',
+    FLIS_REPORTS: opts.reports ?? 'all',
     FLIS_WORKERS: String(opts.workers ?? 2),
     // Playwright's own colours are fine on a terminal; keep CI logs plain.
     FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
