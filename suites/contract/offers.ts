@@ -6,9 +6,10 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import type { FlisClient } from '../lib/client.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
 import type { PollResult } from '../lib/poll.ts';
-import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
+import type { CheckContext } from '../lib/check-test.ts';
+import { pollVisible } from '../lib/property.ts';
 import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
 
 /** GET /offers/{offerId} answers an array of Offer (spec 4.1): visible means a 2xx with at least one element. */
@@ -17,7 +18,7 @@ export function offerVisible(x: Exchange): boolean {
 }
 
 export function waitForOffer(api: FlisClient, offerId: string): Promise<PollResult<Exchange>> {
-  return untilVisible(() => api.op(operationById('getOffer'), { params: { offerId } }), offerVisible);
+  return pollVisible(() => api.op(operationById('getOffer'), { params: { offerId } }), offerVisible);
 }
 
 /** Best effort: wait (up to the deadline) for the offer to show, then cancel it. */
@@ -34,7 +35,7 @@ export interface WrittenOffer {
 }
 
 /** Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1) and registers its cancellation. */
-export async function putOffer(ctx: ContractContext, what = 'set-up offer'): Promise<WrittenOffer> {
+export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
   const id = taggedId(ctx.runId, 'offer');
   const exchange = await ctx.api.op(operationById('upsertOffer'), {
     params: { offerId: id },
@@ -54,7 +55,7 @@ export async function putOffer(ctx: ContractContext, what = 'set-up offer'): Pro
 
 /** Writes an offer and waits until it can be read; a miss after the deadline fails (spec 1: the write must become visible). */
 export async function putVisibleOffer(
-  ctx: ContractContext,
+  ctx: CheckContext,
   what = 'set-up offer',
 ): Promise<WrittenOffer & { read: Exchange }> {
   const offer = await putOffer(ctx, what);
@@ -70,6 +71,6 @@ export async function putVisibleOffer(
 }
 
 /** Registers cancellation of offers a write under test may have created (ids from the body or the ack). */
-export function cancelLater(ctx: ContractContext, ids: readonly string[], what: string): void {
+export function cancelLater(ctx: CheckContext, ids: readonly string[], what: string): void {
   for (const id of ids) ctx.cleanup.add(`cancel ${what} ${id}`, () => cancelOffer(ctx.api, id));
 }

@@ -8,7 +8,7 @@ import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts
 import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
 import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import type { FlowContext } from '../lib/cleanup.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from './batch-processed.ts';
@@ -36,7 +36,7 @@ function field(x: Exchange, name: string): string {
 }
 
 /** POST /offers: creates an offer; the answer carries its id (spec 4.1, 2.7). */
-export async function createOffer(ctx: FlowContext, body: OfferWrite): Promise<Ack & { id: string }> {
+export async function createOffer(ctx: CheckContext, body: OfferWrite): Promise<Ack & { id: string }> {
   const x = await ctx.api.op(operationById('createOffer'), { json: body });
   ctx.check.expectSuccess(x, 'POST /offers');
   ctx.check.expectSchema(x, 'batch-ack-create', 'spec 2.7');
@@ -49,7 +49,7 @@ export async function createOffer(ctx: FlowContext, body: OfferWrite): Promise<A
 }
 
 /** PUT /offers/{offerId}: creates or updates (spec 1, 4.1). */
-export async function upsertOffer(ctx: FlowContext, id: string, body: OfferWrite): Promise<Ack> {
+export async function upsertOffer(ctx: CheckContext, id: string, body: OfferWrite): Promise<Ack> {
   ctx.cleanup.offer(id);
   const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
   ctx.check.expectSuccess(x, `PUT /offers/${id}`);
@@ -58,7 +58,7 @@ export async function upsertOffer(ctx: FlowContext, id: string, body: OfferWrite
 }
 
 /** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4) and answers a batchId (spec 4.1). */
-export async function deleteOffer(ctx: FlowContext, id: string): Promise<Ack> {
+export async function deleteOffer(ctx: CheckContext, id: string): Promise<Ack> {
   const x = await ctx.api.op(operationById('deleteOffer'), { params: { offerId: id } });
   ctx.check.expectSuccess(x, `DELETE /offers/${id}`);
   ctx.check.expectSchema(x, 'batch-ack', 'spec 4.1');
@@ -71,7 +71,7 @@ export async function deleteOffer(ctx: FlowContext, id: string): Promise<Ack> {
  * with a 4xx is sent again in halves, down to single items, so only a refused single valid item fails the check.
  * Answers the first part's acknowledgement.
  */
-export async function bulkWriteOffers(ctx: FlowContext, items: OfferBulkItem[]): Promise<Ack> {
+export async function bulkWriteOffers(ctx: CheckContext, items: OfferBulkItem[]): Promise<Ack> {
   for (const item of items) ctx.cleanup.offer(item.id);
   const x = await ctx.api.op(operationById('bulkWriteOffers'), { json: items });
   if (items.length > 1 && x.response.status >= 400 && x.response.status < 500) {
@@ -139,7 +139,7 @@ function shapeProblemOf(body: unknown, own: readonly string[]): string | undefin
  * unless that id is another offer this test wrote: then the GET answered
  * another record, which is record-identity's to report (the flow is blocked).
  */
-export async function readOffer(ctx: FlowContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
+export async function readOffer(ctx: CheckContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
   const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
   const body = x.response.body;
   if (x.response.status < 200 || x.response.status > 299) return { exchange: x };
@@ -173,7 +173,7 @@ interface PolledRead {
  * response-schema, which owns that fault.
  */
 export async function awaitOffer(
-  ctx: FlowContext,
+  ctx: CheckContext,
   id: string,
   expectations: readonly Expectation[],
   what: string,
@@ -233,7 +233,7 @@ export async function awaitOffer(
  * miss is the read-back owner's (offer-upsert, or the flag's check), so it blocks the flow instead of failing it.
  */
 export async function writeLiveOffer(
-  ctx: FlowContext,
+  ctx: CheckContext,
   body: OfferWrite,
 ): Promise<{ id: string; before: Record<string, unknown> }> {
   const id = ctx.cleanup.newOfferId();
@@ -254,7 +254,7 @@ export async function writeLiveOffer(
  * offer. 'offer-upsert' when that update does not show either (updates are not applied at all, offer-upsert's rule),
  * else undefined: the flag alone is wrong.
  */
-export async function updateControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+export async function updateControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
   const plain: OfferWrite = { offer: body.offer ?? {} };
   const created = await controlWrite(ctx, plain);
   if (created.owner) return created.owner;
@@ -283,7 +283,7 @@ interface ControlResult {
 }
 
 /** The body PUT to a fresh id and read back, failing fast like awaitOffer. */
-async function controlWrite(ctx: FlowContext, body: OfferWrite): Promise<ControlResult> {
+async function controlWrite(ctx: CheckContext, body: OfferWrite): Promise<ControlResult> {
   const { id: _bulkId, ...single } = body as OfferBulkItem;
   const id = ctx.cleanup.newOfferId('control');
   await upsertOffer(ctx, id, single);
@@ -308,12 +308,12 @@ async function controlWrite(ctx: FlowContext, body: OfferWrite): Promise<Control
  * A control for a flow that wrote `body` (a bulk item, a lifecycle step): the same body PUT to a fresh id, read
  * back. Answers the owner of the fields that do not read back (readBackOwner), or undefined when all do.
  */
-export async function writeControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+export async function writeControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
   return (await controlWrite(ctx, body)).owner;
 }
 
 /** writeControl, then DELETE of the fresh offer: 'offer-cancel' when it does not then read canceled: true. */
-export async function deleteControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
   const c = await controlWrite(ctx, body);
   if (c.owner) return c.owner;
   const del = await deleteOffer(ctx, c.id);
