@@ -13,7 +13,7 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer } from '../offers/offer-api.ts';
+import { awaitOffer } from '../lib/offer-api.ts';
 
 const ENUM: readonly unknown[] = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null];
 

@@ -31,7 +31,7 @@ import { mapBounded } from '../lib/parallel.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writes.ts';
 import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
 import { placeholderParams, validLookingBody } from '../lib/fixtures.ts';
-import { cancelLater } from './offers.ts';
+import { cancelLater } from '../lib/offer-api.ts';
 import { nearMissTokens } from './near-miss-tokens.ts';
 import { SharedRecords, prepareServed } from './served-requests.ts';
 

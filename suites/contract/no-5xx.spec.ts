@@ -16,7 +16,7 @@ import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import { NO_5XX } from '../lib/no-5xx.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from '../lib/fixtures.ts';
-import { cancelLater } from './offers.ts';
+import { cancelLater } from '../lib/offer-api.ts';
 
 const WRONG_TYPED: Record<string, string> = {
   date: 'not-a-date',

@@ -16,7 +16,7 @@ import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.
 import { pollVisible } from '../lib/property.ts';
 import { offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { cancelOffer } from './offers.ts';
+import { cancelOffer } from '../lib/offer-api.ts';
 
 /** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
 const PER_KIND = 3;

@@ -15,7 +15,7 @@ import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { putOffer } from './offers.ts';
+import { putOffer } from '../lib/offer-api.ts';
 
 type Json = Record<string, unknown>;
 

@@ -15,7 +15,7 @@ import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { firstListed } from './discover.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
-import { cancelLater, putOffer, putVisibleOffer } from './offers.ts';
+import { cancelLater, putOffer, putVisibleOffer } from '../lib/offer-api.ts';
 
 export interface Scenario {
   /** True when exercising the operation writes to the deployment: skipped unless writes are allowed. */

@@ -20,7 +20,7 @@ import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { cancelLater, cancelOffer, waitForOffer } from './offers.ts';
+import { cancelLater, cancelOffer, waitForOffer } from '../lib/offer-api.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';
 
 export interface ServedRequest {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { expectationsOf } from '../offers/readback.ts';
+import { expectationsOf } from '../lib/readback.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';

@@ -7,8 +7,8 @@
 import type fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import type { CheckContext } from '../lib/check-test.ts';
-import { awaitOffer, deleteControl, writeControl } from '../offers/offer-api.ts';
-import type { Expectation } from '../offers/readback.ts';
+import { awaitOffer, deleteControl, writeControl } from '../lib/offer-api.ts';
+import type { Expectation } from '../lib/readback.ts';
 
 export interface ModelOffer {
   id: string;

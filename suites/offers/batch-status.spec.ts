@@ -22,7 +22,7 @@ import type { Severity } from '../lib/check-failure.ts';
 import { pollUntil } from '../lib/poll.ts';
 import { pollIntervalMs } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from './offer-api.ts';
+import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offer-api.ts';
 
 const CLAUSE = 'spec 1';
 

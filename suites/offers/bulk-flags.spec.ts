@@ -16,8 +16,8 @@ import { checkTest, test } from '../lib/check-test.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, readOffer } from './offer-api.ts';
-import { expectationsOf, mismatches, unmetVerdict, type Expectation } from './readback.ts';
+import { bulkWriteOffers, readOffer } from '../lib/offer-api.ts';
+import { expectationsOf, mismatches, unmetVerdict, type Expectation } from '../lib/readback.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;

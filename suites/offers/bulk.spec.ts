@@ -11,8 +11,8 @@ import { bulkItemArb } from '../generators/bulk-item.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, bulkWriteOffers, writeControl } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, bulkWriteOffers, writeControl } from '../lib/offer-api.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 /** Maximum bulk size: not shown (spec 8); ten is a size no bulk endpoint should refuse. */
 const MAX_ITEMS = 10;

@@ -8,7 +8,7 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from './offer-api.ts';
+import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
 
 const CANCELED = [{ pointer: '/canceled', value: true, compare: 'exact' as const }];
 const runs = (): number => Math.max(1, Math.ceil(target().runs / 4));

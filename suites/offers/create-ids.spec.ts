@@ -8,8 +8,8 @@ import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, createOffer, writeControl } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 test(
   ...checkTest(

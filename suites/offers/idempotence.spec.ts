@@ -7,8 +7,8 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, readOffer, upsertOffer, writeLiveOffer } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, readOffer, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 test(
   ...checkTest(

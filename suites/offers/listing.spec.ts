@@ -18,8 +18,8 @@ import { checkTest, test } from '../lib/check-test.ts';
 import { pollUntil } from '../lib/poll.ts';
 import { pollIntervalMs } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, upsertOffer } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, upsertOffer } from '../lib/offer-api.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

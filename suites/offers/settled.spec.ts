@@ -10,7 +10,7 @@ import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, updateControl, upsertOffer, writeLiveOffer } from './offer-api.ts';
+import { awaitOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
 
 test(
   ...checkTest(

@@ -8,10 +8,10 @@ import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { operationById } from '../../specs/contract.ts';
-import { awaitOffer, createOffer, upsertOffer } from './offer-api.ts';
+import { awaitOffer, createOffer, upsertOffer } from '../lib/offer-api.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
-import { expectationsOf } from './readback.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 /** A body without the settled flag, which offer-settled owns. */
 export function withoutSettled(body: OfferWrite): OfferWrite {

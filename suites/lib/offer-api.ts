@@ -1,16 +1,27 @@
 /**
- * The offer operations of spec 4.1 as flow steps: each write checks its own
- * acknowledgement (any 2xx, the documented ack shape) and registers what it
- * wrote for cleanup; `awaitOffer` waits for an asynchronous write to show up
- * (spec 1) by polling with the target's deadline, never a fixed sleep.
+ * The one offer API of the suites (spec 4.1), in two parts.
+ *
+ * Flow steps, for checks that judge offers (the offers, lifecycle and bad-input
+ * suites): each write checks its own acknowledgement (any 2xx, the documented
+ * ack shape) and registers what it wrote for cleanup; `awaitOffer` waits for an
+ * asynchronous write to show up (spec 1) by polling with the target's deadline,
+ * never a fixed sleep, and tells a check's own fault from another's.
+ *
+ * Set-up offers, at the end of this file, for checks that judge something else
+ * (the contract suite: an offer to read, list, address or cancel): a PUT whose
+ * ack is not judged, cancelled when the test ends once it is visible, because a
+ * DELETE that overtakes its create could miss it.
  */
 import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
 import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
-import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import type { CheckContext } from '../lib/check-test.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
+import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
+import type { CheckContext } from './check-test.ts';
+import type { FlisClient } from './client.ts';
+import { type Exchange, is2xx } from './exchange.ts';
+import { offerWriteBody, taggedId } from './fixtures.ts';
+import type { PollResult } from './poll.ts';
+import { noteVisibleAfter, pollVisible } from './property.ts';
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from './batch-processed.ts';
 import {
   expectationsOf,
@@ -334,4 +345,67 @@ export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promis
   if (!r.ok) return 'offer-cancel';
   ctx.cleanup.offerCancelled(c.id);
   return undefined;
+}
+
+/** GET /offers/{offerId} answers an array of Offer (spec 4.1): visible means a 2xx with at least one element. */
+export function offerVisible(x: Exchange): boolean {
+  return is2xx(x) && Array.isArray(x.response.body) && x.response.body.length > 0;
+}
+
+export function waitForOffer(api: FlisClient, offerId: string): Promise<PollResult<Exchange>> {
+  return pollVisible(() => api.op(operationById('getOffer'), { params: { offerId } }), offerVisible);
+}
+
+/** Best effort: wait (up to the deadline) for the offer to show, then cancel it. */
+export async function cancelOffer(api: FlisClient, offerId: string): Promise<Exchange> {
+  await waitForOffer(api, offerId);
+  return api.op(operationById('deleteOffer'), { params: { offerId } });
+}
+
+export interface WrittenOffer {
+  id: string;
+  exchange: Exchange;
+  /** The test cancelled it itself; the undo step then has nothing to do. */
+  markCancelled(): void;
+}
+
+/** Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1) and registers its cancellation. */
+export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
+  const id = taggedId(ctx.runId, 'offer');
+  const exchange = await ctx.api.op(operationById('upsertOffer'), {
+    params: { offerId: id },
+    json: offerWriteBody(ctx.runId),
+  });
+  let cancelled = false;
+  ctx.cleanup.add(`cancel ${what} ${id}`, async () => (cancelled ? undefined : cancelOffer(ctx.api, id)));
+  if (!is2xx(exchange)) {
+    ctx.check.fail(
+      `could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`,
+      { exchanges: [exchange] },
+      'spec 4.1',
+    );
+  }
+  return { id, exchange, markCancelled: () => (cancelled = true) };
+}
+
+/** Writes an offer and waits until it can be read; a miss after the deadline fails (spec 1: the write must become visible). */
+export async function putVisibleOffer(
+  ctx: CheckContext,
+  what = 'set-up offer',
+): Promise<WrittenOffer & { read: Exchange }> {
+  const offer = await putOffer(ctx, what);
+  const seen = await waitForOffer(ctx.api, offer.id);
+  if (!seen.ok) {
+    ctx.check.fail(
+      `the ${what} ${offer.id} (PUT answered ${offer.exchange.response.status}) was not readable through GET /offers/{offerId} within ${seen.elapsedMs} ms (FLIS_VISIBILITY_TIMEOUT_MS); last answer ${seen.value.response.status}`,
+      { exchanges: [offer.exchange, seen.value] },
+      'spec 1',
+    );
+  }
+  return { ...offer, read: seen.value };
+}
+
+/** Registers cancellation of offers a write under test may have created (ids from the body or the ack). */
+export function cancelLater(ctx: CheckContext, ids: readonly string[], what: string): void {
+  for (const id of ids) ctx.cleanup.add(`cancel ${what} ${id}`, () => cancelOffer(ctx.api, id));
 }
