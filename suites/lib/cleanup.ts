@@ -14,7 +14,7 @@ import type { FlisClient } from './client.ts';
 import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
 import { freshId } from './fresh-id.ts';
-import { pollUntil } from './poll.ts';
+import { pollVisible } from './property.ts';
 import { target } from './target.ts';
 
 /**
@@ -102,10 +102,9 @@ export class Cleanup {
 
   /** True once the group shows `wanted`, or another run's forced value (that run owns the group now). */
   private async waitForStatus(id: string, wanted: string): Promise<boolean> {
-    const r = await pollUntil(
+    const r = await pollVisible(
       () => this.readStatus(id),
       (s) => s === wanted || isForeignTag(s, target().runId),
-      { timeoutMs: target().visibilityTimeoutMs, intervalMs: 100 },
     );
     return r.ok;
   }

@@ -19,8 +19,7 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import type { Severity } from '../lib/check-failure.ts';
-import { pollUntil } from '../lib/poll.ts';
-import { pollIntervalMs } from '../lib/property.ts';
+import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offer-api.ts';
 
@@ -38,13 +37,9 @@ async function expectStatusAnswers(
   severity: Severity = 'contract',
 ): Promise<void> {
   const op = operationById(operationId);
-  const r = await pollUntil(
+  const r = await pollVisible(
     () => flow.api.op(op, { params }),
     (x) => answersStatus(x.response.status, x.response.text),
-    {
-      timeoutMs: target().visibilityTimeoutMs,
-      intervalMs: pollIntervalMs(target().visibilityTimeoutMs),
-    },
   );
   if (r.ok) return;
   const x = r.value;

@@ -15,8 +15,7 @@ import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { pollUntil } from '../lib/poll.ts';
-import { pollIntervalMs } from '../lib/property.ts';
+import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, upsertOffer } from '../lib/offer-api.ts';
 import { expectationsOf } from '../lib/readback.ts';
@@ -83,13 +82,9 @@ test(
       }
       // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.
       const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
-      const r = await pollUntil(
+      const r = await pollVisible(
         () => flow.api.op(operationById('listOffers'), { query }),
         (x) => found(x.response.body, wanted).size === wanted.size,
-        {
-          timeoutMs: t.visibilityTimeoutMs,
-          intervalMs: pollIntervalMs(target().visibilityTimeoutMs),
-        },
       );
       flow.check.expectSuccess(r.value, 'GET /offers');
       flow.check.expectSchema(r.value, 'offer-list');
