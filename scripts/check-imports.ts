@@ -43,30 +43,6 @@ export const SHARED_WITHIN: Record<string, string[]> = {
   suites: ['lib', 'generators'],
 };
 
-/**
- * Imports of another suite that predate the rule, each to be moved into suites/lib/ (the offer helpers are being
- * merged there with suites/contract/offers.ts). Listed so the rule holds for every new import; remove a line when
- * its import goes. `file -> imported file`, relative to the project root.
- */
-export const KNOWN_CROSS_SUITE: readonly string[] = [
-  'suites/bad-input/price-strategy.spec.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/bulk.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/bulk.ts -> suites/offers/readback.ts',
-  'suites/lifecycle/commands/cancel-by-flag.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/cancel-by-flag.ts -> suites/offers/readback.ts',
-  'suites/lifecycle/commands/create.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/create.ts -> suites/offers/readback.ts',
-  'suites/lifecycle/commands/delete.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/read.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/update.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/update.ts -> suites/offers/readback.ts',
-  'suites/lifecycle/commands/upsert-new.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/commands/upsert-new.ts -> suites/offers/readback.ts',
-  'suites/lifecycle/lifecycle.spec.ts -> suites/offers/readback.ts',
-  'suites/lifecycle/model.ts -> suites/offers/offer-api.ts',
-  'suites/lifecycle/model.ts -> suites/offers/readback.ts',
-];
-
 export interface Violation {
   file: string;
   line: number;
@@ -95,8 +71,7 @@ function parts(file: string, root: string): string[] {
 function crossesWithin(from: string[], to: string[]): boolean {
   const shared = SHARED_WITHIN[from[0] ?? ''];
   if (!shared || to[0] !== from[0] || to.length < 3 || from[1] === to[1]) return false;
-  if (shared.includes(to[1]!)) return false;
-  return !KNOWN_CROSS_SUITE.includes(`${from.join('/')} -> ${to.join('/')}`);
+  return !shared.includes(to[1]!);
 }
 
 export function checkFile(file: string, root = ROOT): Violation[] {

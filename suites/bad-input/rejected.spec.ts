@@ -23,7 +23,8 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { invalidOfferBodies, invalidOfferBodyArb, type InvalidBody } from '../generators/invalid-offer-body.ts';
 import type { Severity } from '../lib/check-failure.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { freshOfferId, withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import { freshOfferId } from '../lib/cleanup.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { mapBounded } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
@@ -59,7 +60,7 @@ function listedCases(runId: string): Case[] {
   ];
 }
 
-async function send(flow: FlowContext, { operationId, bad }: Case): Promise<Exchange> {
+async function send(flow: CheckContext, { operationId, bad }: Case): Promise<Exchange> {
   // Not registered for cleanup up front: a refused write stores nothing, and cleaning up nothing could itself be refused.
   const params = operationId === 'upsertOffer' ? { offerId: freshOfferId('bad') } : undefined;
   return flow.api.op(operationById(operationId), {
@@ -70,7 +71,7 @@ async function send(flow: FlowContext, { operationId, bad }: Case): Promise<Exch
 }
 
 /** Whatever a wrongly accepted write may have stored: the id a create answered or a PUT named, the ids of bulk items. */
-function registerAccepted(flow: FlowContext, x: Exchange, bad: InvalidBody): void {
+function registerAccepted(flow: CheckContext, x: Exchange, bad: InvalidBody): void {
   const id = (x.response.body as { id?: unknown } | undefined)?.id;
   if (typeof id === 'string') flow.cleanup.offer(id);
   const putId =
@@ -125,7 +126,7 @@ function judge(c: Case, x: Exchange, token: string): Finding[] {
 }
 
 /** Fails with the worst finding (a 5xx before anything advisory), counting the rest. */
-function report(flow: FlowContext, findings: readonly Finding[], total: number): void {
+function report(flow: CheckContext, findings: readonly Finding[], total: number): void {
   const worst = findings.find((f) => f.severity === 'contract') ?? findings[0];
   if (!worst) return;
   const same = findings.filter((f) => f.severity === worst.severity);
@@ -154,32 +155,31 @@ test(
       title: 'invalid offer writes: never a 5xx (contract); refused with a 4xx, never echo the token (advisory)',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const t = target();
-        const cases = listedCases(t.runId);
-        // Several hundred quick requests; a remote deployment needs more than the default test timeout.
-        flow.testInfo.setTimeout(Math.max(flow.testInfo.timeout, 300_000));
-        // Side by side; the findings keep the order of the cases, so the report does not depend on timing.
-        const answers = await mapBounded(cases, (c) => send(flow, c));
-        const findings: Finding[] = [];
-        for (const [i, x] of answers.entries()) {
-          const c = cases[i]!;
+    async (flow) => {
+      const t = target();
+      const cases = listedCases(t.runId);
+      // Several hundred quick requests; a remote deployment needs more than the default test timeout.
+      flow.testInfo.setTimeout(Math.max(flow.testInfo.timeout, 300_000));
+      // Side by side; the findings keep the order of the cases, so the report does not depend on timing.
+      const answers = await mapBounded(cases, (c) => send(flow, c));
+      const findings: Finding[] = [];
+      for (const [i, x] of answers.entries()) {
+        const c = cases[i]!;
+        if (x.response.status >= 200 && x.response.status < 300) registerAccepted(flow, x, c.bad);
+        findings.push(...judge(c, x, t.token));
+      }
+      report(flow, findings, cases.length);
+      // Random cases add to the listed ones; they never stand in for them.
+      await checkProperty(
+        flow,
+        [caseArb(t.runId)],
+        async (c) => {
+          const x = await send(flow, c);
           if (x.response.status >= 200 && x.response.status < 300) registerAccepted(flow, x, c.bad);
-          findings.push(...judge(c, x, t.token));
-        }
-        report(flow, findings, cases.length);
-        // Random cases add to the listed ones; they never stand in for them.
-        await checkProperty(
-          flow,
-          [caseArb(t.runId)],
-          async (c) => {
-            const x = await send(flow, c);
-            if (x.response.status >= 200 && x.response.status < 300) registerAccepted(flow, x, c.bad);
-            report(flow, judge(c, x, t.token), 1);
-          },
-          { numRuns: Math.max(1, t.runs * 2) },
-        );
-      }),
+          report(flow, judge(c, x, t.token), 1);
+        },
+        { numRuns: Math.max(1, t.runs * 2) },
+      );
+    },
   ),
 );

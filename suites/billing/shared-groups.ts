@@ -15,7 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import { operationById } from '../../specs/contract.ts';
-import { statusOf, type FlowContext } from '../lib/cleanup.ts';
+import { statusOf } from '../lib/cleanup.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { isForeignTag } from '../lib/forced-tag.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
@@ -51,7 +52,7 @@ export interface ForcedRead {
 
 /** Polls the group until it shows `wanted` or another run's value, or the deadline passes. */
 export async function awaitForced(
-  flow: FlowContext,
+  flow: CheckContext,
   billingGroupId: string,
   wanted: string,
   runId: string,
@@ -79,7 +80,7 @@ export async function awaitForced(
  * waits again, each time half the deadline. A server that ignores the write misses both times.
  */
 export async function awaitForcedOrResend(
-  flow: FlowContext,
+  flow: CheckContext,
   billingGroupId: string,
   wanted: string,
   runId: string,

@@ -19,7 +19,7 @@ import { operationById } from '../../specs/contract.ts';
 import { billingGroupStatusUpdateItemArb } from '../generators/billing-group-status-update-item.ts';
 import { CheckFailure } from '../lib/check-failure.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
 import { skipInconclusive } from '../lib/inconclusive.ts';
@@ -48,7 +48,7 @@ test(
       title: 'PUT status forces it, DELETE status removes it',
       writes: true,
     },
-    (ctx) => withCleanup(ctx, forcedStatusFlow),
+    forcedStatusFlow,
   ),
 );
 
@@ -59,7 +59,7 @@ function isClientError(x: Exchange): boolean {
   return x.response.status >= 400 && x.response.status < 500;
 }
 
-async function forcedStatusFlow(flow: FlowContext): Promise<void> {
+async function forcedStatusFlow(flow: CheckContext): Promise<void> {
   const { groups } = await listGroups(flow);
   const runId = target().runId;
   const tag = forcedTag(runId, 'forced');
@@ -100,7 +100,7 @@ async function forcedStatusFlow(flow: FlowContext): Promise<void> {
 
 /** The fallback when the server refuses a run-tagged value: force a value the deployment itself shows. */
 async function forceShownValue(
-  flow: FlowContext,
+  flow: CheckContext,
   groups: ListedGroup[],
   group: ListedGroup,
   own: string,
@@ -126,7 +126,7 @@ async function forceShownValue(
 }
 
 /** DELETE the forced status; the group must stop showing it (spec 3 rule 2). */
-async function removeAndExpectGone(flow: FlowContext, billingGroupId: string, forced: string): Promise<void> {
+async function removeAndExpectGone(flow: CheckContext, billingGroupId: string, forced: string): Promise<void> {
   await removeStatus(flow, billingGroupId);
   try {
     await awaitStatus(
@@ -178,7 +178,7 @@ function planArb(groups: ListedGroup[], statuses: readonly string[]): fc.Arbitra
 
 /** After one bulk call: forced groups show their status; groups whose forced status was removed no longer show it. */
 async function checkStep(
-  flow: FlowContext,
+  flow: CheckContext,
   items: BillingGroupStatusUpdateItem[],
   forced: Map<string, string>,
 ): Promise<void> {
@@ -221,13 +221,13 @@ test(
       title: 'bulkStatusUpdate forces, and removes with deleteStatus, per item',
       writes: true,
     },
-    (ctx) => withCleanup(ctx, bulkStatusFlow),
+    bulkStatusFlow,
   ),
 );
 
 /** Picks up to two groups no other run shows its value on, starting at `from` in the run's order. */
 async function freeGroups(
-  flow: FlowContext,
+  flow: CheckContext,
   candidates: ListedGroup[],
   from: number,
   passedOver: string[],
@@ -253,7 +253,7 @@ async function freeGroups(
  * whether another run's value showed up on one of them.
  */
 async function claim(
-  flow: FlowContext,
+  flow: CheckContext,
   mine: ListedGroup[],
   value: string,
   passedOver: string[],
@@ -283,7 +283,7 @@ async function claim(
 /** Claimed groups are tried this many times over before the check gives up as inconclusive. */
 const MAX_CLAIMS = 3;
 
-async function bulkStatusFlow(flow: FlowContext): Promise<void> {
+async function bulkStatusFlow(flow: CheckContext): Promise<void> {
   const { groups } = await listGroups(flow);
   const runId = target().runId;
   const candidates = groupsForRun(groups, runId);
@@ -318,7 +318,7 @@ async function bulkStatusFlow(flow: FlowContext): Promise<void> {
  * a shrunk run means the same thing alone. Answers why it was disturbed, if it was.
  */
 async function bulkProperty(
-  flow: FlowContext,
+  flow: CheckContext,
   mine: ListedGroup[],
   statuses: string[],
   claimValue: string | undefined,

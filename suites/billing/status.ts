@@ -6,7 +6,8 @@
  */
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { statusOf, type FlowContext } from '../lib/cleanup.ts';
+import { statusOf } from '../lib/cleanup.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
@@ -20,13 +21,13 @@ export function otherGroupId(x: Exchange, billingGroupId: string): string | unde
 }
 
 /** A read that answered another group says nothing of this one's status: record-identity's fault, so blocked. */
-export function blockIfOtherGroup(flow: FlowContext, x: Exchange, billingGroupId: string): void {
+export function blockIfOtherGroup(flow: CheckContext, x: Exchange, billingGroupId: string): void {
   const other = otherGroupId(x, billingGroupId);
   if (other !== undefined)
     flow.check.blocked(RECORD_IDENTITY, x, `GET /billingGroups/${billingGroupId} answered billing group ${other}`);
 }
 
-export function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): void {
+export function expectSuccessAck(flow: CheckContext, x: Exchange, what: string): void {
   flow.check.expectSuccess(x, what);
   flow.check.expectSchema(x, 'success-ack', 'spec 4.2');
   if ((x.response.body as { success: unknown }).success !== true)
@@ -37,7 +38,7 @@ export function expectSuccessAck(flow: FlowContext, x: Exchange, what: string): 
     );
 }
 
-export async function forceStatus(flow: FlowContext, billingGroupId: string, status: string): Promise<Exchange> {
+export async function forceStatus(flow: CheckContext, billingGroupId: string, status: string): Promise<Exchange> {
   const x = await flow.api.op(operationById('forceBillingGroupStatus'), {
     params: { billingGroupId },
     json: { status },
@@ -45,23 +46,23 @@ export async function forceStatus(flow: FlowContext, billingGroupId: string, sta
   return x;
 }
 
-export function expectForced(flow: FlowContext, x: Exchange, billingGroupId: string): void {
+export function expectForced(flow: CheckContext, x: Exchange, billingGroupId: string): void {
   expectSuccessAck(flow, x, `PUT /billingGroups/${billingGroupId}/status`);
 }
 
-export async function removeStatus(flow: FlowContext, billingGroupId: string): Promise<void> {
+export async function removeStatus(flow: CheckContext, billingGroupId: string): Promise<void> {
   const x = await flow.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } });
   expectSuccessAck(flow, x, `DELETE /billingGroups/${billingGroupId}/status`);
 }
 
-export async function bulkStatus(flow: FlowContext, items: BillingGroupStatusUpdateItem[]): Promise<void> {
+export async function bulkStatus(flow: CheckContext, items: BillingGroupStatusUpdateItem[]): Promise<void> {
   const x = await flow.api.op(operationById('bulkUpdateBillingGroupStatus'), { json: items });
   expectSuccessAck(flow, x, 'POST /billingGroups/bulkStatusUpdate');
 }
 
 /** Polls the group until `accept(status)`; fails the check with `what` and the last read otherwise. */
 export async function awaitStatus(
-  flow: FlowContext,
+  flow: CheckContext,
   billingGroupId: string,
   accept: (status: string | undefined) => boolean,
   what: string,
@@ -86,7 +87,7 @@ export async function awaitStatus(
 }
 
 /** The group's status now (GET /billingGroups/{id}). */
-export async function currentStatus(flow: FlowContext, billingGroupId: string): Promise<string | undefined> {
+export async function currentStatus(flow: CheckContext, billingGroupId: string): Promise<string | undefined> {
   const x = await flow.api.op(operationById('getBillingGroup'), { params: { billingGroupId } });
   flow.check.expectSuccess(x, `GET /billingGroups/${billingGroupId}`);
   blockIfOtherGroup(flow, x, billingGroupId);

@@ -14,12 +14,12 @@
  * response-schema's.
  */
 import { operationById } from '../../specs/contract.ts';
-import { contractTest, test } from './contract-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 
 const PREFIX = '/apis/v0';
 
 test(
-  ...contractTest(
+  ...checkTest(
     {
       check: 'api-prefix',
       clause: 'spec 9 rule 2',

@@ -26,12 +26,12 @@
 import { operations, type Operation } from '../../specs/contract.ts';
 import { Check } from '../lib/check.ts';
 import type { AuthMode, CallOptions } from '../lib/client.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { mapBounded } from '../lib/parallel.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writes.ts';
-import { contractTest, test, is2xx, skipTest, type ContractContext } from './contract-test.ts';
+import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
 import { placeholderParams, validLookingBody } from '../lib/fixtures.ts';
-import { cancelLater } from './offers.ts';
+import { cancelLater } from '../lib/offer-api.ts';
 import { nearMissTokens } from './near-miss-tokens.ts';
 import { SharedRecords, prepareServed } from './served-requests.ts';
 
@@ -64,7 +64,7 @@ interface Verdict {
   notJudged?: string;
 }
 
-async function send(ctx: ContractContext, op: Operation, call: CallOptions, probe?: Probe): Promise<Exchange> {
+async function send(ctx: CheckContext, op: Operation, call: CallOptions, probe?: Probe): Promise<Exchange> {
   return ctx.api.op(op, {
     ...call,
     ...(probe ? { auth: probe.auth, ...(probe.bearer !== undefined ? { bearer: probe.bearer } : {}) } : {}),
@@ -73,7 +73,7 @@ async function send(ctx: ContractContext, op: Operation, call: CallOptions, prob
 
 /** The probes of one request, in order; what each was answered when it was not refused. */
 async function probeAll(
-  ctx: ContractContext,
+  ctx: CheckContext,
   op: Operation,
   call: CallOptions,
   probes: Probe[],
@@ -93,7 +93,7 @@ async function probeAll(
  * With no request the valid token is served, the probes still go to placeholder ids (records that do not exist):
  * a refusal there proves nothing, but a 2xx without the token is a failure wherever it happens.
  */
-async function probeUnserved(ctx: ContractContext, op: Operation, probes: Probe[], why: string): Promise<Verdict> {
+async function probeUnserved(ctx: CheckContext, op: Operation, probes: Probe[], why: string): Promise<Verdict> {
   const params = placeholderParams(op, ctx.runId);
   const json = op.documented ? validLookingBody(op, ctx.runId, params) : catalogueBody(op, ctx.runId);
   const call: CallOptions = { params, ...(json !== undefined ? { json } : {}) };
@@ -104,7 +104,7 @@ async function probeUnserved(ctx: ContractContext, op: Operation, probes: Probe[
 
 /** A probe wrongly accepted on placeholder ids may have written a record: undo it as a client with the token would. */
 function undoAccepted(
-  ctx: ContractContext,
+  ctx: CheckContext,
   op: Operation,
   params: Record<string, string>,
   json: unknown,
@@ -121,7 +121,7 @@ function undoAccepted(
 }
 
 /** The valid request, then the probes (for a DELETE the probes first); what was let through, or why nothing is judged. */
-async function judge(ctx: ContractContext, op: Operation, probes: Probe[], shared: SharedRecords): Promise<Verdict> {
+async function judge(ctx: CheckContext, op: Operation, probes: Probe[], shared: SharedRecords): Promise<Verdict> {
   const prepared = await prepareServed(ctx, op, shared);
   if ('notJudged' in prepared) return probeUnserved(ctx, op, probes, prepared.notJudged);
   const { call, destructive, created } = prepared.served;
@@ -163,7 +163,7 @@ const groups = [
 
 for (const { kind, ops, writes } of groups) {
   test(
-    ...contractTest(
+    ...checkTest(
       {
         check: 'auth-required',
         clause: 'spec 5 rule 2',

@@ -4,7 +4,7 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import type { ContractContext } from './contract-test.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 
 export function operationAt(method: Operation['method'], path: string): Operation | undefined {
@@ -18,7 +18,7 @@ export function catalogueBody(op: Operation, runId: string): unknown {
 }
 
 /** Undo every record the test wrote, through the DELETE of its path (best effort). */
-export function deleteLater(ctx: ContractContext, template: string, params: Record<string, string>): void {
+export function deleteLater(ctx: CheckContext, template: string, params: Record<string, string>): void {
   const del = operationAt('delete', template);
   if (del) ctx.cleanup.add(`delete ${template} written by the suite`, () => ctx.api.op(del, { params }));
 }
@@ -37,7 +37,7 @@ function idsIn(body: unknown): string[] {
  * <collection>/{id}: under the ids sent or the ids the answer names (the server
  * may assign its own; the answer's shape is not shown, so both are tried).
  */
-export function deleteCreatedLater(ctx: ContractContext, op: Operation, sent: unknown, answer: Exchange): void {
+export function deleteCreatedLater(ctx: CheckContext, op: Operation, sent: unknown, answer: Exchange): void {
   const collection = op.path.replace(/\/bulk$/, '');
   const del = operations().find(
     (o) =>

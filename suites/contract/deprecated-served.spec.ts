@@ -12,15 +12,16 @@
  * shown), a 404 is inconclusive and the test is skipped, saying so.
  */
 import { operations } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater, operationAt } from './catalogue-writes.ts';
-import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
+import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
+import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordTemplate } from './records.ts';
 
 const NEVER_SERVED = new Set([405, 410]);
 
-function judge(ctx: ContractContext, x: Exchange, on404: { conclusive: boolean; why: string }): void {
+function judge(ctx: CheckContext, x: Exchange, on404: { conclusive: boolean; why: string }): void {
   const status = x.response.status;
   if (NEVER_SERVED.has(status) || status >= 500) {
     ctx.check.fail(
@@ -38,7 +39,7 @@ function judge(ctx: ContractContext, x: Exchange, on404: { conclusive: boolean; 
 
 /** Writes the record the operation needs, or says why it could not. */
 async function createRecord(
-  ctx: ContractContext,
+  ctx: CheckContext,
   template: string,
   params: Record<string, string>,
 ): Promise<{ ok: true; put: Exchange } | { ok: false; why: string }> {
@@ -58,7 +59,7 @@ async function createRecord(
 
 for (const op of operations().filter((o) => o.deprecated)) {
   test(
-    ...contractTest(
+    ...checkTest(
       { check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' },
       async (ctx) => {
         const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
@@ -78,7 +79,7 @@ for (const op of operations().filter((o) => o.deprecated)) {
         const created = await createRecord(ctx, record, params);
         if (!created.ok) return judge(ctx, await call(), { conclusive: false, why: created.why });
         // Writes may be asynchronous (spec 1): a 404 right after the PUT may only mean "not visible yet".
-        const seen = await untilVisible(call, (x) => x.response.status !== 404);
+        const seen = await pollVisible(call, (x) => x.response.status !== 404);
         if (op.method === 'delete' && is2xx(seen.value))
           ctx.testInfo.annotations.push({ type: 'note', description: `${record} deleted by the operation under test` });
         judge(ctx, seen.value, {

@@ -5,8 +5,8 @@
  * with nothing to read is skipped and says why.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { is2xx, skipTest, type ContractContext } from './contract-test.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { skipTest, type CheckContext } from '../lib/check-test.ts';
 
 export interface Listed {
   id: string;
@@ -24,7 +24,7 @@ function firstWithId(body: unknown): Record<string, unknown> | undefined {
 
 /** The first record of a list operation, or a skip naming what the list answered. */
 export async function firstListed(
-  ctx: ContractContext,
+  ctx: CheckContext,
   listOperationId: 'listOffers' | 'listBillingGroups' | 'listInvoices',
 ): Promise<Listed> {
   const op = operationById(listOperationId);

@@ -19,8 +19,9 @@
  * These are writes: skipped on read-only targets; every id carries the run id.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
+import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 
@@ -46,7 +47,7 @@ export function cancelVerdict(record: unknown): { judged: string[]; notCancelled
   return { judged, notCancelled };
 }
 
-function skipUnlessWritten(ctx: ContractContext, x: Exchange, what: string): void {
+function skipUnlessWritten(ctx: CheckContext, x: Exchange, what: string): void {
   if (is2xx(x)) return;
   skipTest(
     ctx,
@@ -55,7 +56,7 @@ function skipUnlessWritten(ctx: ContractContext, x: Exchange, what: string): voi
 }
 
 test(
-  ...contractTest(
+  ...checkTest(
     {
       check: 'event-cancel',
       clause: 'spec 3 rule 5',
@@ -78,7 +79,7 @@ test(
       const put = await ctx.api.op(operationById('upsertBookingEvent'), { params, json: opaqueRecord(ctx.runId) });
       skipUnlessWritten(ctx, put, `booking event ${eventId}`);
       const getEvent = () => ctx.api.op(operationById('getBookingEvent'), { params });
-      const before = await untilVisible(getEvent, is2xx);
+      const before = await pollVisible(getEvent, is2xx);
       if (!before.ok)
         skipTest(
           ctx,
@@ -88,7 +89,7 @@ test(
       if (!is2xx(del))
         ctx.check.fail(`DELETE of the booking event answered ${del.response.status}`, { exchanges: [del] });
       // Writes are asynchronous (spec 1): wait until the record says it is cancelled, or the deadline passes.
-      const after = await untilVisible(
+      const after = await pollVisible(
         getEvent,
         (x) => !is2xx(x) || cancelVerdict(x.response.body).notCancelled.length === 0,
       );
@@ -113,7 +114,7 @@ test(
 );
 
 /** A carrier booking id from the list (4.3 shows no body: the first element with a string id or bookingId). */
-async function someCarrierBooking(ctx: ContractContext): Promise<string> {
+async function someCarrierBooking(ctx: CheckContext): Promise<string> {
   const list = await ctx.api.op(operationById('listCarrierBookings'));
   const body = list.response.body;
   const first = recordsOf(body).find((b) => typeof b.id === 'string' || typeof b.bookingId === 'string');
@@ -139,11 +140,7 @@ function eventKey(e: Json, i: number): string {
  * must still answer, and the events it shows must say they are cancelled. Gone from the list and from the order's own
  * GET (404/410) means the DELETE removed what rule 5 says it marks.
  */
-async function expectMarkedNotRemoved(
-  ctx: ContractContext,
-  params: Record<string, string>,
-  del: Exchange,
-): Promise<void> {
+async function expectMarkedNotRemoved(ctx: CheckContext, params: Record<string, string>, del: Exchange): Promise<void> {
   const order = await ctx.api.op(operationById('getTransportOrder'), { params });
   if (order.response.status === 404 || order.response.status === 410)
     ctx.check.fail(
@@ -159,7 +156,7 @@ async function expectMarkedNotRemoved(
 }
 
 test(
-  ...contractTest(
+  ...checkTest(
     {
       check: 'event-cancel',
       clause: 'spec 3 rule 5',
@@ -176,7 +173,7 @@ test(
         skipUnlessWritten(ctx, x, `a ${milestone} milestone on transport order ${transportOrderId}`);
       }
       const listEvents = () => ctx.api.op(operationById('listCarrierBookingEvents'), { params: { bookingId } });
-      const before = await untilVisible(listEvents, (x) => is2xx(x) && eventsNaming(x, transportOrderId).length > 0);
+      const before = await pollVisible(listEvents, (x) => is2xx(x) && eventsNaming(x, transportOrderId).length > 0);
       if (!before.ok)
         skipTest(
           ctx,
@@ -189,7 +186,7 @@ test(
         eventsNaming(x, transportOrderId)
           .map((e, i) => ({ key: eventKey(e, i), bad: cancelVerdict(e).notCancelled }))
           .filter((e) => e.bad.length > 0);
-      const after = await untilVisible(listEvents, (x) => !is2xx(x) || stillNotCancelled(x).length === 0);
+      const after = await pollVisible(listEvents, (x) => !is2xx(x) || stillNotCancelled(x).length === 0);
       const bad = is2xx(after.value) ? stillNotCancelled(after.value) : [];
       if (bad.length > 0)
         ctx.check.fail(

@@ -5,13 +5,13 @@
  * are not judged: their shape is not shown (spec 7).
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { contractTest, test, is2xx, skipTest, type ContractContext } from './contract-test.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
 import { scenarioFor } from './scenarios.ts';
 
 const meta = (op: Operation) => ({ check: 'json-content-type', clause: 'spec 4', operation: op });
 
-function expectJsonTyped(ctx: ContractContext, answers: readonly Exchange[]): void {
+function expectJsonTyped(ctx: CheckContext, answers: readonly Exchange[]): void {
   const judged = answers.filter(is2xx);
   if (judged.length === 0) {
     skipTest(
@@ -25,12 +25,12 @@ function expectJsonTyped(ctx: ContractContext, answers: readonly Exchange[]): vo
 for (const op of operations().filter((o) => o.documented)) {
   const scenario = scenarioFor(op);
   test(
-    ...contractTest({ ...meta(op), writes: scenario.writes }, async (ctx) =>
+    ...checkTest({ ...meta(op), writes: scenario.writes }, async (ctx) =>
       expectJsonTyped(ctx, await scenario.run(ctx, op)),
     ),
   );
 }
 
 for (const op of operations().filter((o) => !o.documented && o.method === 'get' && o.pathParams.length === 0)) {
-  test(...contractTest(meta(op), async (ctx) => expectJsonTyped(ctx, [await ctx.api.op(op)])));
+  test(...checkTest(meta(op), async (ctx) => expectJsonTyped(ctx, [await ctx.api.op(op)])));
 }

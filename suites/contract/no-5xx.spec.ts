@@ -1,7 +1,7 @@
 /**
  * no-5xx: a server does not answer 5xx to a request it can judge (HTTP
- * semantics; contract). Every contract test already fails on any 5xx it meets
- * (see contract-test.ts); these probes go looking for one with bad input to the
+ * semantics; contract). Every check already fails on any 5xx it meets
+ * (checkTest sweeps its exchanges, suites/lib/no-5xx.ts); these probes go looking for one with bad input to the
  * documented operations: malformed JSON and schema-invalid write bodies,
  * wrongly typed query parameters and unknown ids. Only the 5xx is judged here:
  * whether a server refuses bad input or reads it leniently is not shown (the
@@ -10,12 +10,12 @@
  */
 import { operationById, operations, type Operation, type QueryParam } from '../../specs/contract.ts';
 import type { CallOptions } from '../lib/client.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
-import { NO_5XX, contractTest, test, is2xx, type ContractContext } from './contract-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from '../lib/fixtures.ts';
-import { cancelLater } from './offers.ts';
+import { cancelLater } from '../lib/offer-api.ts';
 
 const WRONG_TYPED: Record<string, string> = {
   date: 'not-a-date',
@@ -29,7 +29,7 @@ function wrongTypedValue(q: QueryParam): string | undefined {
 }
 
 /** Path parameters that name real records where the suite knows some, so only the body can explain a refusal. */
-async function paramsForBadBody(ctx: ContractContext, op: Operation): Promise<Record<string, string>> {
+async function paramsForBadBody(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
   const params = placeholderParams(op, ctx.runId);
   if ('offerId' in params) params.offerId = taggedId(ctx.runId, 'offer');
   if ('billingGroupId' in params) params.billingGroupId = (await firstListed(ctx, 'listBillingGroups')).id;
@@ -37,7 +37,7 @@ async function paramsForBadBody(ctx: ContractContext, op: Operation): Promise<Re
 }
 
 /** A wrongly accepted bad body may have written something: undo it as far as the answer tells what. */
-function undoAcceptedBadBody(ctx: ContractContext, op: Operation, params: Record<string, string>, x: Exchange): void {
+function undoAcceptedBadBody(ctx: CheckContext, op: Operation, params: Record<string, string>, x: Exchange): void {
   const ackId = (x.response.body as { id?: unknown } | undefined)?.id;
   if (op.path.startsWith('/offers'))
     cancelLater(
@@ -51,7 +51,7 @@ function undoAcceptedBadBody(ctx: ContractContext, op: Operation, params: Record
     );
 }
 
-async function badBodies(ctx: ContractContext, op: Operation): Promise<void> {
+async function badBodies(ctx: CheckContext, op: Operation): Promise<void> {
   const params = await paramsForBadBody(ctx, op);
   const probes: { what: string; call: CallOptions }[] = [
     { what: 'malformed JSON', call: { raw: MALFORMED_JSON } },
@@ -68,7 +68,7 @@ async function badBodies(ctx: ContractContext, op: Operation): Promise<void> {
   }
 }
 
-async function badQuery(ctx: ContractContext, op: Operation): Promise<void> {
+async function badQuery(ctx: CheckContext, op: Operation): Promise<void> {
   const query = Object.fromEntries(
     op.query.map((q) => [q.name, wrongTypedValue(q)]).filter(([, v]) => v !== undefined),
   );
@@ -78,14 +78,14 @@ async function badQuery(ctx: ContractContext, op: Operation): Promise<void> {
   );
 }
 
-async function unknownIds(ctx: ContractContext, op: Operation): Promise<void> {
+async function unknownIds(ctx: CheckContext, op: Operation): Promise<void> {
   ctx.check.expectNo5xx(
     await ctx.api.op(op, { params: placeholderParams(op, ctx.runId) }),
     'ids of records that do not exist',
   );
 }
 
-function probeOf(op: Operation): ((ctx: ContractContext, op: Operation) => Promise<void>) | undefined {
+function probeOf(op: Operation): ((ctx: CheckContext, op: Operation) => Promise<void>) | undefined {
   if (op.requestSchema) return badBodies;
   if (op.pathParams.length > 0) return unknownIds;
   if (op.query.some((q) => wrongTypedValue(q) !== undefined)) return badQuery;
@@ -96,5 +96,11 @@ for (const op of operations().filter((o) => o.documented)) {
   const probe = probeOf(op);
   if (!probe) continue;
   // Anything but a GET may be carried out by a server that wrongly accepts it.
-  test(...contractTest({ ...NO_5XX, operation: op, writes: op.method !== 'get' }, (ctx) => probe(ctx, op)));
+  test(
+    ...checkTest(
+      // The same id and clause as the sweep's (NO_5XX, suites/lib/no-5xx.ts): these probes are where no-5xx lives.
+      { check: 'no-5xx', clause: 'HTTP semantics', operation: op, writes: op.method !== 'get' },
+      (ctx) => probe(ctx, op),
+    ),
+  );
 }

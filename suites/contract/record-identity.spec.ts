@@ -11,11 +11,12 @@
  * one when the answer is another record.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { contractTest, is2xx, skipTest, test, untilVisible, type ContractContext } from './contract-test.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.ts';
+import { pollVisible } from '../lib/property.ts';
 import { offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { cancelOffer } from './offers.ts';
+import { cancelOffer } from '../lib/offer-api.ts';
 
 /** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
 const PER_KIND = 3;
@@ -28,7 +29,7 @@ function idIn(x: Exchange): unknown {
 }
 
 /** GETs each id (read-only) and fails on the first 2xx answer whose id is another one. */
-async function expectOwnIds(ctx: ContractContext, operationIds: string[], param: string, ids: string[]): Promise<void> {
+async function expectOwnIds(ctx: CheckContext, operationIds: string[], param: string, ids: string[]): Promise<void> {
   for (const id of ids.slice(0, PER_KIND))
     for (const operationId of operationIds) {
       const op = operationById(operationId);
@@ -47,7 +48,7 @@ async function expectOwnIds(ctx: ContractContext, operationIds: string[], param:
     }
 }
 
-function listedIds(ctx: ContractContext, x: Exchange, what: string): string[] {
+function listedIds(ctx: CheckContext, x: Exchange, what: string): string[] {
   const ids = (Array.isArray(x.response.body) ? x.response.body : [])
     .map((r) => (typeof r === 'object' && r !== null ? (r as Json).id : undefined))
     .filter((id): id is string => typeof id === 'string');
@@ -57,7 +58,7 @@ function listedIds(ctx: ContractContext, x: Exchange, what: string): string[] {
 }
 
 test(
-  ...contractTest(
+  ...checkTest(
     {
       check: 'record-identity',
       clause: 'spec 4.2',
@@ -72,7 +73,7 @@ test(
 );
 
 test(
-  ...contractTest(
+  ...checkTest(
     {
       check: 'record-identity',
       clause: 'spec 4.2',
@@ -107,13 +108,13 @@ function otherRecord(answer: unknown, own: Written, others: Written[]): Written 
 }
 
 async function expectEachOwn(
-  ctx: ContractContext,
+  ctx: CheckContext,
   written: Written[],
   read: (w: Written) => Promise<Exchange>,
   answerOf: (x: Exchange, w: Written) => unknown,
 ): Promise<void> {
   for (const w of written) {
-    const seen = await untilVisible(() => read(w), is2xx);
+    const seen = await pollVisible(() => read(w), is2xx);
     if (!seen.ok) continue; // never readable: operation-served's and offer-upsert's to judge, not this check's
     const other = otherRecord(
       answerOf(seen.value, w),
@@ -129,7 +130,7 @@ async function expectEachOwn(
 }
 
 test(
-  ...contractTest(
+  ...checkTest(
     {
       check: 'record-identity',
       clause: 'spec 4.1',
@@ -162,7 +163,7 @@ test(
 );
 
 test(
-  ...contractTest(
+  ...checkTest(
     {
       check: 'record-identity',
       clause: 'spec 4.3',

@@ -10,11 +10,12 @@
  */
 import { fillPath, operations, type Operation } from '../../specs/contract.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
+import type { CheckContext } from '../lib/check-test.ts';
+import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { putOffer } from './offers.ts';
+import { putOffer } from '../lib/offer-api.ts';
 
 type Json = Record<string, unknown>;
 
@@ -49,7 +50,7 @@ function putFor(template: string): Operation | undefined {
 }
 
 async function written(
-  ctx: ContractContext,
+  ctx: CheckContext,
   template: string,
   param: string,
   known: Record<string, string>,
@@ -65,12 +66,12 @@ async function written(
   if (del) ctx.cleanup.add(`delete ${fillPath(put.path, params)}`, () => ctx.api.op(del, { params }));
   const get = opAt('get', template);
   // Writes are asynchronous (spec 1): wait until the record reads, so the operation under test finds it.
-  if (get) await untilVisible(() => ctx.api.op(get, { params }), is2xx);
+  if (get) await pollVisible(() => ctx.api.op(get, { params }), is2xx);
   return params[param];
 }
 
 /** A batch id comes from writing an offer (spec 1: a write returns a batchId); the offer is cancelled afterwards. */
-async function writtenBatch(ctx: ContractContext, param: string): Promise<string | undefined> {
+async function writtenBatch(ctx: CheckContext, param: string): Promise<string | undefined> {
   if (param !== 'batchId' || !ctx.api.target.allowWrites) return undefined;
   const offer = await putOffer(ctx, 'offer whose batch is read');
   const batchId = (offer.exchange.response.body as { batchId?: unknown } | undefined)?.batchId;
@@ -88,7 +89,7 @@ async function writtenBatch(ctx: ContractContext, param: string): Promise<string
  * serves no record at the template itself.
  */
 async function fromGroupLists(
-  ctx: ContractContext,
+  ctx: CheckContext,
   op: Operation,
   template: string,
   param: string,
@@ -114,7 +115,7 @@ async function fromGroupLists(
 }
 
 async function listIds(
-  ctx: ContractContext,
+  ctx: CheckContext,
   path: string,
   params: Record<string, string>,
   pick: (item: unknown) => string | undefined,
@@ -130,7 +131,7 @@ async function listIds(
 }
 
 async function discovered(
-  ctx: ContractContext,
+  ctx: CheckContext,
   template: string,
   param: string,
   known: Record<string, string>,
@@ -166,7 +167,7 @@ export interface ResolveOptions {
 }
 
 async function findId(
-  ctx: ContractContext,
+  ctx: CheckContext,
   op: Operation,
   template: string,
   param: string,
@@ -191,7 +192,7 @@ function memo<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promis
 
 /** Ids for every path parameter of `op`, or the reason one could not be found. */
 export async function resolveIds(
-  ctx: ContractContext,
+  ctx: CheckContext,
   op: Operation,
   options: ResolveOptions = {},
 ): Promise<{ params: Record<string, string> } | { unresolved: string }> {

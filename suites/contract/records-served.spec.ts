@@ -9,20 +9,21 @@
  * found for is skipped, saying why.
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { contractTest, test, is2xx, skipTest, untilVisible, type ContractContext } from './contract-test.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
+import { pollVisible } from '../lib/property.ts';
 import { resolveIds } from './record-ids.ts';
 
 const NOT_THERE = new Set([404, 405, 410]);
 
 /** Calls the operation with resolved ids; a 404 right after the run wrote the record is asked again until the deadline (spec 1: writes are asynchronous). */
-async function callWithIds(ctx: ContractContext, op: Operation): Promise<Exchange> {
+async function callWithIds(ctx: CheckContext, op: Operation): Promise<Exchange> {
   const ids = await resolveIds(ctx, op);
   if ('unresolved' in ids) skipTest(ctx, ids.unresolved);
   const first = await ctx.api.op(op, { params: ids.params });
   if (first.response.status !== 404 || !ctx.api.target.allowWrites) return first;
   return (
-    await untilVisible(
+    await pollVisible(
       () => ctx.api.op(op, { params: ids.params }),
       (x) => x.response.status !== 404,
     )
@@ -36,7 +37,7 @@ const recordGets = operations().filter(
 
 for (const op of recordGets) {
   test(
-    ...contractTest({ check: 'operation-served', clause: 'spec 4.3', operation: op }, async (ctx) => {
+    ...checkTest({ check: 'operation-served', clause: 'spec 4.3', operation: op }, async (ctx) => {
       const x = await callWithIds(ctx, op);
       const status = x.response.status;
       if (NOT_THERE.has(status))
@@ -56,7 +57,7 @@ for (const op of recordGets) {
   );
 
   test(
-    ...contractTest({ check: 'json-content-type', clause: 'spec 4', operation: op }, async (ctx) => {
+    ...checkTest({ check: 'json-content-type', clause: 'spec 4', operation: op }, async (ctx) => {
       const x = await callWithIds(ctx, op);
       if (!is2xx(x))
         skipTest(ctx, `no 2xx answer to judge (got ${x.response.status}); the status is judged by operation-served`);

@@ -5,13 +5,13 @@
  */
 import { operations } from '../../specs/contract.ts';
 import { responseClause } from './clauses.ts';
-import { contractTest, test } from './contract-test.ts';
+import { checkTest, test } from '../lib/check-test.ts';
 import { scenarioFor } from './scenarios.ts';
 
 for (const op of operations().filter((o) => o.documented)) {
   const scenario = scenarioFor(op);
   test(
-    ...contractTest(
+    ...checkTest(
       { check: 'response-schema', clause: responseClause(op), operation: op, writes: scenario.writes },
       async (ctx) => {
         const schema = op.responseSchema;

@@ -10,16 +10,17 @@
  */
 import { operationById, type Operation } from '../../specs/contract.ts';
 import { runNow } from '../lib/clock.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { is2xx, untilVisible, type ContractContext } from './contract-test.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
+import type { CheckContext } from '../lib/check-test.ts';
+import { pollVisible } from '../lib/property.ts';
 import { firstListed } from './discover.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
-import { cancelLater, putOffer, putVisibleOffer } from './offers.ts';
+import { cancelLater, putOffer, putVisibleOffer } from '../lib/offer-api.ts';
 
 export interface Scenario {
   /** True when exercising the operation writes to the deployment: skipped unless writes are allowed. */
   writes: boolean;
-  run(ctx: ContractContext, op: Operation): Promise<Exchange[]>;
+  run(ctx: CheckContext, op: Operation): Promise<Exchange[]>;
 }
 
 function stringField(body: unknown, name: string): string | undefined {
@@ -44,13 +45,13 @@ const NOTHING_MATCHES = {
 };
 
 /** Lists the offers; when writes are allowed, first writes one so the list has an Offer to judge. */
-async function listOffers(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function listOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   if (!ctx.api.target.allowWrites)
     return [await ctx.api.op(op), await ctx.api.op(op, { query: NOTHING_MATCHES.offers })];
   const offer = await putOffer(ctx, 'offer to list');
   const listed = (x: Exchange) =>
     is2xx(x) && Array.isArray(x.response.body) && x.response.body.some((o) => stringField(o, 'id') === offer.id);
-  const seen = await untilVisible(() => ctx.api.op(op), listed);
+  const seen = await pollVisible(() => ctx.api.op(op), listed);
   // Which timestamp start/end filter on, and whether an unfiltered list has a default window, is not shown (spec 4.1).
   if (!seen.ok)
     ctx.testInfo.annotations.push({
@@ -64,13 +65,13 @@ async function listOffers(ctx: ContractContext, op: Operation): Promise<Exchange
 }
 
 /** Reads an offer the suite wrote when writes are allowed, else one the deployment lists. */
-async function getOffer(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   if (ctx.api.target.allowWrites) return [(await putVisibleOffer(ctx, 'offer to read')).read];
   const offer = await firstListed(ctx, 'listOffers');
   return [await ctx.api.op(op, { params: { offerId: offer.id } })];
 }
 
-async function createOffer(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function createOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const x = await ctx.api.op(op, { json: offerWriteBody(ctx.runId) });
   const id = stringField(x.response.body, 'id');
   if (is2xx(x) && id) cancelLater(ctx, [id], 'offer created by POST /offers');
@@ -78,7 +79,7 @@ async function createOffer(ctx: ContractContext, op: Operation): Promise<Exchang
 }
 
 /** Both documented uses of the upsert: the create, then an update of the now visible offer. */
-async function upsertOffer(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function upsertOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const created = await putVisibleOffer(ctx, 'offer written by PUT');
   const update = { ...offerWriteBody(ctx.runId), settled: false };
   update.offer!.quantity = 5;
@@ -86,14 +87,14 @@ async function upsertOffer(ctx: ContractContext, op: Operation): Promise<Exchang
   return [created.exchange, updated];
 }
 
-async function deleteOffer(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function deleteOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const offer = await putVisibleOffer(ctx, 'offer to cancel');
   const x = await ctx.api.op(op, { params: { offerId: offer.id } });
   if (is2xx(x)) offer.markCancelled();
   return [x];
 }
 
-async function bulkWriteOffers(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function bulkWriteOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const items = [offerBulkItem(ctx.runId), offerBulkItem(ctx.runId)];
   const x = await ctx.api.op(op, { json: items });
   cancelLater(
@@ -104,12 +105,12 @@ async function bulkWriteOffers(ctx: ContractContext, op: Operation): Promise<Exc
   return [x];
 }
 
-async function readBillingGroup(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function readBillingGroup(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const group = await firstListed(ctx, 'listBillingGroups');
   return [await ctx.api.op(op, { params: { billingGroupId: group.id } })];
 }
 
-async function readInvoice(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function readInvoice(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const invoice = await firstListed(ctx, 'listInvoices');
   return [await ctx.api.op(op, { params: { invoiceId: invoice.id } })];
 }
@@ -119,25 +120,25 @@ async function readInvoice(ctx: ContractContext, op: Operation): Promise<Exchang
  * current status (or the one value spec 3 shows), so the visible status does not
  * change while the forced status exists. The undo removes the forced status.
  */
-async function groupToForce(ctx: ContractContext): Promise<{ billingGroupId: string; status: string }> {
+async function groupToForce(ctx: CheckContext): Promise<{ billingGroupId: string; status: string }> {
   const group = await firstListed(ctx, 'listBillingGroups');
   const status = typeof group.item.status === 'string' ? group.item.status : SHOWN_BILLING_GROUP_STATUS;
   return { billingGroupId: group.id, status };
 }
 
-function removeForcedStatusLater(ctx: ContractContext, billingGroupId: string): void {
+function removeForcedStatusLater(ctx: CheckContext, billingGroupId: string): void {
   ctx.cleanup.add(`remove forced status of billing group ${billingGroupId}`, () =>
     ctx.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } }),
   );
 }
 
-async function forceBillingGroupStatus(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function forceBillingGroupStatus(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const { billingGroupId, status } = await groupToForce(ctx);
   removeForcedStatusLater(ctx, billingGroupId);
   return [await ctx.api.op(op, { params: { billingGroupId }, json: { status } })];
 }
 
-async function removeBillingGroupStatus(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function removeBillingGroupStatus(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const { billingGroupId, status } = await groupToForce(ctx);
   // Force first, so there is a forced status to remove.
   const forced = await ctx.api.op(operationById('forceBillingGroupStatus'), {
@@ -150,7 +151,7 @@ async function removeBillingGroupStatus(ctx: ContractContext, op: Operation): Pr
 }
 
 /** Both documented uses of the bulk update (spec 3 rule 3): force, then remove with deleteStatus true. */
-async function bulkUpdateBillingGroupStatus(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function bulkUpdateBillingGroupStatus(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const { billingGroupId, status } = await groupToForce(ctx);
   const forced = await ctx.api.op(op, { json: [{ billingGroupId, status, deleteStatus: false }] });
   const removed = await ctx.api.op(op, { json: [{ billingGroupId, deleteStatus: true }] });
@@ -158,13 +159,13 @@ async function bulkUpdateBillingGroupStatus(ctx: ContractContext, op: Operation)
   return [forced, removed];
 }
 
-async function listBillingGroups(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function listBillingGroups(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const plain = await ctx.api.op(op);
   const filtered = await ctx.api.op(op, { query: { start: isoDay(-3650), end: isoDay(3650), inactive: false } });
   return [plain, filtered, await ctx.api.op(op, { query: NOTHING_MATCHES.billingGroups(ctx.runId) })];
 }
 
-async function listInvoices(ctx: ContractContext, op: Operation): Promise<Exchange[]> {
+async function listInvoices(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const plain = await ctx.api.op(op);
   const limited = await ctx.api.op(op, { query: { createdSince: isoDay(-3650), limit: 2 } });
   return [plain, limited, await ctx.api.op(op, { query: NOTHING_MATCHES.invoices() })];

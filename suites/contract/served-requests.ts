@@ -14,13 +14,13 @@ import { operationById, type Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from '../lib/check-blocked.ts';
 import { CheckFailure } from '../lib/check-failure.ts';
 import type { CallOptions } from '../lib/client.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { scopedIds } from '../lib/fresh-id.ts';
 import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
-import { is2xx, type ContractContext } from './contract-test.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { cancelLater, cancelOffer, waitForOffer } from './offers.ts';
+import { cancelLater, cancelOffer, waitForOffer } from '../lib/offer-api.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';
 
 export interface ServedRequest {
@@ -44,7 +44,7 @@ export class SharedRecords {
   }
 
   /** The first record a documented list shows (id and status), or why there is none; asked once per test. */
-  listed(ctx: ContractContext, listOperationId: string): Promise<{ id: string; status?: string } | string> {
+  listed(ctx: CheckContext, listOperationId: string): Promise<{ id: string; status?: string } | string> {
     let hit = this.found.get(listOperationId);
     if (!hit) {
       hit = firstOf(ctx, listOperationId);
@@ -54,7 +54,7 @@ export class SharedRecords {
   }
 
   /** An offer to read: one the run writes when it may, else the first one listed. */
-  offerToRead(ctx: ContractContext): Promise<{ id: string } | string> {
+  offerToRead(ctx: CheckContext): Promise<{ id: string } | string> {
     let hit = this.found.get('offer to read');
     if (!hit) {
       hit = ctx.api.target.allowWrites
@@ -66,10 +66,7 @@ export class SharedRecords {
   }
 }
 
-async function firstOf(
-  ctx: ContractContext,
-  listOperationId: string,
-): Promise<{ id: string; status?: string } | string> {
+async function firstOf(ctx: CheckContext, listOperationId: string): Promise<{ id: string; status?: string } | string> {
   const op = operationById(listOperationId);
   const x = await ctx.api.op(op);
   const first = is2xx(x) ? recordsOf(x.response.body).find((r) => typeof r.id === 'string') : undefined;
@@ -79,7 +76,7 @@ async function firstOf(
 }
 
 /** Writes an offer and waits until it reads; registers its cancellation. */
-async function visibleOffer(ctx: ContractContext, id: string): Promise<{ id: string } | string> {
+async function visibleOffer(ctx: CheckContext, id: string): Promise<{ id: string } | string> {
   const put = await ctx.api.op(operationById('upsertOffer'), {
     params: { offerId: id },
     json: offerWriteBody(ctx.runId),
@@ -92,7 +89,7 @@ async function visibleOffer(ctx: ContractContext, id: string): Promise<{ id: str
     : `no offer to address: offer ${id} was not readable within ${seen.elapsedMs} ms of its PUT (visibility is offer-upsert's to judge)`;
 }
 
-function removeForcedLater(ctx: ContractContext, billingGroupId: string): void {
+function removeForcedLater(ctx: CheckContext, billingGroupId: string): void {
   ctx.cleanup.add(`remove forced status of billing group ${billingGroupId}`, () =>
     ctx.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } }),
   );
@@ -104,7 +101,7 @@ const served = (call: CallOptions, more: Partial<ServedRequest> = {}): Preparati
 
 /** The billing group whose status is forced to the value it already shows, so nothing visible changes. */
 async function groupToForce(
-  ctx: ContractContext,
+  ctx: CheckContext,
   shared: SharedRecords,
 ): Promise<{ billingGroupId: string; status: string } | string> {
   const g = await shared.listed(ctx, 'listBillingGroups');
@@ -113,7 +110,7 @@ async function groupToForce(
   return { billingGroupId: g.id, status: g.status ?? SHOWN_BILLING_GROUP_STATUS };
 }
 
-type Prepare = (ctx: ContractContext, op: Operation, shared: SharedRecords) => Promise<Preparation>;
+type Prepare = (ctx: CheckContext, op: Operation, shared: SharedRecords) => Promise<Preparation>;
 
 const listing: Prepare = async () => served({});
 
@@ -202,7 +199,7 @@ const catalogued: Prepare = async (ctx, op, shared) => {
  * The request to judge `op` on, or why there is none. A check that meets another check's fault while preparing
  * (a shape, a write that never shows) leaves this operation unjudged instead of failing or blocking the others.
  */
-export async function prepareServed(ctx: ContractContext, op: Operation, shared: SharedRecords): Promise<Preparation> {
+export async function prepareServed(ctx: CheckContext, op: Operation, shared: SharedRecords): Promise<Preparation> {
   const prepare = op.documented ? documented[op.operationId] : catalogued;
   if (!prepare)
     throw new Error(

@@ -10,7 +10,8 @@
  */
 import type { SchemaName } from '../../schemas/registry.ts';
 import { operations, type Operation } from '../../specs/contract.ts';
-import { contractTest, test, is2xx, skipTest } from './contract-test.ts';
+import { checkTest, test, skipTest } from '../lib/check-test.ts';
+import { is2xx } from '../lib/exchange.ts';
 import { hasTimestamps, notUtc, timestampsOf } from './date-time-fields.ts';
 import { scenarioFor } from './scenarios.ts';
 
@@ -19,26 +20,23 @@ const judged = operations().filter((o) => o.documented && o.responseSchema && ha
 for (const op of judged) {
   const scenario = scenarioFor(op);
   test(
-    ...contractTest(
-      { check: 'utc-timestamps', clause: 'spec 2', operation: op, writes: scenario.writes },
-      async (ctx) => {
-        const answers = (await scenario.run(ctx, op)).filter(is2xx);
-        const schema = op.responseSchema as SchemaName;
-        const seen = answers.flatMap((x) => timestampsOf(schema, x.response.body).map((t) => ({ ...t, x })));
-        if (seen.length === 0)
-          skipTest(ctx, `no timestamp to judge: the 2xx answers of ${opLabel(op)} carried none (an empty list?)`);
-        const bad = seen.map((t) => ({ ...t, why: notUtc(t.value) })).filter((t) => t.why !== undefined);
-        const first = bad[0];
-        if (!first) return;
-        ctx.check.fail(
-          `timestamps are ISO 8601 date-times in UTC (spec 2); ${bad.length} of ${seen.length} are not: ${bad
-            .slice(0, 5)
-            .map((b) => `${b.pointer} '${b.value}' (${b.why})`)
-            .join('; ')}`,
-          { exchanges: [first.x], pointer: first.pointer },
-        );
-      },
-    ),
+    ...checkTest({ check: 'utc-timestamps', clause: 'spec 2', operation: op, writes: scenario.writes }, async (ctx) => {
+      const answers = (await scenario.run(ctx, op)).filter(is2xx);
+      const schema = op.responseSchema as SchemaName;
+      const seen = answers.flatMap((x) => timestampsOf(schema, x.response.body).map((t) => ({ ...t, x })));
+      if (seen.length === 0)
+        skipTest(ctx, `no timestamp to judge: the 2xx answers of ${opLabel(op)} carried none (an empty list?)`);
+      const bad = seen.map((t) => ({ ...t, why: notUtc(t.value) })).filter((t) => t.why !== undefined);
+      const first = bad[0];
+      if (!first) return;
+      ctx.check.fail(
+        `timestamps are ISO 8601 date-times in UTC (spec 2); ${bad.length} of ${seen.length} are not: ${bad
+          .slice(0, 5)
+          .map((b) => `${b.pointer} '${b.value}' (${b.why})`)
+          .join('; ')}`,
+        { exchanges: [first.x], pointer: first.pointer },
+      );
+    }),
   );
 }
 

@@ -1,9 +1,10 @@
 /**
- * The arguments of a Playwright test for one check. It labels the test with its
- * check, clause, severity and operation (annotations, read by the runner and
- * the reports), skips write checks when writes are not allowed, turns a
- * CheckBlocked into a skip annotated `blocked-by`, and attaches a CheckFailure
- * record.
+ * The one way to write a check: `test(...checkTest(meta, body))`. It labels the
+ * test with its check, clause, severity and operation (annotations, read by the
+ * runner and the reports), skips write checks when writes are not allowed, gives
+ * the body a Cleanup that undoes its writes whether it passed or not, sweeps
+ * every exchange for a 5xx (no-5xx), turns a CheckBlocked into a skip annotated
+ * `blocked-by`, and attaches a CheckFailure record (docs/writing-a-check.md).
  *
  * Each spec calls `test(...checkTest(meta, body))` itself: Playwright records a
  * test's location as the line that called test(), so the report points at the
@@ -23,7 +24,9 @@ import type { Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from './check-blocked.ts';
 import { Check, severityOf, type CheckMeta } from './check.ts';
 import { CheckFailure, formatFailure } from './check-failure.ts';
+import { Cleanup } from './cleanup.ts';
 import { FlisClient } from './client.ts';
+import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
 import { Observer, operationIdOf } from './observer.ts';
 import { redactText } from './redact.ts';
 import { target } from './target.ts';
@@ -65,6 +68,10 @@ export interface CheckContext {
   api: FlisClient;
   check: Check;
   testInfo: TestInfo;
+  /** What the test wrote, undone when it ends, pass or fail (suites/lib/cleanup.ts). */
+  cleanup: Cleanup;
+  /** The run id every id and reference the test writes carries (FLIS_RUN_ID). */
+  runId: string;
 }
 
 export function checkTitle(meta: CheckTestMeta): string {
@@ -138,28 +145,26 @@ function skipBlocked(testInfo: TestInfo, blocked: CheckBlocked): never {
 }
 
 /**
- * A bare `checkTest(...)` (not spread into test()) would declare nothing and the check would silently never run.
- * The arguments notice being spread; if they are not by the end of the spec file's synchronous load, it throws.
+ * The body, then its cleanup, then the no-5xx sweep over every exchange of the test (cleanup's own included). A 5xx
+ * anywhere is reported as no-5xx in preference to the body's own failure: a server error is usually the cause of
+ * whatever else broke (a flow that met a 500 goes on to report a record that never showed up), a 5xx is a contract
+ * failure whatever the check's severity, and one fault, one owner: no-5xx owns every 5xx. A failure that already
+ * judges the 5xx itself is kept (reportsA5xx). A skipped test stays skipped (see the catch in checkTest).
  */
-function mustBeSpread(args: CheckTestArgs): CheckTestArgs {
-  let spread = false;
-  Object.defineProperty(args, Symbol.iterator, {
-    value: function* () {
-      spread = true;
-      yield* Array.prototype.values.call(args);
-    },
-  });
-  queueMicrotask(() => {
-    if (!spread)
-      throw new Error(
-        `check '${args[0]}' was built but never declared: write test(...checkTest(meta, body)) (scripts/wrap-check-tests.ts rewrites bare calls)`,
-      );
-  });
-  return args;
+async function runChecked(ctx: CheckContext, body: (ctx: CheckContext) => Promise<void>): Promise<void> {
+  let failure: unknown;
+  try {
+    await body(ctx);
+  } catch (error) {
+    failure = error;
+  }
+  await ctx.cleanup.run();
+  if (!reportsA5xx(failure)) expectNo5xxOnEvery(ctx.api.exchanges);
+  if (failure !== undefined) throw failure;
 }
 
 export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): CheckTestArgs {
-  return mustBeSpread([
+  return [
     checkTitle(meta),
     { tag: [`@${meta.check}`], annotation: annotationsOf(meta) },
     async ({ workerDispatcher, observer }, testInfo) => {
@@ -169,10 +174,17 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
         test.skip(true, t.writesSkippedReason);
       }
       const api = new FlisClient(workerDispatcher, t);
+      const ctx: CheckContext = {
+        api,
+        check: new Check(meta, [t.token]),
+        testInfo,
+        cleanup: new Cleanup(api, testInfo),
+        runId: t.runId,
+      };
       try {
         // One step per check: the report shows the check's time, and anything a body adds as steps finds its parent
         // at once (at the top level Playwright searches all of a test's earlier steps, quadratic in their number).
-        await test.step(meta.check, () => body({ api, check: new Check(meta, [t.token]), testInfo }));
+        await test.step(meta.check, () => runChecked(ctx, body));
       } catch (error) {
         // testInfo.skip() inside a body throws to stop the test; rewrapping it would turn a skip into a failure.
         if (testInfo.expectedStatus === 'skipped') throw error;
@@ -194,5 +206,11 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
         await attachCoverage(api, testInfo);
       }
     },
-  ]);
+  ];
+}
+
+/** Skip the running test (nothing to judge on this deployment), saying why. */
+export function skipTest(ctx: CheckContext, reason: string): never {
+  ctx.testInfo.skip(true, reason);
+  throw new Error(`unreachable: the test was skipped (${reason})`);
 }

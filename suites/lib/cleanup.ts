@@ -1,23 +1,21 @@
 /**
- * What a write test leaves on the deployment, and putting it back. Every offer
- * id a test writes to is minted or registered here, every billing-group status
- * it forces is registered with the value it had before, and at the end of the
- * test (pass or fail) offers are cancelled (DELETE cancels, spec 3 rule 4) and
- * statuses restored. Cleanup never fails a test: what could not be undone is
- * printed, attached as `flis-left-behind` and annotated, so the run says it.
+ * What a write test leaves on the deployment, and putting it back. checkTest
+ * gives every test one (`ctx.cleanup`) and runs it when the test ends, pass or
+ * fail. Every offer id a test writes to is minted or registered here, every
+ * billing-group status it forces is registered with the value it had before,
+ * and any other write registers its own undo step (`add`). At the end the undo
+ * steps run newest first, offers are cancelled (DELETE cancels, spec 3 rule 4)
+ * and statuses restored. Cleanup never fails a test: what could not be undone
+ * is printed, attached as `flis-left-behind` and annotated, so the run says it.
  */
 import type { TestInfo } from '@playwright/test';
 import { operationById } from '../../specs/contract.ts';
-import type { CheckContext } from './check-test.ts';
 import type { FlisClient } from './client.ts';
+import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
 import { freshId } from './fresh-id.ts';
-import { pollUntil } from './poll.ts';
+import { pollVisible } from './property.ts';
 import { target } from './target.ts';
-
-function is2xx(status: number): boolean {
-  return status >= 200 && status < 300;
-}
 
 /**
  * A fresh offer id, not registered: for writes expected to be refused (register it if one is not).
@@ -37,12 +35,19 @@ export class Cleanup {
   private readonly offers = new Map<string, boolean>();
   /** Billing group id → the status it showed before the test forced anything. */
   private readonly statuses = new Map<string, string>();
+  /** Undo steps for writes that are neither offers nor forced statuses (records, events, catalogue entries). */
+  private readonly steps: { what: string; undo: () => Promise<unknown> }[] = [];
   readonly leftBehind: string[] = [];
 
   constructor(
     private readonly api: FlisClient,
     private readonly testInfo: TestInfo,
   ) {}
+
+  /** An undo step for a write of another kind, e.g. a DELETE of a record the test PUT; run newest first. */
+  add(what: string, undo: () => Promise<unknown>): void {
+    this.steps.push({ what, undo });
+  }
 
   /** A fresh offer id carrying the run id, registered for cleanup before anything is written to it. */
   newOfferId(kind = 'offer'): string {
@@ -83,7 +88,7 @@ export class Cleanup {
     try {
       const x = await this.api.op(operationById('deleteOffer'), { params: { offerId: id } });
       // 404: nothing stored under the id (a write that was refused), so nothing is left.
-      if (!is2xx(x.response.status) && x.response.status !== 404)
+      if (!is2xx(x) && x.response.status !== 404)
         this.leftBehind.push(`offer ${id}: DELETE answered ${x.response.status}`);
     } catch (error) {
       this.leftBehind.push(`offer ${id}: DELETE failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -97,10 +102,9 @@ export class Cleanup {
 
   /** True once the group shows `wanted`, or another run's forced value (that run owns the group now). */
   private async waitForStatus(id: string, wanted: string): Promise<boolean> {
-    const r = await pollUntil(
+    const r = await pollVisible(
       () => this.readStatus(id),
       (s) => s === wanted || isForeignTag(s, target().runId),
-      { timeoutMs: target().visibilityTimeoutMs, intervalMs: 100 },
     );
     return r.ok;
   }
@@ -130,8 +134,20 @@ export class Cleanup {
     }
   }
 
+  /** Newest first, like a stack; a failed undo is reported, not thrown, so the others still run. */
+  private async runSteps(): Promise<void> {
+    for (const step of this.steps.reverse()) {
+      try {
+        await step.undo();
+      } catch (error) {
+        this.leftBehind.push(`${step.what}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
   /** Undo everything; never throws. */
   async run(): Promise<void> {
+    await this.runSteps();
     for (const [id, cancelled] of this.offers) if (!cancelled) await this.cancelOffer(id);
     // Groups are independent: restored side by side, so a server slow to show (or ignoring) a removal costs one wait.
     await Promise.all([...this.statuses].map(([id, before]) => this.restoreStatus(id, before)));
@@ -143,19 +159,5 @@ export class Cleanup {
       body: JSON.stringify({ runId: target().runId, leftBehind: this.leftBehind }, null, 2),
       contentType: 'application/json',
     });
-  }
-}
-
-export interface FlowContext extends CheckContext {
-  cleanup: Cleanup;
-}
-
-/** Runs a write flow and cleans up after it, whether it passed or failed. */
-export async function withCleanup(ctx: CheckContext, flow: (ctx: FlowContext) => Promise<void>): Promise<void> {
-  const cleanup = new Cleanup(ctx.api, ctx.testInfo);
-  try {
-    await flow({ ...ctx, cleanup });
-  } finally {
-    await cleanup.run();
   }
 }

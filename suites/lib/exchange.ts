@@ -29,3 +29,8 @@ export interface Exchange {
 export function isJsonContentType(contentType: string | undefined): boolean {
   return !!contentType && /^application\/([\w.+-]*\+)?json(\s*;.*)?$/i.test(contentType.trim());
 }
+
+/** Any 2xx: the spec does not show success status codes (spec 4.3). */
+export function is2xx(x: Exchange): boolean {
+  return x.response.status >= 200 && x.response.status <= 299;
+}

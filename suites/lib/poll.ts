@@ -7,6 +7,10 @@
  * that is neither the value before the write nor the one written, or a value
  * still old once the batch says it was processed): polling stops at once
  * instead of waiting out the deadline (issue 17: a wrong server fails fast).
+ *
+ * Checks wait through `pollVisible` (suites/lib/property.ts), which calls this
+ * with the visibility deadline in force: the full one, or the cut one while a
+ * property shrinks. Only it calls pollUntil directly.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 

@@ -6,9 +6,8 @@
  */
 import fc from 'fast-check';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { expectationsOf } from '../offers/readback.ts';
+import { expectationsOf } from '../lib/readback.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { BulkCommand } from './commands/bulk.ts';
@@ -48,17 +47,16 @@ test(
       title: 'create, upsert, update, cancel, delete, bulk and read agree with a model after every step',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const commands = fc.commands(commandArbs(target().runId), { maxCommands: MAX_COMMANDS });
-        await checkProperty(
-          flow,
-          [commands],
-          async (cmds) => {
-            await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
-          },
-          { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: MAX_COMMANDS },
-        );
-      }),
+    async (flow) => {
+      const commands = fc.commands(commandArbs(target().runId), { maxCommands: MAX_COMMANDS });
+      await checkProperty(
+        flow,
+        [commands],
+        async (cmds) => {
+          await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
+        },
+        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: MAX_COMMANDS },
+      );
+    },
   ),
 );

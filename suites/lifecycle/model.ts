@@ -6,9 +6,9 @@
  */
 import type fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
-import type { FlowContext } from '../lib/cleanup.ts';
-import { awaitOffer, deleteControl, writeControl } from '../offers/offer-api.ts';
-import type { Expectation } from '../offers/readback.ts';
+import type { CheckContext } from '../lib/check-test.ts';
+import { awaitOffer, deleteControl, writeControl } from '../lib/offer-api.ts';
+import type { Expectation } from '../lib/readback.ts';
 
 export interface ModelOffer {
   id: string;
@@ -28,7 +28,7 @@ export interface OfferModel {
 }
 
 export interface Real {
-  flow: FlowContext;
+  flow: CheckContext;
 }
 
 export type OfferCommand = fc.AsyncCommand<OfferModel, Real>;

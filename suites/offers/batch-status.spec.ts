@@ -17,12 +17,11 @@ import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import type { Severity } from '../lib/check-failure.ts';
-import { pollUntil } from '../lib/poll.ts';
-import { pollIntervalMs } from '../lib/property.ts';
+import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from './offer-api.ts';
+import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offer-api.ts';
 
 const CLAUSE = 'spec 1';
 
@@ -31,20 +30,16 @@ function answersStatus(status: number, text: string): boolean {
 }
 
 async function expectStatusAnswers(
-  flow: FlowContext,
+  flow: CheckContext,
   operationId: 'getBatchRequestsStatus' | 'getBookingRequestsStatus',
   params: Record<string, string>,
   what: string,
   severity: Severity = 'contract',
 ): Promise<void> {
   const op = operationById(operationId);
-  const r = await pollUntil(
+  const r = await pollVisible(
     () => flow.api.op(op, { params }),
     (x) => answersStatus(x.response.status, x.response.text),
-    {
-      timeoutMs: target().visibilityTimeoutMs,
-      intervalMs: pollIntervalMs(target().visibilityTimeoutMs),
-    },
   );
   if (r.ok) return;
   const x = r.value;
@@ -63,37 +58,36 @@ test(
       title: 'every batchId and booking id of an offer write has a readable status',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const t = target();
-        const [a, b, c] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
-        if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
-        const id = flow.cleanup.newOfferId();
-        const bookingId = `${id}-booking`;
-        const created = await createOffer(flow, { ...a, offer: { ...a.offer, bookingId } });
-        const put = await upsertOffer(flow, id, b);
-        const bulk = await bulkWriteOffers(flow, [{ ...c, id: flow.cleanup.newOfferId('bulk') }]);
-        const deleted = await deleteOffer(flow, id);
-        for (const [what, ack] of [
-          ['POST /offers', created],
-          ['PUT /offers/{offerId}', put],
-          ['POST /offers/bulk', bulk],
-          ['DELETE /offers/{offerId}', deleted],
-        ] as const) {
-          await expectStatusAnswers(
-            flow,
-            'getBatchRequestsStatus',
-            { batchId: ack.batchId },
-            `the batchId '${ack.batchId}' of ${what}`,
-          );
-        }
+    async (flow) => {
+      const t = target();
+      const [a, b, c] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
+      if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
+      const id = flow.cleanup.newOfferId();
+      const bookingId = `${id}-booking`;
+      const created = await createOffer(flow, { ...a, offer: { ...a.offer, bookingId } });
+      const put = await upsertOffer(flow, id, b);
+      const bulk = await bulkWriteOffers(flow, [{ ...c, id: flow.cleanup.newOfferId('bulk') }]);
+      const deleted = await deleteOffer(flow, id);
+      for (const [what, ack] of [
+        ['POST /offers', created],
+        ['PUT /offers/{offerId}', put],
+        ['POST /offers/bulk', bulk],
+        ['DELETE /offers/{offerId}', deleted],
+      ] as const) {
         await expectStatusAnswers(
           flow,
-          'getBookingRequestsStatus',
-          { bookingId },
-          `booking '${bookingId}', named by the offer POST /offers wrote`,
-          'advisory',
+          'getBatchRequestsStatus',
+          { batchId: ack.batchId },
+          `the batchId '${ack.batchId}' of ${what}`,
         );
-      }),
+      }
+      await expectStatusAnswers(
+        flow,
+        'getBookingRequestsStatus',
+        { bookingId },
+        `booking '${bookingId}', named by the offer POST /offers wrote`,
+        'advisory',
+      );
+    },
   ),
 );

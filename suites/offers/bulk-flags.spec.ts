@@ -13,17 +13,17 @@ import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup, type FlowContext } from '../lib/cleanup.ts';
+import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, readOffer } from './offer-api.ts';
-import { expectationsOf, mismatches, unmetVerdict, type Expectation } from './readback.ts';
+import { bulkWriteOffers, readOffer } from '../lib/offer-api.ts';
+import { expectationsOf, mismatches, unmetVerdict, type Expectation } from '../lib/readback.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;
 const CHUNK = 9;
 
-function items(flow: FlowContext): OfferBulkItem[] {
+function items(flow: CheckContext): OfferBulkItem[] {
   const out: OfferBulkItem[] = [];
   for (const cancel of CHOICES)
     for (const settled of CHOICES)
@@ -46,7 +46,7 @@ interface Judged {
 }
 
 /** Waits for the item to read back as written; answers its flag mismatches, or undefined when it is offer-bulk's to judge. */
-async function judge(flow: FlowContext, item: OfferBulkItem): Promise<Judged | undefined> {
+async function judge(flow: CheckContext, item: OfferBulkItem): Promise<Judged | undefined> {
   const all = expectationsOf(item, { created: true });
   const flags = all.filter((e: Expectation) => FLAGS.has(e.pointer));
   const content = all.filter((e: Expectation) => !FLAGS.has(e.pointer));
@@ -82,35 +82,34 @@ test(
       title: 'cancel, settled and noPayment (default false) take effect in every bulk item, alone and combined',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const all = items(flow);
-        ctx.testInfo.setTimeout(ctx.testInfo.timeout + all.length * target().visibilityTimeoutMs);
-        const judged: Judged[] = [];
-        let unjudged = 0;
-        for (let i = 0; i < all.length; i += CHUNK) {
-          const chunk = all.slice(i, i + CHUNK);
-          await bulkWriteOffers(flow, chunk);
-          for (const item of chunk) {
-            const j = await judge(flow, item);
-            if (j) judged.push(j);
-            else unjudged++;
-          }
+    async (flow) => {
+      const all = items(flow);
+      flow.testInfo.setTimeout(flow.testInfo.timeout + all.length * target().visibilityTimeoutMs);
+      const judged: Judged[] = [];
+      let unjudged = 0;
+      for (let i = 0; i < all.length; i += CHUNK) {
+        const chunk = all.slice(i, i + CHUNK);
+        await bulkWriteOffers(flow, chunk);
+        for (const item of chunk) {
+          const j = await judge(flow, item);
+          if (j) judged.push(j);
+          else unjudged++;
         }
-        if (judged.length === 0) {
-          const reason = `offer-bulk on bulkWriteOffers: none of the ${all.length} bulk items read back with the content written`;
-          ctx.testInfo.annotations.push({ type: 'blocked-by', description: reason });
-          ctx.testInfo.skip(true, `blocked by ${reason}`);
-        }
-        const bad = judged.filter((j) => j.wrong.length > 0);
-        if (bad.length > 0)
-          ctx.check.fail(
-            `${bad.length} of ${judged.length} bulk item(s) read back with flags other than written${unjudged ? ` (${unjudged} not judged: offer-bulk's)` : ''}:\n    ${bad
-              .slice(0, 8)
-              .map((b) => `${b.item.id} (${flagsOf(b.item)}): ${b.wrong.join('; ')}`)
-              .join('\n    ')}`,
-            { exchanges: flow.api.exchanges.filter((x) => x.request.method === 'POST').slice(-1) },
-          );
-      }),
+      }
+      if (judged.length === 0) {
+        const reason = `offer-bulk on bulkWriteOffers: none of the ${all.length} bulk items read back with the content written`;
+        flow.testInfo.annotations.push({ type: 'blocked-by', description: reason });
+        flow.testInfo.skip(true, `blocked by ${reason}`);
+      }
+      const bad = judged.filter((j) => j.wrong.length > 0);
+      if (bad.length > 0)
+        flow.check.fail(
+          `${bad.length} of ${judged.length} bulk item(s) read back with flags other than written${unjudged ? ` (${unjudged} not judged: offer-bulk's)` : ''}:\n    ${bad
+            .slice(0, 8)
+            .map((b) => `${b.item.id} (${flagsOf(b.item)}): ${b.wrong.join('; ')}`)
+            .join('\n    ')}`,
+          { exchanges: flow.api.exchanges.filter((x) => x.request.method === 'POST').slice(-1) },
+        );
+    },
   ),
 );

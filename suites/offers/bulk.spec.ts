@@ -9,11 +9,10 @@ import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { bulkItemArb } from '../generators/bulk-item.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, bulkWriteOffers, writeControl } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, bulkWriteOffers, writeControl } from '../lib/offer-api.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 /** Maximum bulk size: not shown (spec 8); ten is a size no bulk endpoint should refuse. */
 const MAX_ITEMS = 10;
@@ -27,30 +26,29 @@ test(
       title: 'every bulk item is stored under its own id with its own content',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const items = fc.array(bulkItemArb(target().runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
-        await checkProperty(
-          flow,
-          [items],
-          async (generated) => {
-            // Fresh ids at run time: a shrink replays the same items, which must not find the last attempt's offers.
-            const sent = generated.map((item) => ({ ...item, id: flow.cleanup.newOfferId('bulk') }));
-            const ack = await bulkWriteOffers(flow, sent);
-            for (const [i, item] of sent.entries()) {
-              // Reading back a written field is offer-upsert's rule: the same item PUT alone tells whose fault it is.
-              await awaitOffer(
-                flow,
-                item.id,
-                expectationsOf(item, { created: true }),
-                `(bulk item ${i} of ${sent.length}) does not read back as that item`,
-                undefined,
-                { batchIds: ack.batchIds, control: () => writeControl(flow, item) },
-              );
-            }
-          },
-          { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2 },
-        );
-      }),
+    async (flow) => {
+      const items = fc.array(bulkItemArb(target().runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
+      await checkProperty(
+        flow,
+        [items],
+        async (generated) => {
+          // Fresh ids at run time: a shrink replays the same items, which must not find the last attempt's offers.
+          const sent = generated.map((item) => ({ ...item, id: flow.cleanup.newOfferId('bulk') }));
+          const ack = await bulkWriteOffers(flow, sent);
+          for (const [i, item] of sent.entries()) {
+            // Reading back a written field is offer-upsert's rule: the same item PUT alone tells whose fault it is.
+            await awaitOffer(
+              flow,
+              item.id,
+              expectationsOf(item, { created: true }),
+              `(bulk item ${i} of ${sent.length}) does not read back as that item`,
+              undefined,
+              { batchIds: ack.batchIds, control: () => writeControl(flow, item) },
+            );
+          }
+        },
+        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2 },
+      );
+    },
   ),
 );

@@ -6,10 +6,9 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from './offer-api.ts';
+import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
 
 const CANCELED = [{ pointer: '/canceled', value: true, compare: 'exact' as const }];
 const runs = (): number => Math.max(1, Math.ceil(target().runs / 4));
@@ -23,28 +22,27 @@ test(
       title: 'cancel: true in a write body cancels the offer',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        await checkProperty(
-          flow,
-          [offerWriteBodyArb(target().runId, { cancel: false })],
-          async (body) => {
-            const { id, before } = await writeLiveOffer(flow, body);
-            const put = await upsertOffer(flow, id, { ...body, cancel: true });
-            await awaitOffer(
-              flow,
-              id,
-              CANCELED,
-              'was written with cancel: true but does not read canceled: true',
-              undefined,
-              // Cancelling by the flag is an update: one that changes nothing at all is offer-upsert's fault.
-              { before, batchIds: put.batchIds, control: () => updateControl(flow, body) },
-            );
-            flow.cleanup.offerCancelled(id);
-          },
-          { numRuns: runs(), waitsPerRun: 2 },
-        );
-      }),
+    async (flow) => {
+      await checkProperty(
+        flow,
+        [offerWriteBodyArb(target().runId, { cancel: false })],
+        async (body) => {
+          const { id, before } = await writeLiveOffer(flow, body);
+          const put = await upsertOffer(flow, id, { ...body, cancel: true });
+          await awaitOffer(
+            flow,
+            id,
+            CANCELED,
+            'was written with cancel: true but does not read canceled: true',
+            undefined,
+            // Cancelling by the flag is an update: one that changes nothing at all is offer-upsert's fault.
+            { before, batchIds: put.batchIds, control: () => updateControl(flow, body) },
+          );
+          flow.cleanup.offerCancelled(id);
+        },
+        { numRuns: runs(), waitsPerRun: 2 },
+      );
+    },
   ),
 );
 
@@ -57,26 +55,25 @@ test(
       title: 'DELETE answers a batchId and cancels the offer',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        await checkProperty(
-          flow,
-          [offerWriteBodyArb(target().runId, { cancel: false })],
-          async (body) => {
-            const { id, before } = await writeLiveOffer(flow, body);
-            const del = await deleteOffer(flow, id);
-            await awaitOffer(
-              flow,
-              id,
-              CANCELED,
-              'was deleted (DELETE cancels, spec 3 rule 4) but does not read canceled: true',
-              undefined,
-              { before, batchIds: del.batchIds },
-            );
-            flow.cleanup.offerCancelled(id);
-          },
-          { numRuns: runs(), waitsPerRun: 2 },
-        );
-      }),
+    async (flow) => {
+      await checkProperty(
+        flow,
+        [offerWriteBodyArb(target().runId, { cancel: false })],
+        async (body) => {
+          const { id, before } = await writeLiveOffer(flow, body);
+          const del = await deleteOffer(flow, id);
+          await awaitOffer(
+            flow,
+            id,
+            CANCELED,
+            'was deleted (DELETE cancels, spec 3 rule 4) but does not read canceled: true',
+            undefined,
+            { before, batchIds: del.batchIds },
+          );
+          flow.cleanup.offerCancelled(id);
+        },
+        { numRuns: runs(), waitsPerRun: 2 },
+      );
+    },
   ),
 );

@@ -7,10 +7,9 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup } from '../lib/cleanup.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, createOffer, writeControl } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 test(
   ...checkTest(
@@ -21,29 +20,28 @@ test(
       title: 'two POST /offers create two offers under two ids, and the first keeps its content',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        const runId = target().runId;
-        // Distinct references, so each offer's content is its own.
-        const bodies = ['a', 'b'].map((k) => {
-          const { settled: _s, ...body } = offerWriteBody(runId);
-          return { ...body, offer: { ...body.offer, references: [taggedId(runId, `create-${k}`)] } };
+    async (flow) => {
+      const runId = target().runId;
+      // Distinct references, so each offer's content is its own.
+      const bodies = ['a', 'b'].map((k) => {
+        const { settled: _s, ...body } = offerWriteBody(runId);
+        return { ...body, offer: { ...body.offer, references: [taggedId(runId, `create-${k}`)] } };
+      });
+      const [a, b] = [await createOffer(flow, bodies[0]!), await createOffer(flow, bodies[1]!)];
+      if (a.id === b.id)
+        flow.check.fail(`two POST /offers with different bodies both answered id ${a.id}: POST creates an offer`, {
+          exchanges: [a.exchange, b.exchange],
+          pointer: '/id',
         });
-        const [a, b] = [await createOffer(flow, bodies[0]!), await createOffer(flow, bodies[1]!)];
-        if (a.id === b.id)
-          flow.check.fail(`two POST /offers with different bodies both answered id ${a.id}: POST creates an offer`, {
-            exchanges: [a.exchange, b.exchange],
-            pointer: '/id',
-          });
-        for (const [i, created] of [a, b].entries())
-          await awaitOffer(
-            flow,
-            created.id,
-            expectationsOf(bodies[i]!, { created: true }),
-            `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
-            undefined,
-            { batchIds: created.batchIds, control: () => writeControl(flow, bodies[i]!) },
-          );
-      }),
+      for (const [i, created] of [a, b].entries())
+        await awaitOffer(
+          flow,
+          created.id,
+          expectationsOf(bodies[i]!, { created: true }),
+          `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
+          undefined,
+          { batchIds: created.batchIds, control: () => writeControl(flow, bodies[i]!) },
+        );
+    },
   ),
 );

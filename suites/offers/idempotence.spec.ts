@@ -5,11 +5,10 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, readOffer, upsertOffer, writeLiveOffer } from './offer-api.ts';
-import { expectationsOf } from './readback.ts';
+import { awaitOffer, readOffer, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 test(
   ...checkTest(
@@ -20,35 +19,34 @@ test(
       title: 'the same PUT twice leaves one offer with the same content',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        await checkProperty(
-          flow,
-          [offerWriteBodyArb(target().runId, { cancel: false })],
-          async (body) => {
-            // The first PUT must read as written before the second says anything: that is offer-upsert's rule.
-            const { id, before } = await writeLiveOffer(flow, body);
-            const second = await upsertOffer(flow, id, body);
-            await awaitOffer(
-              flow,
-              id,
-              expectationsOf(body, { created: true }),
-              'does not hold what the repeated PUT wrote',
-              undefined,
-              { before, batchIds: second.batchIds },
+    async (flow) => {
+      await checkProperty(
+        flow,
+        [offerWriteBodyArb(target().runId, { cancel: false })],
+        async (body) => {
+          // The first PUT must read as written before the second says anything: that is offer-upsert's rule.
+          const { id, before } = await writeLiveOffer(flow, body);
+          const second = await upsertOffer(flow, id, body);
+          await awaitOffer(
+            flow,
+            id,
+            expectationsOf(body, { created: true }),
+            'does not hold what the repeated PUT wrote',
+            undefined,
+            { before, batchIds: second.batchIds },
+          );
+          const read = await readOffer(flow, id);
+          const copies = Array.isArray(read.exchange.response.body)
+            ? read.exchange.response.body.filter((o) => (o as { id?: unknown }).id === id).length
+            : 0;
+          if (copies > 1)
+            flow.check.fail(
+              `GET /offers/${id} answers ${copies} offers with that id after the same PUT twice; an upsert keeps one`,
+              { exchanges: [read.exchange] },
             );
-            const read = await readOffer(flow, id);
-            const copies = Array.isArray(read.exchange.response.body)
-              ? read.exchange.response.body.filter((o) => (o as { id?: unknown }).id === id).length
-              : 0;
-            if (copies > 1)
-              flow.check.fail(
-                `GET /offers/${id} answers ${copies} offers with that id after the same PUT twice; an upsert keeps one`,
-                { exchanges: [read.exchange] },
-              );
-          },
-          { numRuns: Math.ceil(target().runs / 2), waitsPerRun: 1 },
-        );
-      }),
+        },
+        { numRuns: Math.ceil(target().runs / 2), waitsPerRun: 1 },
+      );
+    },
   ),
 );

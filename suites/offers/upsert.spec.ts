@@ -5,14 +5,13 @@
  */
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { withCleanup } from '../lib/cleanup.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { operationById } from '../../specs/contract.ts';
-import { awaitOffer, createOffer, upsertOffer } from './offer-api.ts';
+import { awaitOffer, createOffer, upsertOffer } from '../lib/offer-api.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
-import { expectationsOf } from './readback.ts';
+import { expectationsOf } from '../lib/readback.ts';
 
 /** A body without the settled flag, which offer-settled owns. */
 export function withoutSettled(body: OfferWrite): OfferWrite {
@@ -31,49 +30,48 @@ test(
       title: 'POST creates, PUT creates a new id and updates an existing one',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        // The flags stay out: cancelling is offer-cancel's concern (and what an update does to a cancelled offer is not
-        // shown), settled offer-settled's: one wrong flag fails its own check, not this one too.
-        const body = offerWriteBodyArb(target().runId, { cancel: false }).map(withoutSettled);
-        // The update writes at least one documented field, or there is nothing to see it change.
-        const change = body.filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
-        await checkProperty(
-          flow,
-          [body, change],
-          async (first, second) => {
-            const created = await createOffer(flow, first);
-            await awaitOffer(
-              flow,
-              created.id,
-              expectationsOf(first, { created: true }),
-              'did not read back what POST /offers wrote',
-              undefined,
-              { batchIds: created.batchIds },
-            );
-            const id = flow.cleanup.newOfferId();
-            const put = await upsertOffer(flow, id, first);
-            const before = await awaitOffer(
-              flow,
-              id,
-              expectationsOf(first, { created: true }),
-              'was not created by a PUT to a new id',
-              undefined,
-              { batchIds: put.batchIds },
-            );
-            const update = await upsertOffer(flow, id, second);
-            await awaitOffer(
-              flow,
-              id,
-              expectationsOf(second, { created: false }),
-              'was not updated by a PUT to its id',
-              undefined,
-              { before, batchIds: update.batchIds },
-            );
-          },
-          { waitsPerRun: 3 },
-        );
-      }),
+    async (flow) => {
+      // The flags stay out: cancelling is offer-cancel's concern (and what an update does to a cancelled offer is not
+      // shown), settled offer-settled's: one wrong flag fails its own check, not this one too.
+      const body = offerWriteBodyArb(target().runId, { cancel: false }).map(withoutSettled);
+      // The update writes at least one documented field, or there is nothing to see it change.
+      const change = body.filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
+      await checkProperty(
+        flow,
+        [body, change],
+        async (first, second) => {
+          const created = await createOffer(flow, first);
+          await awaitOffer(
+            flow,
+            created.id,
+            expectationsOf(first, { created: true }),
+            'did not read back what POST /offers wrote',
+            undefined,
+            { batchIds: created.batchIds },
+          );
+          const id = flow.cleanup.newOfferId();
+          const put = await upsertOffer(flow, id, first);
+          const before = await awaitOffer(
+            flow,
+            id,
+            expectationsOf(first, { created: true }),
+            'was not created by a PUT to a new id',
+            undefined,
+            { batchIds: put.batchIds },
+          );
+          const update = await upsertOffer(flow, id, second);
+          await awaitOffer(
+            flow,
+            id,
+            expectationsOf(second, { created: false }),
+            'was not updated by a PUT to its id',
+            undefined,
+            { before, batchIds: update.batchIds },
+          );
+        },
+        { waitsPerRun: 3 },
+      );
+    },
   ),
 );
 
@@ -86,23 +84,22 @@ test(
       title: 'a body with every documented field reads back field by field, on every run',
       writes: true,
     },
-    (ctx) =>
-      withCleanup(ctx, async (flow) => {
-        // Generated bodies leave fields out at random; this one writes all of them, so a field that never reads back
-        // as written is found on every seed.
-        const body = withoutSettled(offerWriteBody(target().runId));
-        const id = flow.cleanup.newOfferId();
-        const put = await upsertOffer(flow, id, body);
-        await awaitOffer(
-          flow,
-          id,
-          expectationsOf(body, { created: true }),
-          'did not read back a complete body',
-          undefined,
-          {
-            batchIds: put.batchIds,
-          },
-        );
-      }),
+    async (flow) => {
+      // Generated bodies leave fields out at random; this one writes all of them, so a field that never reads back
+      // as written is found on every seed.
+      const body = withoutSettled(offerWriteBody(target().runId));
+      const id = flow.cleanup.newOfferId();
+      const put = await upsertOffer(flow, id, body);
+      await awaitOffer(
+        flow,
+        id,
+        expectationsOf(body, { created: true }),
+        'did not read back a complete body',
+        undefined,
+        {
+          batchIds: put.batchIds,
+        },
+      );
+    },
   ),
 );

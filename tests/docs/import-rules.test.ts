@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { ALLOWED, checkAll, KNOWN_CROSS_SUITE } from '../../scripts/check-imports.ts';
+import { ALLOWED, checkAll } from '../../scripts/check-imports.ts';
 import { ROOT } from '../runner/helpers.ts';
 
 const DOC = 'docs/architecture.md';
@@ -77,16 +77,6 @@ test('every allowance of ALLOWED is used by some import (but net/)', () => {
       .map((to) => `no file of ${from}/ imports ${to}/: drop '${to}' from ALLOWED.${from} (and from ${DOC})`),
   );
   assert.deepEqual(unused, []);
-});
-
-test('each line of KNOWN_CROSS_SUITE is still an import (remove the line when the import goes)', () => {
-  const stale = KNOWN_CROSS_SUITE.filter((entry) => {
-    const [file, target] = entry.split(' -> ') as [string, string];
-    const text = readFileSync(join(ROOT, file), 'utf8');
-    const relativeTarget = target.split('/').slice(2).join('/');
-    return !text.includes(`/${relativeTarget}'`);
-  });
-  assert.deepEqual(stale, []);
 });
 
 const tree = mkdtempSync(join(tmpdir(), 'flis-import-rules-'));

@@ -2,13 +2,13 @@
  * The 'eventual' preset (issue 17): writes show after its own delay, the batch
  * status says `state: done` only once they do, and the offer listing leaves
  * cancelled offers out. Also the suites' reading of batch words
- * (suites/offers/batch-processed.ts) against every wording the mock can answer.
+ * (suites/lib/batch-processed.ts) against every wording the mock can answer.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { variantPresets } from '../../mock/variant.ts';
-import { saysProcessed } from '../../suites/offers/batch-processed.ts';
+import { saysProcessed } from '../../suites/lib/batch-processed.ts';
 import { call, offerBody, withMock } from './helpers.ts';
 
 describe("the 'eventual' variant", () => {

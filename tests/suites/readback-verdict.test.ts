@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readBackOwner, unmetVerdict, type Expectation } from '../../suites/offers/readback.ts';
+import { readBackOwner, unmetVerdict, type Expectation } from '../../suites/lib/readback.ts';
 import { pollUntil } from '../../suites/lib/poll.ts';
 
 describe('pollUntil', () => {

@@ -1,8 +1,8 @@
 /** PUT /offers/{offerId} with cancel: true: cancels the offer (spec 3 rule 4) and applies the rest of the body. */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../offers/offer-api.ts';
-import { expectationsOf } from '../../offers/readback.ts';
+import { upsertOffer } from '../../lib/offer-api.ts';
+import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,
   liveOffers,

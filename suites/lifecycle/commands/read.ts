@@ -1,5 +1,5 @@
 /** GET /offers/{offerId} of any offer the run wrote, live or cancelled: it reads as the model says (spec 4.1). */
-import { awaitOffer } from '../../offers/offer-api.ts';
+import { awaitOffer } from '../../lib/offer-api.ts';
 import { expectedOf, type OfferCommand, type OfferModel, type Real } from '../model.ts';
 
 export class ReadCommand implements OfferCommand {

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../offers/offer-api.ts';
-import { expectationsOf } from '../../offers/readback.ts';
+import { upsertOffer } from '../../lib/offer-api.ts';
+import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,
   liveOffers,

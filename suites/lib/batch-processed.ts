@@ -7,7 +7,7 @@
  * out its deadline as before: this only lets a wrong server fail sooner.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { FlowContext } from '../lib/cleanup.ts';
+import type { CheckContext } from './check-test.ts';
 
 const DONE_WORDS = /^(processed|done|completed?|succeeded|successful|success|finished)$/i;
 
@@ -19,7 +19,7 @@ export function saysProcessed(body: unknown): boolean {
 }
 
 /** True when every batch answers 2xx and says it was processed. Never fails the check: batch-status owns that lookup. */
-export async function batchesProcessed(ctx: FlowContext, batchIds: readonly string[]): Promise<boolean> {
+export async function batchesProcessed(ctx: CheckContext, batchIds: readonly string[]): Promise<boolean> {
   if (batchIds.length === 0) return false;
   for (const batchId of batchIds) {
     const x = await ctx.api.op(operationById('getBatchRequestsStatus'), { params: { batchId } });

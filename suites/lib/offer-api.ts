@@ -1,16 +1,27 @@
 /**
- * The offer operations of spec 4.1 as flow steps: each write checks its own
- * acknowledgement (any 2xx, the documented ack shape) and registers what it
- * wrote for cleanup; `awaitOffer` waits for an asynchronous write to show up
- * (spec 1) by polling with the target's deadline, never a fixed sleep.
+ * The one offer API of the suites (spec 4.1), in two parts.
+ *
+ * Flow steps, for checks that judge offers (the offers, lifecycle and bad-input
+ * suites): each write checks its own acknowledgement (any 2xx, the documented
+ * ack shape) and registers what it wrote for cleanup; `awaitOffer` waits for an
+ * asynchronous write to show up (spec 1) by polling with the target's deadline,
+ * never a fixed sleep, and tells a check's own fault from another's.
+ *
+ * Set-up offers, at the end of this file, for checks that judge something else
+ * (the contract suite: an offer to read, list, address or cancel): a PUT whose
+ * ack is not judged, cancelled when the test ends once it is visible, because a
+ * DELETE that overtakes its create could miss it.
  */
 import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
 import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
-import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import type { FlowContext } from '../lib/cleanup.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
+import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
+import type { CheckContext } from './check-test.ts';
+import type { FlisClient } from './client.ts';
+import { type Exchange, is2xx } from './exchange.ts';
+import { offerWriteBody, taggedId } from './fixtures.ts';
+import type { PollResult } from './poll.ts';
+import { noteVisibleAfter, pollVisible } from './property.ts';
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from './batch-processed.ts';
 import {
   expectationsOf,
@@ -36,7 +47,7 @@ function field(x: Exchange, name: string): string {
 }
 
 /** POST /offers: creates an offer; the answer carries its id (spec 4.1, 2.7). */
-export async function createOffer(ctx: FlowContext, body: OfferWrite): Promise<Ack & { id: string }> {
+export async function createOffer(ctx: CheckContext, body: OfferWrite): Promise<Ack & { id: string }> {
   const x = await ctx.api.op(operationById('createOffer'), { json: body });
   ctx.check.expectSuccess(x, 'POST /offers');
   ctx.check.expectSchema(x, 'batch-ack-create', 'spec 2.7');
@@ -49,7 +60,7 @@ export async function createOffer(ctx: FlowContext, body: OfferWrite): Promise<A
 }
 
 /** PUT /offers/{offerId}: creates or updates (spec 1, 4.1). */
-export async function upsertOffer(ctx: FlowContext, id: string, body: OfferWrite): Promise<Ack> {
+export async function upsertOffer(ctx: CheckContext, id: string, body: OfferWrite): Promise<Ack> {
   ctx.cleanup.offer(id);
   const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
   ctx.check.expectSuccess(x, `PUT /offers/${id}`);
@@ -58,7 +69,7 @@ export async function upsertOffer(ctx: FlowContext, id: string, body: OfferWrite
 }
 
 /** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4) and answers a batchId (spec 4.1). */
-export async function deleteOffer(ctx: FlowContext, id: string): Promise<Ack> {
+export async function deleteOffer(ctx: CheckContext, id: string): Promise<Ack> {
   const x = await ctx.api.op(operationById('deleteOffer'), { params: { offerId: id } });
   ctx.check.expectSuccess(x, `DELETE /offers/${id}`);
   ctx.check.expectSchema(x, 'batch-ack', 'spec 4.1');
@@ -71,7 +82,7 @@ export async function deleteOffer(ctx: FlowContext, id: string): Promise<Ack> {
  * with a 4xx is sent again in halves, down to single items, so only a refused single valid item fails the check.
  * Answers the first part's acknowledgement.
  */
-export async function bulkWriteOffers(ctx: FlowContext, items: OfferBulkItem[]): Promise<Ack> {
+export async function bulkWriteOffers(ctx: CheckContext, items: OfferBulkItem[]): Promise<Ack> {
   for (const item of items) ctx.cleanup.offer(item.id);
   const x = await ctx.api.op(operationById('bulkWriteOffers'), { json: items });
   if (items.length > 1 && x.response.status >= 400 && x.response.status < 500) {
@@ -139,7 +150,7 @@ function shapeProblemOf(body: unknown, own: readonly string[]): string | undefin
  * unless that id is another offer this test wrote: then the GET answered
  * another record, which is record-identity's to report (the flow is blocked).
  */
-export async function readOffer(ctx: FlowContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
+export async function readOffer(ctx: CheckContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
   const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
   const body = x.response.body;
   if (x.response.status < 200 || x.response.status > 299) return { exchange: x };
@@ -173,7 +184,7 @@ interface PolledRead {
  * response-schema, which owns that fault.
  */
 export async function awaitOffer(
-  ctx: FlowContext,
+  ctx: CheckContext,
   id: string,
   expectations: readonly Expectation[],
   what: string,
@@ -233,7 +244,7 @@ export async function awaitOffer(
  * miss is the read-back owner's (offer-upsert, or the flag's check), so it blocks the flow instead of failing it.
  */
 export async function writeLiveOffer(
-  ctx: FlowContext,
+  ctx: CheckContext,
   body: OfferWrite,
 ): Promise<{ id: string; before: Record<string, unknown> }> {
   const id = ctx.cleanup.newOfferId();
@@ -254,7 +265,7 @@ export async function writeLiveOffer(
  * offer. 'offer-upsert' when that update does not show either (updates are not applied at all, offer-upsert's rule),
  * else undefined: the flag alone is wrong.
  */
-export async function updateControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+export async function updateControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
   const plain: OfferWrite = { offer: body.offer ?? {} };
   const created = await controlWrite(ctx, plain);
   if (created.owner) return created.owner;
@@ -283,7 +294,7 @@ interface ControlResult {
 }
 
 /** The body PUT to a fresh id and read back, failing fast like awaitOffer. */
-async function controlWrite(ctx: FlowContext, body: OfferWrite): Promise<ControlResult> {
+async function controlWrite(ctx: CheckContext, body: OfferWrite): Promise<ControlResult> {
   const { id: _bulkId, ...single } = body as OfferBulkItem;
   const id = ctx.cleanup.newOfferId('control');
   await upsertOffer(ctx, id, single);
@@ -308,12 +319,12 @@ async function controlWrite(ctx: FlowContext, body: OfferWrite): Promise<Control
  * A control for a flow that wrote `body` (a bulk item, a lifecycle step): the same body PUT to a fresh id, read
  * back. Answers the owner of the fields that do not read back (readBackOwner), or undefined when all do.
  */
-export async function writeControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+export async function writeControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
   return (await controlWrite(ctx, body)).owner;
 }
 
 /** writeControl, then DELETE of the fresh offer: 'offer-cancel' when it does not then read canceled: true. */
-export async function deleteControl(ctx: FlowContext, body: OfferWrite): Promise<string | undefined> {
+export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
   const c = await controlWrite(ctx, body);
   if (c.owner) return c.owner;
   const del = await deleteOffer(ctx, c.id);
@@ -334,4 +345,67 @@ export async function deleteControl(ctx: FlowContext, body: OfferWrite): Promise
   if (!r.ok) return 'offer-cancel';
   ctx.cleanup.offerCancelled(c.id);
   return undefined;
+}
+
+/** GET /offers/{offerId} answers an array of Offer (spec 4.1): visible means a 2xx with at least one element. */
+export function offerVisible(x: Exchange): boolean {
+  return is2xx(x) && Array.isArray(x.response.body) && x.response.body.length > 0;
+}
+
+export function waitForOffer(api: FlisClient, offerId: string): Promise<PollResult<Exchange>> {
+  return pollVisible(() => api.op(operationById('getOffer'), { params: { offerId } }), offerVisible);
+}
+
+/** Best effort: wait (up to the deadline) for the offer to show, then cancel it. */
+export async function cancelOffer(api: FlisClient, offerId: string): Promise<Exchange> {
+  await waitForOffer(api, offerId);
+  return api.op(operationById('deleteOffer'), { params: { offerId } });
+}
+
+export interface WrittenOffer {
+  id: string;
+  exchange: Exchange;
+  /** The test cancelled it itself; the undo step then has nothing to do. */
+  markCancelled(): void;
+}
+
+/** Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1) and registers its cancellation. */
+export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
+  const id = taggedId(ctx.runId, 'offer');
+  const exchange = await ctx.api.op(operationById('upsertOffer'), {
+    params: { offerId: id },
+    json: offerWriteBody(ctx.runId),
+  });
+  let cancelled = false;
+  ctx.cleanup.add(`cancel ${what} ${id}`, async () => (cancelled ? undefined : cancelOffer(ctx.api, id)));
+  if (!is2xx(exchange)) {
+    ctx.check.fail(
+      `could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`,
+      { exchanges: [exchange] },
+      'spec 4.1',
+    );
+  }
+  return { id, exchange, markCancelled: () => (cancelled = true) };
+}
+
+/** Writes an offer and waits until it can be read; a miss after the deadline fails (spec 1: the write must become visible). */
+export async function putVisibleOffer(
+  ctx: CheckContext,
+  what = 'set-up offer',
+): Promise<WrittenOffer & { read: Exchange }> {
+  const offer = await putOffer(ctx, what);
+  const seen = await waitForOffer(ctx.api, offer.id);
+  if (!seen.ok) {
+    ctx.check.fail(
+      `the ${what} ${offer.id} (PUT answered ${offer.exchange.response.status}) was not readable through GET /offers/{offerId} within ${seen.elapsedMs} ms (FLIS_VISIBILITY_TIMEOUT_MS); last answer ${seen.value.response.status}`,
+      { exchanges: [offer.exchange, seen.value] },
+      'spec 1',
+    );
+  }
+  return { ...offer, read: seen.value };
+}
+
+/** Registers cancellation of offers a write under test may have created (ids from the body or the ack). */
+export function cancelLater(ctx: CheckContext, ids: readonly string[], what: string): void {
+  for (const id of ids) ctx.cleanup.add(`cancel ${what} ${id}`, () => cancelOffer(ctx.api, id));
 }
