@@ -133,6 +133,18 @@ function shapeProblemOf(body: unknown, own: readonly string[]): string | undefin
   return v ? `${v.pointer || '(root)'} ${v.message} (offer-list.schema.json)` : undefined;
 }
 
+/** Per flow, whether the list showed an answered id and the asked one both: asked once, since a list may be long. */
+const listedOthers = new WeakMap<object, Map<string, Promise<boolean>>>();
+
+function listedOther(ctx: FlowContext, id: string, answered: string): Promise<boolean> {
+  let memo = listedOthers.get(ctx.cleanup);
+  if (!memo) listedOthers.set(ctx.cleanup, (memo = new Map()));
+  const key = `${id}\u0000${answered}`;
+  let verdict = memo.get(key);
+  if (!verdict) memo.set(key, (verdict = answeredListedOther(ctx.api, id, answered)));
+  return verdict;
+}
+
 /**
  * GET /offers/{offerId} answers an array of Offer (spec 4.1). The element with
  * the requested id is the offer; a one-element array is taken as the offer
@@ -152,7 +164,7 @@ export async function readOffer(ctx: FlowContext, id: string, opts: ReadOptions 
   if (offer && offer.id !== id && typeof offer.id === 'string') {
     const whose = ctx.cleanup.wrote(offer.id)
       ? 'another offer this test wrote'
-      : (await answeredListedOther(ctx.api, id, offer.id))
+      : (await listedOther(ctx, id, offer.id))
         ? 'another offer GET /offers lists beside this one'
         : undefined;
     if (whose)
