@@ -6,6 +6,7 @@
 import { evaluateGates, exitCodeWithGates, type GateOptions } from '../reporting/gates.ts';
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';
+import { notJudgedLine } from '../reporting/skip-groups.ts';
 import { certificateSummary } from '../reporting/write-certificate.ts';
 import type { Certificate } from '../reporting/certificate.ts';
 import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
@@ -26,7 +27,7 @@ export function checkExitOf(c: Certificate, strict: boolean): number {
 export function countsLine(c: Certificate): string {
   const k = c.counts;
   const contract = k.failed - c.verdict.advisories;
-  return `checks: ${k.passed} passed, ${contract} failed on contract rules, ${c.verdict.advisories} advisory failure(s), ${k.skipped} skipped (${k.blocked} blocked by another check, ${k.inconclusive} inconclusive)${k.suiteErrors ? `, ${k.suiteErrors} error(s) outside any test` : ''}`;
+  return `checks: ${k.passed} passed, ${contract} failed on contract rules, ${c.verdict.advisories} advisory failure(s), ${k.skipped} skipped (${k.blocked} blocked by another check, ${k.inconclusive} inconclusive)${k.notJudged ? `, ${k.notJudged} operation(s) not judged` : ''}${k.suiteErrors ? `, ${k.suiteErrors} error(s) outside any test` : ''}`;
 }
 
 /** The closing line: the verdict, its scope and the exit code, so a CI log's last line says it all. */
@@ -79,6 +80,7 @@ export function finishRun(
     ? SIGNAL_EXIT[opts.interrupted]
     : exitCodeWithGates(checkExitOf(reports.certificate, opts.strict), results);
   io.out(countsLine(reports.certificate));
+  for (const g of reports.certificate.notJudged) io.out(`  ${notJudgedLine(g)}`);
   for (const line of opts.describe?.(reports) ?? []) io.out(line);
   if (reports.certificate.failures.length) for (const line of opts.onFailure ?? []) io.out(line);
   if (opts.interrupted)

@@ -59,6 +59,9 @@ export const faultNames = [
   'billing-group-get-wrong',
   'invoice-get-wrong',
   'transport-order-delete-removes',
+  // Issue 17 sections 3 and 5, continued: a fault only a sequence meets, and a GET by id answering another offer.
+  'delete-after-update-ignored',
+  'offer-get-wrong',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -145,6 +148,10 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /invoices/{id} and GET /invoicesBillingGroupDetailsSnapshot/{id} answer the next invoice instead of the one asked for (spec 4.2).',
   'transport-order-delete-removes':
     'DELETE of a carrier booking transport order removes the order and its events instead of marking the events cancelled (spec 3 rule 5).',
+  'delete-after-update-ignored':
+    'DELETE /offers/{offerId} of an offer updated since its creation answers a batchId but leaves it live; offers never updated are cancelled (spec 3 rule 4).',
+  'offer-get-wrong':
+    'GET /offers/{offerId} answers the next stored offer (with its own id) instead of the one asked for (spec 4.1).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

@@ -16,7 +16,16 @@ import type { MatrixCell, MatrixRow } from './matrix.ts';
  * What a cell or an operation shows, worst first. `advisory`: failed only on rules beyond the spec (convention),
  * which never blocks certification, so it is amber wherever a contract failure is red.
  */
-export const OUTCOMES = ['failed', 'advisory', 'blocked', 'inconclusive', 'passed', 'skipped', 'not-covered'] as const;
+export const OUTCOMES = [
+  'failed',
+  'advisory',
+  'blocked',
+  'inconclusive',
+  'not-judged',
+  'passed',
+  'skipped',
+  'not-covered',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export const OUTCOME_LABEL: Record<Outcome, string> = {
@@ -24,6 +33,7 @@ export const OUTCOME_LABEL: Record<Outcome, string> = {
   advisory: 'advisory failure (beyond the spec)',
   blocked: 'blocked (another check failed first)',
   inconclusive: 'inconclusive (disturbed by another writer)',
+  'not-judged': 'not judged (no request the check could judge it on)',
   passed: 'passed',
   skipped: 'skipped',
   'not-covered': 'not covered',
@@ -35,6 +45,7 @@ export const OUTCOME_COLOUR: Record<Outcome, string> = {
   advisory: '#e8912d',
   blocked: '#d4a72c',
   inconclusive: '#8250df',
+  'not-judged': '#54aeff',
   passed: '#2da44e',
   skipped: '#8c959f',
   'not-covered': '#ffffff',
@@ -72,7 +83,7 @@ export function rowOutcome(row: MatrixRow, advisory: ReadonlySet<string> = new S
 export type Tally = Record<Outcome, number>;
 
 export function emptyTally(): Tally {
-  return { failed: 0, advisory: 0, blocked: 0, inconclusive: 0, passed: 0, skipped: 0, 'not-covered': 0 };
+  return Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Tally;
 }
 
 export interface GroupTally {

@@ -28,7 +28,7 @@ import {
 } from './certificate-glance.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
-import { groupSkips, skipGroupLine, tests } from './skip-groups.ts';
+import { groupSkips, notJudgedLine, notJudgedSummary, skipGroupLine, tests } from './skip-groups.ts';
 
 export { escapeHtml };
 
@@ -60,7 +60,7 @@ a{color:#0550ae}
 .meter{height:10px;background:#eaeef2;border-radius:5px;overflow:hidden;margin-top:6px}
 .meter i{display:block;height:100%;background:#2da44e} .meter.short i{background:#d4a72c}
 .tile.t-failed.hot{background:#d1242f;border-color:#d1242f;color:#fff} .tile.t-failed.hot span{color:#fff}
-.tile.t-failed.warm{background:#fff1c2;border-color:#d4a72c} .tile.t-blocked.hot{background:#fff1c2;border-color:#d4a72c} .tile.t-inconclusive.hot{background:#efe8fc;border-color:#8250df}
+.tile.t-failed.warm{background:#fff1c2;border-color:#d4a72c} .tile.t-blocked.hot{background:#fff1c2;border-color:#d4a72c} .tile.t-inconclusive.hot{background:#efe8fc;border-color:#8250df} .tile.t-not-judged.hot{background:#ddf4ff;border-color:#54aeff}
 .glance-grid{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
 .glance-grid h3{font-size:14px;margin:0 0 4px}
 svg.glance{display:block;max-width:100%;height:auto} svg.glance text{font:11px system-ui,sans-serif;fill:#1b1f24}
@@ -94,6 +94,7 @@ table.failures .what{font-family:ui-monospace,monospace}
 .c.advisory a{display:block;color:#fff;text-decoration:none}
 .c.blocked{background:#fff1c2;color:#7a4a00;font-weight:700}
 .c.inconclusive{background:#efe8fc;color:#512a97;font-weight:700}
+.c.not-judged{background:#ddf4ff;color:#0550ae;font-weight:700}
 .c.passed{background:#e6f6ea;color:#1a7f37}
 .c.skipped{background:#eaeef2;color:#57606a}
 .c.not-covered{color:#c6ccd2}
@@ -114,6 +115,7 @@ const SYMBOL: Record<Outcome, string> = {
   advisory: '✗',
   blocked: '⊘',
   inconclusive: '?',
+  'not-judged': '○',
   passed: '✓',
   skipped: '–',
   'not-covered': '·',
@@ -212,6 +214,19 @@ function skipSummaryHtml(c: Certificate): string {
   return `<table><tr><th style="width:8em">cells</th><th>why</th></tr>${[...reasons].map(([r, n]) => `<tr><td>${n}</td><td>${e(r)}</td></tr>`).join('')}</table>`;
 }
 
+/** What the checks could not judge: the count, then one row per check and reason with the operations it covers. */
+function notJudgedHtml(c: Certificate): string {
+  const groups = c.notJudged ?? [];
+  if (groups.length === 0) return '';
+  const rows = groups
+    .map(
+      (g) =>
+        `<tr><td>${g.operations.length}</td><td>${e(g.check)}</td><td>${e(g.reason)}<br><span class="small">${e(g.operations.join(', '))}</span></td></tr>`,
+    )
+    .join('');
+  return `<h2 id="not-judged">Not judged</h2><p>${e(notJudgedSummary(groups))}.</p><table><tr><th style="width:8em">operations</th><th>check</th><th>why</th></tr>${rows}</table>`;
+}
+
 const CLAUSE_STATUS: Record<ClauseEntry['status'], string> = {
   passed: 'enforced, passed',
   failed: 'enforced, FAILED',
@@ -299,8 +314,9 @@ function factsHtml(c: Certificate): string {
  * what the run did not exercise: one line per owning check and cause, never one per test.
  */
 export function verdictLines(c: Certificate): string[] {
-  if (c.verdict.status !== 'not-certified') return [...c.verdict.reasons];
-  return [...c.verdict.reasons, ...groupSkips(c.verdict.skipped).map(skipGroupLine)];
+  const notJudged = (c.notJudged ?? []).map(notJudgedLine);
+  if (c.verdict.status !== 'not-certified') return [...c.verdict.reasons, ...notJudged];
+  return [...c.verdict.reasons, ...groupSkips(c.verdict.skipped).map(skipGroupLine), ...notJudged];
 }
 
 function bannerHtml(c: Certificate, title: string): string {
@@ -336,6 +352,7 @@ ${tile('passed', c.counts.passed, `${noun(c.counts.passed)} passed`)}
 ${tile('failed', c.counts.failed, `${noun(c.counts.failed)} failed${advisories ? ` (${advisories === c.counts.failed ? 'advisory' : `${advisories} advisory`})` : ''}`, failedHeat)}
 ${tile('blocked', counts.blocked, 'blocked')}
 ${tile('inconclusive', counts.inconclusive, 'inconclusive')}
+${tile('not-judged', counts.notJudged ?? 0, `operation${counts.notJudged === 1 ? '' : 's'} not judged`)}
 ${tile('skipped', c.counts.skipped, `${noun(c.counts.skipped)} skipped`)}
 </div>`;
 }
@@ -367,6 +384,7 @@ ${legendHtml()}
 ${matrixHtml(c)}
 <h2>Why checks were skipped, blocked or inconclusive</h2>
 ${skipSummaryHtml(c)}
+${notJudgedHtml(c)}
 ${unplaced}
 <h2>Spec clauses and the checks that enforce them</h2>
 ${clausesHtml(c.clauses)}

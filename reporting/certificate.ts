@@ -9,7 +9,7 @@ import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type
 import { buildMatrix, type Matrix } from './matrix.ts';
 import type { CheckOutcome, RunOutcomes, Severity, SkipKind } from './outcomes.ts';
 import { publicBaseUrl, specProvenance, toolProvenance, type SpecProvenance } from './provenance.ts';
-import { groupSkips } from './skip-groups.ts';
+import { groupNotJudged, groupSkips, notJudgedCount, notJudgedSummary, type NotJudgedGroup } from './skip-groups.ts';
 
 export const CERTIFICATE_FORMAT = 1;
 
@@ -118,7 +118,11 @@ export interface Certificate {
     inconclusive: number;
     total: number;
     suiteErrors: number;
+    /** Operations a check could not judge (each check and operation once): never counted as passed. */
+    notJudged: number;
   };
+  /** What the checks could not judge, one group per check and reason (auth-required without a served request). */
+  notJudged: NotJudgedGroup[];
   coverage: Matrix['coverage'];
   matrix: Omit<Matrix, 'coverage'>;
   clauses: ClauseEntry[];
@@ -235,6 +239,11 @@ export interface VerdictScope {
   shard?: string;
   /** The suites a run was limited to (`--suite`): the checks of the others did not run. */
   suites?: readonly string[];
+  /**
+   * Operations a check could not judge. Said in the reasons, never counted as passed; like what the spec shows no
+   * means to exercise, they do not narrow the scope: no run could have judged them without a record it may change.
+   */
+  notJudged?: readonly NotJudgedGroup[];
 }
 
 function percentOf(coverage: Matrix['coverage']): string {
@@ -252,7 +261,7 @@ export function verdictOf(
   failures: readonly CertificateFailure[],
   suiteErrors: readonly string[],
   ran: number,
-  { coverage, skipped, shard, suites }: VerdictScope = {
+  { coverage, skipped, shard, suites, notJudged = [] }: VerdictScope = {
     coverage: { covered: 1, total: 1, percent: 100 },
     skipped: [],
   },
@@ -285,9 +294,10 @@ export function verdictOf(
         `${advisories} advisory failure${advisories === 1 ? '' : 's'} (${[...new Set(failures.map((f) => f.check))].join(', ')}); no contract rule failed`,
       ]
     : [];
-  const notShownReason = notShown.length
-    ? [`not exercisable through the interface, so not judged: ${groupedList(notShown)}`]
-    : [];
+  const notShownReason = [
+    ...(notShown.length ? [`not exercisable through the interface, so not judged: ${groupedList(notShown)}`] : []),
+    ...(notJudged.length ? [notJudgedSummary(notJudged)] : []),
+  ];
   if (!full) {
     const skippedTests = narrowing.reduce((n, x) => n + x.tests, 0);
     return {
@@ -302,7 +312,10 @@ export function verdictOf(
   }
   if (advisories)
     return { status: 'certified-with-advisories', reasons: [...advisoryReason, ...notShownReason], ...scope };
-  const all = notShown.length ? 'every check the interface can exercise' : 'every check of the whole contract';
+  const all =
+    notShown.length || notJudged.length
+      ? 'every check the interface can exercise'
+      : 'every check of the whole contract';
   return { status: 'certified', reasons: [`${all} ran and passed`, ...notShownReason], ...scope };
 }
 
@@ -323,6 +336,7 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
   const passed = count('passed') + count('flaky');
   const ran = passed + failures.length;
   const skipped = skipSummary(run.outcomes);
+  const notJudged = groupNotJudged(run.outcomes);
   return {
     kind: 'flis-conformance-certificate',
     format: CERTIFICATE_FORMAT,
@@ -336,6 +350,7 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
       skipped,
       ...(facts.shard ? { shard: facts.shard } : {}),
       ...(facts.suites !== 'all' ? { suites: facts.suites } : {}),
+      notJudged,
     }),
     counts: {
       passed,
@@ -345,7 +360,9 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
       inconclusive: skipKind('inconclusive'),
       total: run.outcomes.length,
       suiteErrors: run.errors.length,
+      notJudged: notJudgedCount(notJudged),
     },
+    notJudged,
     coverage,
     matrix,
     ...clauseEntries(run.outcomes),

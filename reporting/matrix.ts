@@ -12,8 +12,11 @@
 import { operations, type Operation } from '../specs/contract.ts';
 import type { CheckOutcome } from './outcomes.ts';
 
-/** `blocked` and `inconclusive` are skips with those reasons (reporting/outcomes.ts SkipKind), shown apart. */
-export type CellStatus = 'passed' | 'failed' | 'blocked' | 'inconclusive' | 'skipped' | 'not-covered';
+/**
+ * `blocked` and `inconclusive` are skips with those reasons (reporting/outcomes.ts SkipKind), shown apart;
+ * `not-judged` is an operation a test that ran could not judge (its `not-judged` annotation): never passed.
+ */
+export type CellStatus = 'passed' | 'failed' | 'not-judged' | 'blocked' | 'inconclusive' | 'skipped' | 'not-covered';
 
 export interface CellFailure {
   /** Anchor of the failure in the certificate ("failure-3"). */
@@ -36,7 +39,7 @@ export interface MatrixRow {
   resource: string;
   clause: string;
   deprecated: boolean;
-  /** True when at least one check ran on the operation (passed or failed). */
+  /** True when at least one check ran on the operation (passed, failed, or ran its probes but could not judge it). */
   covered: boolean;
   /** Check id → cell; a check absent here is not covered for this operation. */
   cells: Record<string, MatrixCell>;
@@ -60,7 +63,14 @@ export interface Matrix {
 
 type Contribution = { status: MatrixCell['status']; failure?: CellFailure; skipReason?: string };
 
-const RANK: Record<MatrixCell['status'], number> = { failed: 5, passed: 4, blocked: 3, inconclusive: 2, skipped: 1 };
+const RANK: Record<MatrixCell['status'], number> = {
+  failed: 6,
+  passed: 5,
+  'not-judged': 4,
+  blocked: 3,
+  inconclusive: 2,
+  skipped: 1,
+};
 
 /** The cells one outcome speaks for, as operationId → contribution. */
 function contributions(o: CheckOutcome, failureId: string | undefined): Map<string, Contribution> {
@@ -81,6 +91,10 @@ function contributions(o: CheckOutcome, failureId: string | undefined): Map<stri
     for (const op of new Set([...(o.operation ? [o.operation] : []), ...o.exercised]))
       out.set(op, { status: 'passed' });
   }
+  // What a test could not judge is not what it passed (nor a failure it did not name).
+  for (const n of o.notJudged ?? [])
+    if (out.get(n.operation)?.status !== 'failed')
+      out.set(n.operation, { status: 'not-judged', skipReason: `not judged: ${n.reason}` });
   return out;
 }
 
@@ -129,8 +143,12 @@ export function buildMatrix(outcomes: readonly CheckOutcome[], failureIds: Reado
       });
     }
   }
+  // A not-judged cell is covered: the check ran on the operation and its probes could still have failed it (a 2xx
+  // without a valid token fails wherever it happens); it is only never shown as passed.
   for (const row of rows.values())
-    row.covered = Object.values(row.cells).some((c) => c.status === 'passed' || c.status === 'failed');
+    row.covered = Object.values(row.cells).some(
+      (c) => c.status === 'passed' || c.status === 'failed' || c.status === 'not-judged',
+    );
   const all = [...rows.values()];
   const covered = all.filter((r) => r.covered).length;
   return {

@@ -23,6 +23,15 @@ export type Severity = 'contract' | 'advisory';
  */
 export type SkipKind = 'blocked' | 'inconclusive' | 'not-shown' | 'skipped';
 
+/**
+ * An operation a check could not judge (annotation `not-judged`, "<operationId>: <reason>"; auth-required when no
+ * request the valid token is served could be had): neither passed nor refused, whatever the test's status.
+ */
+export interface NotJudged {
+  operation: string;
+  reason: string;
+}
+
 export interface CheckOutcome {
   /** Playwright's test id (stable across shards and reruns of the same tests). */
   id: string;
@@ -38,6 +47,8 @@ export interface CheckOutcome {
   /** Operations the test called (its `flis-coverage` attachment). */
   exercised: string[];
   skipReason?: string;
+  /** The operations this test could not judge, and why. */
+  notJudged?: NotJudged[];
   /** Set for a skipped test. */
   skipKind?: SkipKind;
   /** The failure record's severity, else the test's `severity` annotation, else `contract`. */
@@ -146,6 +157,14 @@ function skipOf(all: Annotation[], results: JsonResult[]): { skipKind: SkipKind;
   };
 }
 
+/** "<operationId>: <reason>" annotations; one without an operation is the test's own, named for its operation. */
+function notJudgedOf(runtime: Annotation[], operation: string | undefined): NotJudged[] {
+  return allOf(runtime, 'not-judged').map((text) => {
+    const m = /^([A-Za-z]\w*): (.+)$/s.exec(text);
+    return m ? { operation: m[1]!, reason: m[2]! } : { operation: operation ?? '(no operation)', reason: text };
+  });
+}
+
 function exercisedOf(results: JsonResult[]): string[] {
   const text = attachmentText(results, 'flis-coverage');
   if (!text) return [];
@@ -177,6 +196,7 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
   const blamed =
     status === 'failed' ? [...new Set([...(record?.operationId ? [record.operationId] : []), ...runtimeOps])] : [];
   const error = test.results.at(-1)?.errors?.[0]?.message;
+  const notJudged = notJudgedOf(runtime, operation);
   return {
     id: spec.id,
     title: spec.title,
@@ -189,6 +209,7 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
     ...(clause ? { clause } : {}),
     ...(operation ? { operation } : {}),
     ...(status === 'skipped' ? skipOf(all, test.results) : {}),
+    ...(notJudged.length ? { notJudged } : {}),
     ...(status === 'failed' && error ? { error } : {}),
     ...(record ? { record } : {}),
   };

@@ -4,7 +4,7 @@
  * that differ only in the offer id each test wrote. The verdict's reasons and the certificate's banner use it;
  * `verdict.skipped` keeps every reason as the tests gave it.
  */
-import type { SkipKind } from './outcomes.ts';
+import type { NotJudged, SkipKind } from './outcomes.ts';
 
 export interface SkipLike {
   kind: SkipKind | string;
@@ -78,4 +78,48 @@ const VERB: Record<string, string> = {
 /** One line: "9 tests blocked by response-schema (getOffer: priceStrategy outside the enum)". */
 export function skipGroupLine(g: SkipGroup): string {
   return `${tests(g.tests)} ${VERB[g.kind] ?? `${g.kind}:`} ${g.cause}`;
+}
+
+/** Operations one check could not judge for one reason: one line however many operations share it. */
+export interface NotJudgedGroup {
+  check: string;
+  reason: string;
+  operations: string[];
+}
+
+/** Not-judged operations grouped by check and reason, the largest group first; an operation counts once per group. */
+export function groupNotJudged(
+  outcomes: readonly { check?: string; notJudged?: readonly NotJudged[] }[],
+): NotJudgedGroup[] {
+  const groups = new Map<string, NotJudgedGroup>();
+  for (const o of outcomes)
+    for (const n of o.notJudged ?? []) {
+      const check = o.check ?? '(no check)';
+      const key = `${check}\u0000${n.reason}`;
+      const g = groups.get(key) ?? { check, reason: n.reason, operations: [] };
+      if (!g.operations.includes(n.operation)) g.operations.push(n.operation);
+      groups.set(key, g);
+    }
+  return [...groups.values()].sort(
+    (a, b) => b.operations.length - a.operations.length || a.reason.localeCompare(b.reason),
+  );
+}
+
+/** The operations not judged, each check-and-operation pair once. */
+export function notJudgedCount(groups: readonly NotJudgedGroup[]): number {
+  return new Set(groups.flatMap((g) => g.operations.map((op) => `${g.check}\u0000${op}`))).size;
+}
+
+function operations(n: number): string {
+  return `${n} operation${n === 1 ? '' : 's'}`;
+}
+
+/** One line: "2 operations not judged by auth-required: <reason> (putCarrierBookingAcceptance, …)". */
+export function notJudgedLine(g: NotJudgedGroup): string {
+  return `${operations(g.operations.length)} not judged by ${g.check}: ${g.reason} (${g.operations.join(', ')})`;
+}
+
+/** The count line: how many operations were not judged, never counted as passed or refused. */
+export function notJudgedSummary(groups: readonly NotJudgedGroup[]): string {
+  return `${operations(notJudgedCount(groups))} not judged (neither passed nor refused: no request the check could judge them on)`;
 }

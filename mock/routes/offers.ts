@@ -69,16 +69,29 @@ function upsert(ctx: MockContext, offerId: string, body: unknown, inBulk = false
   };
   const write: OfferMutation = (existing) => {
     if (!existing) return createOffer(offerId, body, ctx.directory, opts);
-    return ctx.faults.has('update-not-applied') ? existing : applyWrite(existing, body, ctx.directory, opts);
+    if (ctx.faults.has('update-not-applied')) return existing;
+    updatedOffers(ctx).add(offerId);
+    return applyWrite(existing, body, ctx.directory, opts);
   };
   const mutate: OfferMutation = (existing) => storeWrittenPriceStrategy(ctx, write(existing), body);
   const bookingId = asObject(asObject(body).offer).bookingId;
   return { offerId, operation: 'UPSERT', mutate, ...(typeof bookingId === 'string' ? { bookingId } : {}) };
 }
 
+/** The offers updated since their creation, for the delete-after-update-ignored fault (one set per mock). */
+const updatedSinceCreated = new WeakMap<MockContext, Set<string>>();
+function updatedOffers(ctx: MockContext): Set<string> {
+  let ids = updatedSinceCreated.get(ctx);
+  if (!ids) updatedSinceCreated.set(ctx, (ids = new Set()));
+  return ids;
+}
+
 function cancel(ctx: MockContext, offerId: string): OfferWrite {
-  const mutate: OfferMutation = (existing) =>
-    existing && !ctx.faults.has('delete-not-cancel') ? { ...existing, canceled: true } : existing;
+  // delete-after-update-ignored: only a sequence (an update, then a DELETE) meets it; offer-cancel deletes fresh offers.
+  const ignored = () =>
+    ctx.faults.has('delete-not-cancel') ||
+    (ctx.faults.has('delete-after-update-ignored') && updatedOffers(ctx).has(offerId));
+  const mutate: OfferMutation = (existing) => (existing && !ignored() ? { ...existing, canceled: true } : existing);
   return { offerId, operation: 'CANCEL', mutate };
 }
 
@@ -135,12 +148,19 @@ function listOffers(ctx: MockContext) {
   };
 }
 
+/** The offer-get-wrong fault: the offer stored after the one asked for (the first after the last), with its own id. */
+function answeredOffer(ctx: MockContext, offer: Offer): Offer {
+  if (!ctx.faults.has('offer-get-wrong')) return offer;
+  const all = ctx.offers.list();
+  return all[(all.findIndex((o) => o.id === offer.id) + 1) % all.length] ?? offer;
+}
+
 function getOffer(ctx: MockContext) {
   return async (request: FastifyRequest) => {
     const offer = ctx.offers.get(pathParam(request, 'offerId'));
     if (!offer) throw notFound('offer');
     // An array of one Offer: that is the documented response of this operation (spec 4.1).
-    return [presentOffer(ctx, offer)];
+    return [presentOffer(ctx, answeredOffer(ctx, offer))];
   };
 }
 

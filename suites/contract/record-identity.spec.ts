@@ -3,7 +3,8 @@
  * that id. Judged on records the run can tell apart: listed billing groups and
  * invoices (their `id` is documented, spec 2.4, 2.6), offers the run wrote
  * (the element of the answered array, spec 4.1, carries the id or the
- * offer's own unique reference), and section 4.3 records the run wrote under
+ * offer's own unique reference), listed offers (an answer whose offers carry
+ * only another id the list shows), and section 4.3 records the run wrote under
  * two ids with two markers (their bodies are not shown, so only an answer
  * that carries the other record's id or marker, and not its own, is wrong).
  * The checks that read records by id on their way (forced statuses, invoice
@@ -17,6 +18,7 @@ import { pollVisible } from '../lib/property.ts';
 import { offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { cancelOffer } from '../lib/offer-api.ts';
+import { listedOfferIds, otherOfferIds } from '../lib/offer-identity.ts';
 
 /** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
 const PER_KIND = 3;
@@ -88,6 +90,34 @@ test(
         'invoiceId',
         listedIds(ctx, list, 'GET /invoices'),
       );
+    },
+  ),
+);
+
+test(
+  ...checkTest(
+    {
+      check: 'record-identity',
+      clause: 'spec 4.1',
+      operation: operationById('getOffer'),
+      title: 'GET /offers/{id} answers the listed offer with that id',
+    },
+    async (ctx) => {
+      const { ids, exchange } = await listedOfferIds(ctx.api);
+      if (ids.size === 0) listedIds(ctx, exchange, 'GET /offers');
+      // The answer is an array (spec 4.1); one whose offers all carry another id the list shows is another record.
+      for (const id of [...ids].slice(0, PER_KIND)) {
+        const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
+        const others = otherOfferIds(x, id).filter((other) => ids.has(other));
+        if (others.length > 0)
+          ctx.check.fail(`GET /offers/${id} answered the listed offer ${others.join(', ')}, not ${id}`, {
+            exchanges: [exchange, x],
+            pointer: '/0/id',
+            operationId: 'getOffer',
+            method: 'get',
+            path: '/offers/{offerId}',
+          });
+      }
     },
   ),
 );

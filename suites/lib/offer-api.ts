@@ -20,6 +20,7 @@ import type { CheckContext } from './check-test.ts';
 import type { FlisClient } from './client.ts';
 import { type Exchange, is2xx } from './exchange.ts';
 import { offerWriteBody, taggedId } from './fixtures.ts';
+import { answeredListedOther } from './offer-identity.ts';
 import type { PollResult } from './poll.ts';
 import { noteVisibleAfter, pollVisible } from './property.ts';
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from './batch-processed.ts';
@@ -143,12 +144,25 @@ function shapeProblemOf(body: unknown, own: readonly string[]): string | undefin
   return v ? `${v.pointer || '(root)'} ${v.message} (offer-list.schema.json)` : undefined;
 }
 
+/** Per flow, whether the list showed an answered id and the asked one both: asked once, since a list may be long. */
+const listedOthers = new WeakMap<object, Map<string, Promise<boolean>>>();
+
+function listedOther(ctx: CheckContext, id: string, answered: string): Promise<boolean> {
+  let memo = listedOthers.get(ctx.cleanup);
+  if (!memo) listedOthers.set(ctx.cleanup, (memo = new Map()));
+  const key = `${id}\u0000${answered}`;
+  let verdict = memo.get(key);
+  if (!verdict) memo.set(key, (verdict = answeredListedOther(ctx.api, id, answered)));
+  return verdict;
+}
+
 /**
  * GET /offers/{offerId} answers an array of Offer (spec 4.1). The element with
  * the requested id is the offer; a one-element array is taken as the offer
  * even if the server shows another id in it (id formats are the server's),
- * unless that id is another offer this test wrote: then the GET answered
- * another record, which is record-identity's to report (the flow is blocked).
+ * unless that id is another offer this test wrote, or the server lists both
+ * ids as offers: then the GET answered another record, which is
+ * record-identity's to report (the flow is blocked).
  */
 export async function readOffer(ctx: CheckContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
   const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
@@ -158,12 +172,19 @@ export async function readOffer(ctx: CheckContext, id: string, opts: ReadOptions
   if (!Array.isArray(body)) return { exchange: x, ...(shapeProblem ? { shapeProblem } : {}) };
   const objects = body.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
   const offer = objects.find((o) => o.id === id) ?? (objects.length === 1 ? objects[0] : undefined);
-  if (offer && offer.id !== id && typeof offer.id === 'string' && ctx.cleanup.wrote(offer.id))
-    ctx.check.blocked(
-      RECORD_IDENTITY,
-      x,
-      `GET /offers/${id} answered offer ${offer.id}, another offer this test wrote (a GET by id answers the record with that id)`,
-    );
+  if (offer && offer.id !== id && typeof offer.id === 'string') {
+    const whose = ctx.cleanup.wrote(offer.id)
+      ? 'another offer this test wrote'
+      : (await listedOther(ctx, id, offer.id))
+        ? 'another offer GET /offers lists beside this one'
+        : undefined;
+    if (whose)
+      ctx.check.blocked(
+        RECORD_IDENTITY,
+        x,
+        `GET /offers/${id} answered offer ${offer.id}, ${whose} (a GET by id answers the record with that id)`,
+      );
+  }
   return { exchange: x, ...(offer ? { offer } : {}), ...(shapeProblem ? { shapeProblem } : {}) };
 }
 
@@ -272,18 +293,82 @@ export async function updateControl(ctx: CheckContext, body: OfferWrite): Promis
   const changed: OfferWrite = {
     offer: { ...plain.offer, offerVersion: `${String(plain.offer?.offerVersion ?? '')}-updated` },
   };
-  const put = await upsertOffer(ctx, created.id, changed);
-  try {
-    await awaitOffer(ctx, created.id, expectationsOf(changed, { created: false }), 'control update', undefined, {
-      ...(created.offer ? { before: created.offer } : {}),
-      batchIds: put.batchIds,
+  return updateOwner(ctx, created, changed);
+}
+
+/**
+ * A control for an offer whose last write was an update (a PUT, a cancel by flag, a bulk item to an existing offer):
+ * a plain update (updateControl), then the same body PUT as an update of a fresh offer. Answers the check whose rule
+ * the replay breaks (offer-upsert when updates are not applied, the flag's check for a flag), or undefined: then
+ * the update fails only in the sequence the flow ran, which is the flow's own failure.
+ */
+export async function updateReplayControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+  const plain = await updateControl(ctx, body);
+  if (plain) return plain;
+  const created = await controlWrite(ctx, { offer: {} });
+  if (created.owner) return created.owner;
+  const { id: _bulkId, ...single } = body as OfferBulkItem;
+  const owner = await updateOwner(ctx, created, single);
+  if (!owner && single.cancel === true) ctx.cleanup.offerCancelled(created.id);
+  return owner;
+}
+
+/**
+ * A control for an offer a POST created: the same body POSTed again. An answer naming an offer this test already
+ * wrote blocks the flow by offer-create-ids (createOffer); else the owner of the fields that do not read back.
+ */
+export async function postControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+  const created = await createOffer(ctx, body);
+  return setupOwner(() =>
+    awaitOffer(ctx, created.id, expectationsOf(body, { created: true }), 'control create', undefined, {
+      batchIds: created.batchIds,
       setupOwnedBy: 'offer-upsert',
-    });
+    }),
+  );
+}
+
+/**
+ * A control for an offer a bulk wrote: the same bulk replayed under fresh ids (so every item creates). 'offer-bulk'
+ * when the item at `index` does not read back then either (a bulk alone breaks it, offer-bulk's rule), else undefined.
+ */
+export async function bulkControl(
+  ctx: CheckContext,
+  items: readonly OfferBulkItem[],
+  index: number,
+): Promise<string | undefined> {
+  const fresh = items.map((item) => ({ ...item, id: ctx.cleanup.newOfferId('control') }));
+  const ack = await bulkWriteOffers(ctx, fresh);
+  const item = fresh[index];
+  if (!item) return undefined;
+  return setupOwner(() =>
+    awaitOffer(ctx, item.id, expectationsOf(item, { created: true }), 'control bulk item', undefined, {
+      batchIds: ack.batchIds,
+      setupOwnedBy: 'offer-bulk',
+    }),
+  );
+}
+
+/** The owner a set-up read-back reported itself blocked by, or undefined when it read back. */
+async function setupOwner(read: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await read();
     return undefined;
   } catch (error) {
     if (error instanceof CheckBlocked) return error.owner;
     throw error;
   }
+}
+
+/** PUT `update` to the control offer and read it back: the owner of the fields that do not show, or undefined. */
+async function updateOwner(ctx: CheckContext, created: ControlResult, update: OfferWrite): Promise<string | undefined> {
+  const put = await upsertOffer(ctx, created.id, update);
+  return setupOwner(() =>
+    awaitOffer(ctx, created.id, expectationsOf(update, { created: false }), 'control update', undefined, {
+      ...(created.offer ? { before: created.offer } : {}),
+      batchIds: put.batchIds,
+      setupOwnedBy: 'offer-upsert',
+    }),
+  );
 }
 
 interface ControlResult {

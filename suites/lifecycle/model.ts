@@ -6,8 +6,16 @@
  */
 import type fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
+import type { OfferBulkItem } from '../../schemas/types.generated.ts';
 import type { CheckContext } from '../lib/check-test.ts';
-import { awaitOffer, deleteControl, writeControl } from '../lib/offer-api.ts';
+import {
+  awaitOffer,
+  bulkControl,
+  deleteControl,
+  postControl,
+  updateReplayControl,
+  writeControl,
+} from '../lib/offer-api.ts';
 import type { Expectation } from '../lib/readback.ts';
 
 export interface ModelOffer {
@@ -17,11 +25,19 @@ export interface ModelOffer {
   canceled: boolean;
   /** The last body written to it: replayed on a fresh offer to tell a read-back fault (not this check's) apart. */
   body: OfferWrite;
+  /** How the last body was written: replayed the same way on fresh offers before this check fails. */
+  write: LastWrite;
   /** Set once a DELETE cancelled it. */
   deleted?: boolean;
   /** The offer as last read: a field showing neither this nor the expected value fails at once. */
   seen?: Record<string, unknown>;
 }
+
+/** A creation (by POST or by PUT to a new id) or an update by a single write, or an item of a bulk (which may also have updated an existing offer). */
+export type LastWrite =
+  | { kind: 'create'; by: 'POST' | 'PUT' }
+  | { kind: 'update' }
+  | { kind: 'bulk'; items: OfferBulkItem[]; index: number; updated: boolean };
 
 export interface OfferModel {
   offers: ModelOffer[];
@@ -61,13 +77,21 @@ export function expectedOf(o: ModelOffer): Expectation[] {
 }
 
 /**
- * Before this check fails on an offer: the same body written alone (and deleted, if the model deleted it) must read
- * back, or the fault is the owner's of that rule (offer-upsert, offer-cancel, offer-settled), not this check's:
- * offer-lifecycle keeps what only a model sees (sequences, a DELETE after updates, bulk after single writes).
+ * Before this check fails on an offer: the same body written alone, as the same kind of write (a creation, the same
+ * POST again, the same bulk under fresh ids, an update of a fresh offer), and deleted if the model deleted it, must read back, or the fault is the owner's of that
+ * rule (offer-upsert, offer-cancel, offer-settled), not this check's: offer-lifecycle keeps what only a model sees
+ * (sequences, a DELETE after updates, bulk after single writes).
  */
 function controlOf(real: Real, o: ModelOffer): () => Promise<string | undefined> {
+  const w = o.write;
   return async () =>
-    (await writeControl(real.flow, o.body)) ?? (o.deleted ? await deleteControl(real.flow, o.body) : undefined);
+    (await writeControl(real.flow, o.body)) ??
+    (w.kind === 'create' && w.by === 'POST' ? await postControl(real.flow, o.body) : undefined) ??
+    (w.kind === 'bulk' ? await bulkControl(real.flow, w.items, w.index) : undefined) ??
+    (w.kind === 'update' || (w.kind === 'bulk' && w.updated)
+      ? await updateReplayControl(real.flow, o.body)
+      : undefined) ??
+    (o.deleted ? await deleteControl(real.flow, o.body) : undefined);
 }
 
 /** Every offer of the model reads back as the model says, after `step` (whose write answered `batchIds`). */

@@ -421,6 +421,26 @@ const probes: Record<FaultName, Probe> = {
     assert.equal(events.filter((e) => e.transportOrderId === 'fault-to-removed').length, faulty ? 0 : 1);
     assert.equal((await call(mock, 'GET', to)).status, faulty ? 404 : 200);
   },
+  'delete-after-update-ignored': async (mock, faulty) => {
+    for (const id of ['fault-dau-fresh', 'fault-dau-updated'])
+      await call(mock, 'PUT', `/offers/${id}`, { json: offerBody(id, { quantity: 1 }) });
+    await call(mock, 'PUT', '/offers/fault-dau-updated', { json: { offer: { quantity: 2 } } });
+    for (const id of ['fault-dau-fresh', 'fault-dau-updated'])
+      assert.equal(typeof (await call(mock, 'DELETE', `/offers/${id}`)).body.batchId, 'string');
+    assert.equal((await offer(mock, 'fault-dau-fresh'))?.canceled, true, 'an offer never updated is cancelled');
+    assert.equal((await offer(mock, 'fault-dau-updated'))?.canceled, !faulty);
+  },
+  'offer-get-wrong': async (mock, faulty) => {
+    const listed = (await call(mock, 'GET', '/offers')).body as { id: string }[];
+    for (const { id } of listed.slice(0, 2)) {
+      const answered = (await offer(mock, id))?.id;
+      assert.equal(answered === id, !faulty, id);
+      assert.ok(
+        listed.some((o) => o.id === answered),
+        'the answer is another stored offer, with its own id',
+      );
+    }
+  },
 };
 
 describe('fault switches', () => {

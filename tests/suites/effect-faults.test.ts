@@ -35,13 +35,16 @@ const RUNS: { suites: string[]; faults: FaultName[]; mustBlock?: Record<string, 
     },
   },
   {
-    // A GET answering another record (two kinds: record-identity's tests on two operations), and a DELETE that
-    // removes what spec 3 rule 5 says it marks.
-    suites: ['contract', 'billing', 'invoices'],
-    faults: ['billing-group-get-wrong', 'invoice-get-wrong', 'transport-order-delete-removes'],
+    // A GET answering another record (three kinds: record-identity's tests on three operations), and a DELETE that
+    // removes what spec 3 rule 5 says it marks. The offer flows block at their first read, so they cost little.
+    suites: ['contract', 'billing', 'invoices', 'offers', 'lifecycle'],
+    faults: ['billing-group-get-wrong', 'invoice-get-wrong', 'offer-get-wrong', 'transport-order-delete-removes'],
     mustBlock: {
       'billing-forced-status': /^blocked by record-identity on getBillingGroup: /,
       'invoice-forms': /^blocked by record-identity/,
+      'offer-upsert': /^blocked by record-identity on getOffer: /,
+      'offer-lifecycle': /^blocked by record-identity on getOffer: /,
+      'offer-bulk': /^blocked by record-identity on getOffer: /,
     },
   },
 ];

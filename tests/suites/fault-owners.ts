@@ -147,6 +147,13 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['event-cancel'],
     evidence: { check: 'event-cancel', operation: 'deleteTransportOrder' },
   },
+  // Only a sequence meets it (an update, then a DELETE): offer-lifecycle's own; flow-faults.test.ts runs it.
+  'delete-after-update-ignored': { fails: ['offer-lifecycle'], evidence: { check: 'offer-lifecycle' } },
+  // Every offer flow reads by id on its way and is blocked by record-identity; effect-faults.test.ts runs it.
+  'offer-get-wrong': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', operation: 'getOffer', message: /listed offer/ },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */

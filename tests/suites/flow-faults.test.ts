@@ -7,8 +7,10 @@
  * clean and the conformant 'different' mocks are run by contract-faults.test.ts
  * with every suite.
  *
- * offer-lifecycle re-checks the offer rules over command sequences, so it would
- * catch every offer fault a second time: it runs alone, on update-not-applied.
+ * offer-lifecycle re-checks the offer rules over command sequences; before it
+ * fails it replays the write alone (the same kind of write on a fresh offer),
+ * and is blocked by the owner when that fails too. It runs alone on
+ * delete-after-update-ignored, which only a sequence meets.
  *
  * Each run is a real `playwright test` run: a fixed seed, few property runs
  * and a short visibility deadline (the mock shows writes at once).
@@ -108,9 +110,9 @@ describe('flow faults', { concurrency: 3 }, () => {
     });
   }
 
-  // A model-based run needs a few command sequences before one updates an offer it can see change.
-  test('update-not-applied (lifecycle alone): offer-lifecycle fails', async () => {
-    const r = await runFlows('lifecycle', ['lifecycle'], ['update-not-applied'], 12);
+  // A model-based run needs a dozen command sequences before one deletes an offer it updated (the 12th, on this seed).
+  test('delete-after-update-ignored (lifecycle alone): offer-lifecycle fails', async () => {
+    const r = await runFlows('lifecycle', ['lifecycle'], ['delete-after-update-ignored'], 28);
     assert.deepEqual(failedChecks(r), ['offer-lifecycle'], describeFailures(r));
     assertReproducible(r);
     assertSpecLocations(r);

@@ -36,17 +36,16 @@ export class BulkCommand implements OfferCommand {
       used.add(id);
       return { item: { ...e.body, id }, created: id !== existing?.id, existing };
     });
-    const { batchIds } = await bulkWriteOffers(
-      real.flow,
-      items.map((i) => i.item),
-    );
-    for (const { item, created, existing } of items)
+    const sent = items.map((i) => i.item);
+    const { batchIds } = await bulkWriteOffers(real.flow, sent);
+    for (const [index, { item, created, existing }] of items.entries())
       upsertModel(m, {
         ...(created ? {} : existing),
         id: item.id,
         expectations: expectationsOf(item, { created }),
         canceled: false,
         body: item,
+        write: { kind: 'bulk', items: sent, index, updated: !created },
       });
     await checkModel(real, m, this.toString(), batchIds);
   }

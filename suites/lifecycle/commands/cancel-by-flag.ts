@@ -26,7 +26,13 @@ export class CancelByFlagCommand implements OfferCommand {
     if (!target) throw new Error('cancel ran without a live offer: check() should have prevented it');
     const body = { ...this.body, cancel: true };
     const { batchIds } = await upsertOffer(real.flow, target.id, body);
-    upsertModel(m, { ...target, expectations: expectationsOf(body, { created: false }), canceled: true, body });
+    upsertModel(m, {
+      ...target,
+      expectations: expectationsOf(body, { created: false }),
+      canceled: true,
+      body,
+      write: { kind: 'update' },
+    });
     await checkModel(real, m, this.toString(), batchIds);
     // Only once it reads cancelled: an offer the server left live must still be cleaned up.
     real.flow.cleanup.offerCancelled(target.id);

@@ -17,6 +17,7 @@ export class CreateCommand implements OfferCommand {
       expectations: expectationsOf(this.body, { created: true }),
       canceled: this.body.cancel === true,
       body: this.body,
+      write: { kind: 'create', by: 'POST' },
     });
     await checkModel(real, m, this.toString(), batchIds);
   }

@@ -34,6 +34,7 @@ export class UpdateCommand implements OfferCommand {
       expectations: expectationsOf(this.body, { created: false }),
       canceled: false,
       body: this.body,
+      write: { kind: 'update' },
     });
     await checkModel(real, m, this.toString(), batchIds);
   }

@@ -18,6 +18,7 @@ export class UpsertNewCommand implements OfferCommand {
       expectations: expectationsOf(this.body, { created: true }),
       canceled: this.body.cancel === true,
       body: this.body,
+      write: { kind: 'create', by: 'PUT' },
     });
     await checkModel(real, m, this.toString(), batchIds);
   }
