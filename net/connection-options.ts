@@ -79,7 +79,10 @@ function parseKey(pem: string, file: string, passphrase: string | undefined): Ke
     return createPrivateKey(passphrase ? { key: pem, passphrase } : { key: pem });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (/PASSPHRASE|BAD_DECRYPT/i.test(`${code} ${(error as Error).message}`))
+    // An encrypted key says so in its PEM header. A wrong passphrase usually fails the padding (BAD_DECRYPT), but
+    // about one time in 256 the garbage it decrypts to pads well and fails later, as an unreadable key.
+    const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,\s*ENCRYPTED/.test(pem);
+    if (encrypted || /PASSPHRASE|BAD_DECRYPT/i.test(`${code} ${(error as Error).message}`))
       throw new ConfigError(
         `--client-key ${file} is encrypted and ${passphrase ? 'FLIS_CLIENT_KEY_PASSPHRASE does not open it' : 'FLIS_CLIENT_KEY_PASSPHRASE is not set'}; set the key's passphrase in FLIS_CLIENT_KEY_PASSPHRASE`,
       );

@@ -16,6 +16,15 @@ const codeOf = (f: () => unknown) => {
   return 'no error';
 };
 
+const messageOf = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return 'no error';
+};
+
 test('a flag wins over its variable; an empty variable is unset; no token flags means the fixed token', () => {
   const { settings, token } = parseConnectionOptions(
     { proxy: 'http://flag:1' },
@@ -77,4 +86,18 @@ test('a matching client certificate and key, the key encrypted, are read', () =>
   );
   assert.equal(settings.clientKeyPassphrase, pki.passphrase);
   assert.match(settings.clientCert ?? '', /BEGIN CERTIFICATE/);
+});
+
+test('every wrong passphrase of an encrypted key names FLIS_CLIENT_KEY_PASSPHRASE, the rare one that decrypts to garbage too', () => {
+  // About one wrong passphrase in 256 pads well and fails later as an unreadable key; 800 tries meet some.
+  for (let i = 0; i < 800; i++) {
+    const message = messageOf(() =>
+      parseConnectionOptions(
+        { 'client-cert': pki.clientCert, 'client-key': pki.clientKeyEncrypted },
+        { FLIS_CLIENT_KEY_PASSPHRASE: `wrong-${i}` },
+      ),
+    );
+    assert.match(message, /FLIS_CLIENT_KEY_PASSPHRASE does not open it/, `passphrase wrong-${i}`);
+    assert.ok(!message.includes(`wrong-${i}`), 'the passphrase is never printed');
+  }
 });
