@@ -201,7 +201,7 @@ const flowBytes = new WeakMap<FlowJson, Buffer>();
 function bytesOf(piece: string | FlowJson): Buffer {
   if (typeof piece === 'string') return Buffer.from(piece, 'utf8');
   let b = flowBytes.get(piece);
-  if (!b) flowBytes.set(piece, (b = Buffer.from(piece.text, 'utf8')));
+  if (!b) flowBytes.set(piece, (b = piece.bytes ?? Buffer.from(piece.text, 'utf8')));
   return b;
 }
 

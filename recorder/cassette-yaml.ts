@@ -3,7 +3,7 @@
  * the object literals below); recorder/yaml-emit.ts never folds a line, so a
  * token can never be split across lines where a line-wise scan would miss it.
  */
-import { jsonTextOf } from './body.ts';
+import { jsonSourceOf } from './body.ts';
 import { emitYaml, emitYamlPieces, FlowJson } from './yaml-emit.ts';
 import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
 
@@ -43,7 +43,11 @@ const flowTexts = new WeakMap<StoredBody, FlowJson>();
 
 function flowJsonOf(b: StoredBody): FlowJson {
   let flow = flowTexts.get(b);
-  if (!flow) flowTexts.set(b, (flow = new FlowJson(jsonTextOf(b))));
+  if (!flow) {
+    const source = jsonSourceOf(b);
+    flow = source ? new FlowJson(source.text, source) : new FlowJson(JSON.stringify(b.value));
+    flowTexts.set(b, flow);
+  }
   return flow;
 }
 
