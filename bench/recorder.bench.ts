@@ -3,10 +3,12 @@
  * bounded in time or count and all traffic on loopback:
  *  1. CPU per request, measured side by side in one run against a minimal
  *     fast node:http upstream (bench-child.ts `upstream`): the same GETs of a
- *     14 kB JSON list through a bare Node proxy (the floor), `flis record`,
- *     `flis replay` of the cassette just recorded, talkback recording and
- *     talkback playback; the two pairs compared (bare proxy and record, replay
- *     and playback) run at once and are loaded in turns. CPU is the box's (all its threads, from
+ *     14 kB JSON list through a bare Node proxy (the floor), `flis record` (on
+ *     the same answer every time, and beside it on an answer new every time:
+ *     the upstream numbers one field per request), `flis replay` of the
+ *     cassette just recorded, talkback recording and talkback playback; the
+ *     boxes compared (bare proxy and both records, replay and playback) run at
+ *     once and are loaded in turns. CPU is the box's (all its threads, from
  *     /proc/PID/stat) from before the load to 2 s after it, so write-behind
  *     work is counted; on a shared 2-core machine throughput is not the measure.
  *     Then the recorder's CPU split by stage (FLIS_STAGE_TIMES=1, a run of its
