@@ -5,6 +5,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { isCanonicalJson } from './canonical-json.ts';
+import { hiddenField } from './hidden-field.ts';
 import type { StoredBody } from './cassette-format.ts';
 import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
@@ -59,7 +60,7 @@ export interface JsonSource {
   ascii: boolean;
 }
 
-const jsonSources = new WeakMap<StoredBody, JsonSource>();
+const jsonSources = hiddenField<StoredBody, JsonSource>('the JSON text and bytes a body arrived as');
 
 /** A JSON body's text and bytes as they arrived, when this process stored it. */
 export function jsonSourceOf(body: StoredBody): JsonSource | undefined {

@@ -4,6 +4,7 @@
  * token can never be split across lines where a line-wise scan would miss it.
  */
 import { jsonSourceOf } from './body.ts';
+import { hiddenField } from './hidden-field.ts';
 import { emitYaml, emitYamlPieces, FlowJson } from './yaml-emit.ts';
 import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
 
@@ -39,7 +40,7 @@ function bodyFields(b: StoredBody | null): Record<string, unknown> {
 }
 
 /** A body's flow text, made once per StoredBody (a repeated answer is the same one: recorder/body.ts storedBody). */
-const flowTexts = new WeakMap<StoredBody, FlowJson>();
+const flowTexts = hiddenField<StoredBody, FlowJson>('the flow text of a body');
 
 function flowJsonOf(b: StoredBody): FlowJson {
   let flow = flowTexts.get(b);

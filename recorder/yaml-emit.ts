@@ -20,8 +20,8 @@ type Json = null | boolean | number | string | FlowJson | Json[] | { [k: string]
  */
 export class FlowJson {
   readonly text: string;
-  /** The UTF-8 encoding of `text`, when it is known already (the bytes the text was decoded from). */
-  readonly bytes: Buffer | undefined;
+  /** The UTF-8 encoding of `text`: the bytes the text was decoded from, or made once when first written. */
+  bytes: Buffer | undefined;
   /**
    * `source`: the bytes `jsonText` was decoded from, and whether they are all ASCII; then, when the text needs no
    * escape, they are its bytes as written (encoding a 14 kB text again cost as much as the rest of the write).
