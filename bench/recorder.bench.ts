@@ -412,7 +412,9 @@ function topFunctions(file: string, n: number): Array<{ name: string; where: str
     busy += dt;
     const where = url ? `${url.replace(/^.*\/(node_modules\/)?/, '')}:${lineNumber + 1}` : '';
     const key = `${functionName}@${where}`;
-    const e = self.get(key) ?? { name: functionName || '(anonymous)', where, us: 0 };
+    const name = functionName || '(anonymous)';
+    // A regular expression's name is its source: its head says which one it is.
+    const e = self.get(key) ?? { name: name.length > 60 ? `${name.slice(0, 57)}...` : name, where, us: 0 };
     e.us += dt;
     self.set(key, e);
   }

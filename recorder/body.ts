@@ -181,7 +181,7 @@ export function encodeBody(
   if (text !== undefined && isJsonType(contentType)) {
     const value = tryJson(text);
     if (STAGE_TIMES) t = stageEnd('parse', t);
-    const canonical = value !== undefined && isCanonicalJson(text, value);
+    const canonical = value !== undefined && isCanonicalJson(text, value, ascii ? bytes : undefined);
     if (STAGE_TIMES) stageEnd('byte check', t);
     if (canonical) {
       const body: StoredBody = { encoding: 'json', value, size, truncated };

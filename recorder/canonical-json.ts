@@ -24,17 +24,20 @@
 /** Numbers JSON.stringify writes as they are; the lookaheads keep a digit run from being split (and backtracked). */
 const NUMBER = String.raw`-?(?=[\d.]{1,15}(?![\d.]))(?:[1-9]\d*(?:\.\d*[1-9])?|0\.(?!0{6})\d*[1-9])(?![\d.])|0(?![\d.])`;
 const STRING = String.raw`"[^"\\\u0000-\u001f]*(?:\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))[^"\\\u0000-\u001f]*)*"`;
-const CANONICAL_TOKENS = new RegExp(String.raw`^(?:${STRING}|[{}[\]:,]|${NUMBER}|true|false|null)*$`);
+/** A run of structural characters is one token (twice as fast as one each); the lookahead keeps it from being split. */
+const STRUCTURAL = String.raw`[{}[\]:,]+(?![{}[\]:,])`;
+const CANONICAL_TOKENS = new RegExp(`^(?:${STRING}|${STRUCTURAL}|${NUMBER}|true|false|null)*$`);
 
 /** Texts longer than this are compared by serialising: the pattern's backtrack stack grows with the token count. */
 const MAX_PROVEN = 256 * 1024;
 
-export function isCanonicalJson(text: string, value: unknown): boolean {
-  return provenCanonical(text, value) || JSON.stringify(value) === text;
+/** `ascii`: the bytes `text` was decoded from, when they are all ASCII (one byte a character): keys are counted on them. */
+export function isCanonicalJson(text: string, value: unknown, ascii?: Buffer): boolean {
+  return provenCanonical(text, value, ascii) || JSON.stringify(value) === text;
 }
 
 /** True only when the rules above prove it; false means "not proven", not "not canonical". */
-export function provenCanonical(text: string, value: unknown): boolean {
+export function provenCanonical(text: string, value: unknown, ascii?: Buffer): boolean {
   if (text.length > MAX_PROVEN || value === null || typeof value !== 'object') return false;
   // A `\"` makes `":` ambiguous (a key's end or inside a string): left to the fallback.
   if (text.includes('\\"') || !wellFormed(text)) return false;
@@ -46,7 +49,15 @@ export function provenCanonical(text: string, value: unknown): boolean {
   }
   if (!matched) return false;
   const keys = keyCount(value);
-  return keys >= 0 && keys === occurrences(text, '":');
+  if (keys < 0) return false;
+  return keys === (ascii?.length === text.length ? keyEnds(ascii) : occurrences(text, '":'));
+}
+
+/** The `":` in ASCII bytes: a search for `:` at memchr speed, each checked for the quote before it. */
+function keyEnds(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(0x3a); i >= 0; i = bytes.indexOf(0x3a, i + 1)) if (i > 0 && bytes[i - 1] === 0x22) n += 1;
+  return n;
 }
 
 /** Keys in every object of a parsed value, or -1 when one starts with a digit (it may be an array index). */

@@ -42,8 +42,12 @@ describe('provenCanonical', () => {
         for (const text of variants(JSON.stringify(v))) {
           const p = parsed(text);
           if (!p.ok) continue;
-          if (provenCanonical(text, p.value)) assert.equal(JSON.stringify(p.value), text);
-          assert.equal(isCanonicalJson(text, p.value), JSON.stringify(p.value) === text);
+          const bytes = Buffer.from(text, 'utf8');
+          const ascii = bytes.length === text.length ? bytes : undefined;
+          for (const b of [undefined, ascii]) {
+            if (provenCanonical(text, p.value, b)) assert.equal(JSON.stringify(p.value), text);
+            assert.equal(isCanonicalJson(text, p.value, b), JSON.stringify(p.value) === text);
+          }
         }
       }),
       { numRuns: 400, seed: 15 },
@@ -76,7 +80,11 @@ describe('provenCanonical', () => {
       [{ id: 'offer-1', n: 12, price: 41.6, lat: -2.3177, tiny: 0.000001, ok: true, none: null, list: [] }],
       // (A quote inside a string is left to the fallback: it makes a key's end ambiguous.)
       { text: 'line\nbreak\ttab \\ back \u0001 é ✓ 😀 a:b', nested: { deep: [1, [2, [3]]] } },
-    ])
-      assert.equal(provenCanonical(JSON.stringify(v), v), true, JSON.stringify(v));
+    ]) {
+      const text = JSON.stringify(v);
+      assert.equal(provenCanonical(text, v), true, text);
+      const bytes = Buffer.from(text);
+      if (bytes.length === text.length) assert.equal(provenCanonical(text, v, bytes), true, text);
+    }
   });
 });
