@@ -3,10 +3,12 @@
  * bounded in time or count and all traffic on loopback:
  *  1. CPU per request, measured side by side in one run against a minimal
  *     fast node:http upstream (bench-child.ts `upstream`): the same GETs of a
- *     14 kB JSON list through a bare Node proxy (the floor), `flis record`,
- *     `flis replay` of the cassette just recorded, talkback recording and
- *     talkback playback; the two pairs compared (bare proxy and record, replay
- *     and playback) run at once and are loaded in turns. CPU is the box's (all its threads, from
+ *     14 kB JSON list through a bare Node proxy (the floor), `flis record` (on
+ *     the same answer every time, and beside it on an answer new every time:
+ *     the upstream numbers one field per request), `flis replay` of the
+ *     cassette just recorded, talkback recording and talkback playback; the
+ *     boxes compared (bare proxy and both records, replay and playback) run at
+ *     once and are loaded in turns. CPU is the box's (all its threads, from
  *     /proc/PID/stat) from before the load to 2 s after it, so write-behind
  *     work is counted; on a shared 2-core machine throughput is not the measure.
  *     Then the recorder's CPU split by stage (FLIS_STAGE_TIMES=1, a run of its
@@ -19,11 +21,22 @@
  *
  *   node --import tsx bench/recorder.bench.ts [--only cpu|scale|memory,...] [--skip cpu,scale,memory]
  *        [--requests N] [--rounds N] [--warmup N] [--connections N] [--exchanges N]
- *        [--scale-exchanges N] [--big-mb N] [--phase-timeout S]
+ *        [--scale-exchanges N] [--big-mb N] [--phase-timeout S] [--cpu-prof DIR]
+ *   (--cpu-prof DIR: part 1 ends with a CPU profile of `flis record` on new answers, written to DIR and summarised.)
  *   (`npm run bench -- --only cpu` runs part 1 alone, about 3 minutes.)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +71,7 @@ const { values } = parseArgs({
     'scale-exchanges': { type: 'string' },
     'big-mb': { type: 'string' },
     'phase-timeout': { type: 'string' },
+    'cpu-prof': { type: 'string' },
     skip: { type: 'string' },
     only: { type: 'string' },
   },
@@ -86,6 +100,8 @@ const SKIP = parts(values.skip ?? '');
 const runs = (part: (typeof PARTS)[number]): boolean => ONLY.has(part) && !SKIP.has(part);
 /** Part 1's GET: a list of offers, 14 kB of JSON. */
 const CPU_PATH = '/offers';
+/** The same list with one field numbered per request by the upstream (bench-child.ts): new bytes every time, same size. */
+const FRESH_PATH = `${CPU_PATH}?fresh=1`;
 const TOKEN = 'bench-token-6f1d0c2a9b7e4d3f8a5c';
 const CHILD = fileURLToPath(new URL('./bench-child.ts', import.meta.url));
 const SCALE_CHILD = fileURLToPath(new URL('./scale-child.ts', import.meta.url));
@@ -111,9 +127,14 @@ interface Child {
   stop(): Promise<void>;
 }
 
-async function startChild(role: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<Child> {
+async function startChild(
+  role: string,
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+  nodeArgs: string[] = [],
+): Promise<Child> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, role], {
+  const proc = spawn(process.execPath, [...nodeArgs, '--expose-gc', '--import', 'tsx', CHILD, role], {
     env: { ...process.env, ...env, FLIS_TOKEN: TOKEN },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -200,8 +221,9 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * Warm each box up, then send REQUESTS GETs of `path` to each in ROUNDS turns, one box after the other, and take each
  * box's CPU time per request. Taking turns, the boxes compared meet the same moments of a shared machine's load.
  */
-async function measure(boxes: Child[], path = CPU_PATH): Promise<Phase[]> {
-  for (const box of boxes) await load(box.baseUrl, { amount: WARMUP, paths: [path] });
+async function measure(boxes: Child[], path: string | string[] = CPU_PATH): Promise<Phase[]> {
+  const pathOf = (i: number): string => (Array.isArray(path) ? path[i]! : path);
+  for (const [i, box] of boxes.entries()) await load(box.baseUrl, { amount: WARMUP, paths: [pathOf(i)] });
   await sleep(1000);
   const before: Sample[] = [];
   for (const box of boxes) before.push(await box.mem());
@@ -210,7 +232,7 @@ async function measure(boxes: Child[], path = CPU_PATH): Promise<Phase[]> {
   for (let round = 0; round < ROUNDS; round += 1)
     for (const [i, box] of boxes.entries()) {
       const t0 = performance.now();
-      const r = await load(box.baseUrl, { amount: Math.ceil(REQUESTS / ROUNDS), paths: [path] });
+      const r = await load(box.baseUrl, { amount: Math.ceil(REQUESTS / ROUNDS), paths: [pathOf(i)] });
       sums[i]!.ms += performance.now() - t0;
       sums[i]!.requests += r.requests.total;
       sums[i]!.errors += r.non2xx + r.errors + r.timeouts;
@@ -256,8 +278,8 @@ async function cpuPerRequest(tmp: string): Promise<void> {
   const start = (role: string, extra: Record<string, string> = {}): Promise<Child> =>
     startChild(role, { ...env, ...extra }, PHASE_TIMEOUT_MS);
   /** Measure the named boxes side by side (taking turns), then stop them. */
-  const sideBySide = async (boxes: Record<string, Child>): Promise<void> => {
-    const phases = await measure(Object.values(boxes));
+  const sideBySide = async (boxes: Record<string, Child>, paths?: string[]): Promise<void> => {
+    const phases = await measure(Object.values(boxes), paths);
     for (const [i, name] of Object.keys(boxes).entries()) results[name] = phases[i]!;
     for (const box of Object.values(boxes)) await box.stop();
   };
@@ -266,7 +288,17 @@ async function cpuPerRequest(tmp: string): Promise<void> {
       `part 1: ${REQUESTS} GETs of ${CPU_PATH} per box (${ROUNDS} turns) after ${WARMUP} to warm up, ${CONNECTIONS} connections`,
     );
     const recorded = join(tmp, 'record.yaml');
-    await sideBySide({ bare: await start('bare-proxy'), record: await start('record', { BENCH_CASSETTE: recorded }) });
+    // Three at once, in turns: the bare proxy, `flis record` on the same answer every time, and `flis record` on an
+    // answer it has never seen (the upstream numbers one field per request: same size, new bytes).
+    await sideBySide(
+      {
+        bare: await start('bare-proxy'),
+        record: await start('record', { BENCH_CASSETTE: recorded }),
+        fresh: await start('record', { BENCH_CASSETTE: join(tmp, 'record-fresh.yaml') }),
+      },
+      [CPU_PATH, CPU_PATH, FRESH_PATH],
+    );
+    rmSync(join(tmp, 'record-fresh.yaml'), { force: true });
     const written = results.record!.after.written;
     const tapes = join(tmp, 'talkback-tapes');
     await sideBySide({ talkback: await start('talkback', { BENCH_CASSETTE: tapes }) });
@@ -284,7 +316,8 @@ async function cpuPerRequest(tmp: string): Promise<void> {
     console.log('|---|---|---|---|---|');
     for (const [name, label] of [
       ['bare', 'bare Node proxy (node:http in, undici Pool out, nothing recorded)'],
-      ['record', '`flis record`'],
+      ['record', '`flis record`, the same answer every time'],
+      ['fresh', '`flis record`, a new answer every time'],
       ['talkback', 'talkback recording'],
       ['replay', '`flis replay`'],
       ['playback', 'talkback playback'],
@@ -295,14 +328,16 @@ async function cpuPerRequest(tmp: string): Promise<void> {
       );
     }
     const recordRatio = cpu('record') / cpu('bare');
+    const freshRatio = cpu('fresh') / cpu('bare');
     const replayRatio = cpu('replay') / cpu('playback');
     console.log(
-      `\nflis record / bare proxy ${recordRatio.toFixed(2)} (target ≤ 1.5: ${verdict(recordRatio <= 1.5)}) | flis replay / talkback playback ${replayRatio.toFixed(2)} (target ≤ 1.0: ${verdict(replayRatio <= 1)})`,
+      `\nflis record / bare proxy: same answer ${recordRatio.toFixed(2)} (target ≤ 1.5: ${verdict(recordRatio <= 1.5)}) | new answer ${freshRatio.toFixed(2)} (target ≤ 1.5: ${verdict(freshRatio <= 1.5)}) | flis replay / talkback playback ${replayRatio.toFixed(2)} (target ≤ 1.0: ${verdict(replayRatio <= 1)})`,
     );
     console.log(
       `replay listening on the recorded cassette (${written} exchanges, ${mb(statSync(recorded).size)} MB): ${(replayReadyMs / 1000).toFixed(2)} s from start to listening (target ≤ 5 s: ${verdict(replayReadyMs <= 5000)})`,
     );
     await stages(tmp, env);
+    if (values['cpu-prof']) await profile(tmp, env, values['cpu-prof']);
   } finally {
     await up.stop();
   }
@@ -313,7 +348,7 @@ async function stages(tmp: string, env: Record<string, string>): Promise<void> {
   const rows: Array<[string, Awaited<ReturnType<typeof stageSplit>>]> = [];
   for (const [label, path, file] of [
     ['the same 14 kB answer', CPU_PATH, 'stages-same.yaml'],
-    ['a new 14 kB answer every time', `${CPU_PATH}?fresh=1`, 'stages-fresh.yaml'],
+    ['a new 14 kB answer every time', FRESH_PATH, 'stages-fresh.yaml'],
   ] as const) {
     const box = await startChild('record', { ...env, BENCH_CASSETTE: join(tmp, file), FLIS_STAGE_TIMES: '1' });
     rows.push([label, await stageSplit(box, path)]);
@@ -334,6 +369,59 @@ async function stages(tmp: string, env: Record<string, string>): Promise<void> {
   console.log(
     '\n(The rest of CPU per request is the proxying itself, HTTP in and out, which the bare proxy also pays; the stage timers add a getrusage(2) per stage.)',
   );
+}
+
+/**
+ * `flis record` under the new-answer load with `node --cpu-prof` (profile written to `dir`), and the functions it
+ * spent its time in, by self time: which parts of the stages above (and of the proxying) cost most.
+ */
+async function profile(tmp: string, env: Record<string, string>, dir: string): Promise<void> {
+  const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  const box = await startChild('record', { ...env, BENCH_CASSETTE: join(tmp, 'profiled.yaml') }, PHASE_TIMEOUT_MS, [
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    dir,
+  ]);
+  await measure([box], FRESH_PATH);
+  await box.stop();
+  rmSync(join(tmp, 'profiled.yaml'), { force: true });
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));
+  if (!file) return console.log(`\n(no CPU profile was written to ${dir})`);
+  console.log(`\n\`flis record\`, a new answer every time, by function (self time, ${join(dir, file)}):\n`);
+  console.log('| function | where | self time |');
+  console.log('|---|---|---|');
+  for (const { name, where, share } of topFunctions(join(dir, file), 20))
+    console.log(`| ${name} | ${where} | ${(share * 100).toFixed(1)}% |`);
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/** The functions of a .cpuprofile with the most self time (idle left out), as shares of the busy time. */
+function topFunctions(file: string, n: number): Array<{ name: string; where: string; share: number }> {
+  const p = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(p.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, { name: string; where: string; us: number }>();
+  let busy = 0;
+  for (const [i, id] of p.samples.entries()) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)') continue;
+    const dt = p.timeDeltas[i + 1] ?? 0;
+    busy += dt;
+    const where = url ? `${url.replace(/^.*\/(node_modules\/)?/, '')}:${lineNumber + 1}` : '';
+    const key = `${functionName}@${where}`;
+    const name = functionName || '(anonymous)';
+    // A regular expression's name is its source: its head says which one it is.
+    const e = self.get(key) ?? { name: name.length > 60 ? `${name.slice(0, 57)}...` : name, where, us: 0 };
+    e.us += dt;
+    self.set(key, e);
+  }
+  return [...self.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, n)
+    .map((e) => ({ name: e.name, where: e.where, share: e.us / Math.max(1, busy) }));
 }
 
 /** An exchange of a realistic size and shape: a page of the mock's billing groups, ~4.8 kB as written. */

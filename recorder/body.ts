@@ -4,6 +4,8 @@
  * it gives back the exact bytes received, so replay never alters a body.
  */
 import { isAscii } from 'node:buffer';
+import { isCanonicalJson } from './canonical-json.ts';
+import { hiddenField } from './hidden-field.ts';
 import type { StoredBody } from './cassette-format.ts';
 import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
@@ -38,9 +40,9 @@ function isJsonType(contentType: string | undefined): boolean {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function asUtf8(bytes: Buffer): string | undefined {
+function asUtf8(bytes: Buffer, ascii = isAscii(bytes)): string | undefined {
   // ASCII is valid UTF-8 that decodes byte for byte: checking it (SIMD) and copying is several times cheaper.
-  if (isAscii(bytes)) return bytes.toString('latin1');
+  if (ascii) return bytes.toString('latin1');
   try {
     return utf8.decode(bytes);
   } catch {
@@ -48,12 +50,21 @@ function asUtf8(bytes: Buffer): string | undefined {
   }
 }
 
-/** The text a JSON body arrived as (its canonical serialisation), kept so it need not be built again. */
-const jsonTexts = new WeakMap<StoredBody, string>();
+/**
+ * The text a JSON body arrived as (its canonical serialisation) and the bytes it was decoded from (its UTF-8
+ * encoding, exactly), kept so that neither need be made again; `ascii` when every byte is below 0x80.
+ */
+export interface JsonSource {
+  text: string;
+  bytes: Buffer;
+  ascii: boolean;
+}
 
-/** A JSON body's text: as it arrived when this process stored it, otherwise serialised afresh (the same bytes). */
-export function jsonTextOf(body: StoredBody): string {
-  return jsonTexts.get(body) ?? JSON.stringify(body.value);
+const jsonSources = hiddenField<StoredBody, JsonSource>('the JSON text and bytes a body arrived as');
+
+/** A JSON body's text and bytes as they arrived, when this process stored it. */
+export function jsonSourceOf(body: StoredBody): JsonSource | undefined {
+  return jsonSources.get(body);
 }
 
 /**
@@ -65,7 +76,7 @@ export function jsonTextOf(body: StoredBody): string {
  * mutated by its users (none does: redaction makes a copy).
  */
 class RecentBodies {
-  private readonly byLength = new Map<number, Array<{ bytes: Buffer; json: boolean; body: StoredBody | null }>>();
+  private readonly byLength = new Map<number, Recent[]>();
   /** Every body held, oldest first. */
   private readonly order: Buffer[] = [];
   private held = 0;
@@ -75,25 +86,27 @@ class RecentBodies {
     private readonly maxBody: number,
   ) {}
 
-  get(bytes: Buffer, json: boolean): StoredBody | null | undefined {
+  get(bytes: Buffer, json: boolean): Recent | undefined {
     const list = this.byLength.get(bytes.length);
     if (!list) return undefined;
-    for (const e of list) if (e.json === json && e.bytes.equals(bytes)) return e.body;
+    for (const e of list) if (e.json === json && e.bytes.equals(bytes)) return e;
     return undefined;
   }
 
-  add(bytes: Buffer, json: boolean, body: StoredBody | null): void {
-    if (bytes.length > this.maxBody || bytes.length === 0) return;
+  /** Remember `bytes` (a copy, returned), with no body yet. */
+  add(bytes: Buffer, json: boolean): Buffer | undefined {
+    if (bytes.length > this.maxBody || bytes.length === 0) return undefined;
     // A copy: a captured chunk may be a view into a larger buffer that must not be kept alive.
     const own = Buffer.from(bytes);
     let list = this.byLength.get(own.length);
     if (!list) this.byLength.set(own.length, (list = []));
     // Answers that change in place (a timestamp, a counter) keep their length: a few of each length are compared, not all.
     if (list.length >= PER_LENGTH) this.forget(list.shift()!.bytes);
-    list.push({ bytes: own, json, body });
+    list.push({ bytes: own, json, body: undefined });
     this.order.push(own);
     this.held += own.length;
     while (this.held > this.maxBytes) this.evict(this.order[0]!);
+    return own;
   }
 
   /** Drop the entry of `bytes` from its length's list (if still there) and from the order. */
@@ -111,6 +124,18 @@ class RecentBodies {
     this.order.splice(at, 1);
     this.held -= bytes.length;
   }
+}
+
+/**
+ * A body's bytes seen recently, and what they were stored as once they came a second time. The first time, only
+ * the bytes are kept (a copy, outside the heap): an answer that never comes again (a new one every time) then
+ * leaves no parsed value behind to be promoted and collected in the old generation, which cost more than the
+ * parse itself.
+ */
+interface Recent {
+  bytes: Buffer;
+  json: boolean;
+  body: StoredBody | null | undefined;
 }
 
 /** Bodies of one length compared at most (the newest). */
@@ -132,11 +157,13 @@ export function storedBody(
   if (truncated || size !== bytes.length || size === 0) return encodeBody(bytes, contentType, size, truncated);
   const json = isJsonType(contentType);
   const t = stageStart();
-  const known = recent.get(bytes, json);
+  const seen = recent.get(bytes, json);
   if (STAGE_TIMES) stageEnd('byte check', t);
-  if (known !== undefined) return known;
-  const body = encodeBody(bytes, contentType, size, truncated);
-  recent.add(bytes, json, body);
+  if (seen?.body !== undefined) return seen.body;
+  const own = seen?.bytes ?? recent.add(bytes, json) ?? bytes;
+  const body = encodeBody(own, contentType, size, truncated);
+  // The second time these bytes come, what they are stored as is kept for the next times.
+  if (seen) seen.body = body;
   return body;
 }
 
@@ -149,19 +176,20 @@ export function encodeBody(
 ): StoredBody | null {
   if (size === 0) return null;
   let t = stageStart();
-  const text = truncated ? undefined : asUtf8(bytes);
+  const ascii = isAscii(bytes);
+  const text = truncated ? undefined : asUtf8(bytes, ascii);
   if (text !== undefined && isJsonType(contentType)) {
     const value = tryJson(text);
     if (STAGE_TIMES) t = stageEnd('parse', t);
-    const canonical = value !== undefined && JSON.stringify(value) === text;
+    const canonical = value !== undefined && isCanonicalJson(text, value, ascii ? bytes : undefined);
     if (STAGE_TIMES) stageEnd('byte check', t);
     if (canonical) {
       const body: StoredBody = { encoding: 'json', value, size, truncated };
-      jsonTexts.set(body, text);
+      jsonSources.set(body, { text, bytes, ascii });
       return body;
     }
   }
-  const kept = truncated ? asUtf8(bytes) : text;
+  const kept = truncated ? asUtf8(bytes, ascii) : text;
   if (kept !== undefined && !/[\u0000-\u0008\u000e-\u001f]/.test(kept))
     return { encoding: 'text', value: kept, size, truncated };
   return { encoding: 'base64', value: bytes.toString('base64'), size, truncated };

@@ -196,13 +196,10 @@ export class CassetteWriter {
 const MAX_IOV = 1024;
 
 /** A body's flow text is encoded once, however many times it is written (yaml-emit.ts emitYamlPieces). */
-const flowBytes = new WeakMap<FlowJson, Buffer>();
-
 function bytesOf(piece: string | FlowJson): Buffer {
   if (typeof piece === 'string') return Buffer.from(piece, 'utf8');
-  let b = flowBytes.get(piece);
-  if (!b) flowBytes.set(piece, (b = Buffer.from(piece.text, 'utf8')));
-  return b;
+  piece.bytes ??= Buffer.from(piece.text, 'utf8');
+  return piece.bytes;
 }
 
 /** Temp files of writers that crashed before their commit: only the lock's holder makes them, and it is us now. */

@@ -3,7 +3,8 @@
  * the object literals below); recorder/yaml-emit.ts never folds a line, so a
  * token can never be split across lines where a line-wise scan would miss it.
  */
-import { jsonTextOf } from './body.ts';
+import { jsonSourceOf } from './body.ts';
+import { hiddenField } from './hidden-field.ts';
 import { emitYaml, emitYamlPieces, FlowJson } from './yaml-emit.ts';
 import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
 
@@ -39,11 +40,15 @@ function bodyFields(b: StoredBody | null): Record<string, unknown> {
 }
 
 /** A body's flow text, made once per StoredBody (a repeated answer is the same one: recorder/body.ts storedBody). */
-const flowTexts = new WeakMap<StoredBody, FlowJson>();
+const flowTexts = hiddenField<StoredBody, FlowJson>('the flow text of a body');
 
 function flowJsonOf(b: StoredBody): FlowJson {
   let flow = flowTexts.get(b);
-  if (!flow) flowTexts.set(b, (flow = new FlowJson(jsonTextOf(b))));
+  if (!flow) {
+    const source = jsonSourceOf(b);
+    flow = source ? new FlowJson(source.text, source) : new FlowJson(JSON.stringify(b.value));
+    flowTexts.set(b, flow);
+  }
   return flow;
 }
 

@@ -7,6 +7,7 @@
 import { type SchemaViolation, validate, type SchemaName } from '../schemas/registry.ts';
 import { matchOperation as operationFor, type Operation } from '../specs/contract.ts';
 import { jsonValue } from './body.ts';
+import { hiddenField } from './hidden-field.ts';
 import type { RecordedRequest, RecordedResponse, Violation } from './cassette-format.ts';
 
 const MAX_SCHEMA_VIOLATIONS = 10;
@@ -131,14 +132,16 @@ function schemaChecks(
  * repeated answer is the same parsed value (recorder/body.ts storedBody), and
  * validation neither changes the value nor depends on anything else.
  */
-const verdicts = new WeakMap<object, Map<SchemaName, SchemaViolation[]>>();
+const verdicts = hiddenField<object, Map<SchemaName, SchemaViolation[]>>('the verdicts on a body value');
 
 function schemaViolations(schema: SchemaName, value: unknown): SchemaViolation[] {
   if (value === null || typeof value !== 'object') return validate(schema, value).violations;
-  let known = verdicts.get(value);
-  if (!known) verdicts.set(value, (known = new Map()));
-  let out = known.get(schema);
-  if (!out) known.set(schema, (out = validate(schema, value).violations));
+  const known = verdicts.get(value);
+  let out = known?.get(schema);
+  if (out) return out;
+  out = validate(schema, value).violations;
+  if (known) known.set(schema, out);
+  else verdicts.set(value, new Map([[schema, out]]));
   return out;
 }
 

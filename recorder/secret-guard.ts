@@ -16,6 +16,7 @@
  *   they are many).
  */
 import { base64Cores, type SecretHit, type SecretForms } from '../errors/secret-forms.ts';
+import { hiddenField } from './hidden-field.ts';
 
 /** More spellings than this (a core full of `+` and `/`) and the literal pass is not worth it: the regex runs. */
 const MAX_SPELLINGS = 64;
@@ -84,7 +85,9 @@ export function guardFind(text: string, forms: SecretForms): SecretHit | undefin
 }
 
 /** A long text searched before (a body served again), with the forms it was searched for and what was found. */
-const searched = new WeakMap<{ readonly text: string }, { forms: SecretForms; hit: SecretHit | undefined }>();
+const searched = hiddenField<{ readonly text: string }, { forms: SecretForms; hit: SecretHit | undefined }>(
+  'what a text was searched for, and what was found',
+);
 
 function findOnce(piece: { readonly text: string }, forms: SecretForms): SecretHit | undefined {
   const known = searched.get(piece);

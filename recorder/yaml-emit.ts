@@ -20,10 +20,18 @@ type Json = null | boolean | number | string | FlowJson | Json[] | { [k: string]
  */
 export class FlowJson {
   readonly text: string;
-  constructor(jsonText: string) {
-    // JSON leaves C1 controls, BOM and non-characters raw inside strings; YAML wants them escaped.
-    // Most texts hold none: a test that stops at the first is cheaper than a replace that copies.
-    this.text = NON_PRINTABLE_ANY.test(jsonText) ? jsonText.replace(NON_PRINTABLE_G, escapeChar) : jsonText;
+  /** The UTF-8 encoding of `text`: the bytes the text was decoded from, or made once when first written. */
+  bytes: Buffer | undefined;
+  /**
+   * `source`: the bytes `jsonText` was decoded from, and whether they are all ASCII; then, when the text needs no
+   * escape, they are its bytes as written (encoding a 14 kB text again cost as much as the rest of the write).
+   */
+  constructor(jsonText: string, source?: { bytes: Buffer; ascii: boolean }) {
+    // JSON leaves C1 controls, BOM and non-characters raw inside strings; YAML wants them escaped. Most texts hold
+    // none: a test that stops at the first is cheaper than a replace that copies, and in ASCII only DEL can be one.
+    const raw = source?.ascii ? source.bytes.indexOf(0x7f) < 0 : !NON_PRINTABLE_ANY.test(jsonText);
+    this.text = raw ? jsonText : jsonText.replace(NON_PRINTABLE_G, escapeChar);
+    this.bytes = raw ? source?.bytes : undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * recorder/body.ts storedBody: a body whose exact bytes were stored a moment
+ * recorder/body.ts storedBody: a body whose exact bytes came twice a moment
  * ago is the same StoredBody (so its verdict and written bytes are reused),
  * and otherwise exactly what encodeBody makes, however many bodies of one
  * length come and go.
@@ -9,8 +9,11 @@ import { describe, it } from 'node:test';
 import { encodeBody, storedBody } from '../../recorder/body.ts';
 
 describe('storedBody', () => {
-  it('hands out the same StoredBody for the same bytes, and a fresh one for other bytes', () => {
+  it('hands out the same StoredBody for the same bytes once they came twice, and a fresh one for other bytes', () => {
+    const first = storedBody(Buffer.from('{"a":[1,2,3]}'), 'application/json');
+    // Seen once, only the bytes are remembered: the second time they are stored afresh, and kept.
     const a = storedBody(Buffer.from('{"a":[1,2,3]}'), 'application/json');
+    assert.deepEqual(a, first);
     const again = storedBody(Buffer.from('{"a":[1,2,3]}'), 'application/json');
     const other = storedBody(Buffer.from('{"a":[1,2,4]}'), 'application/json');
     assert.equal(again, a);
