@@ -32,21 +32,26 @@ function step(title: string, command: string, args: string[]): void {
 /**
  * The files that take longest (each runs the suites against the mock several
  * times), started first: with a few files at a time, the longest ones last
- * would leave the machine half idle while they finish.
+ * would leave the machine half idle while they finish. Ordered by their time
+ * in an idle `npm test` (docs/benchmarks.md).
  */
 const LONGEST_FIRST = [
-  'tests/package/pack.test.ts',
+  'tests/suites/effect-faults.test.ts',
+  'tests/suites/conformant-seeds.test.ts',
+  'tests/suites/auth-filter-faults.test.ts',
   'tests/suites/contract-faults.test.ts',
   'tests/suites/flow-faults.test.ts',
-  'tests/runner/readme-workflow.test.ts',
+  'tests/package/pack.test.ts',
   'tests/suites/new-checks-faults.test.ts',
+  'tests/runner/throttled-run.test.ts',
   'tests/runner/cassette-run.test.ts',
-  'tests/runner/read-only.test.ts',
-  'tests/reporting/shards.test.ts',
-  'tests/reporting/run-reports.test.ts',
+  'tests/runner/readme-workflow.test.ts',
   'tests/net/full-run.test.ts',
   'tests/suites/webhooks-faults.test.ts',
-  'tests/reporting/certify.test.ts',
+  'tests/reporting/shards.test.ts',
+  'tests/runner/read-only.test.ts',
+  'tests/reporting/run-reports.test.ts',
+  'tests/cli/cli.test.ts',
 ];
 
 function longestFirst(files: string[]): string[] {

@@ -6,6 +6,8 @@
  * reported by the advisory bad-input-rejected only (contract-faults.test.ts
  * says why). The write delay of 'different' is the one contract-faults uses;
  * 'eventual' brings its own (400 ms) and words its batch status differently.
+ * Every run also shows that each check ran and passed (not a suite that ran
+ * nothing) and that every test is located in its spec file with a severity.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { variantPresets } from '../../mock/variant.ts';
+import type { SuiteRunResult } from '../../runner/run-suites.ts';
+import { assertSpecLocations } from './fault-owners.ts';
 import { contractFailures, describeFailures, failedChecks, runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `conformant-seeds-${randomBytes(12).toString('hex')}`;
@@ -32,6 +36,44 @@ const ADVISORY: Partial<Record<keyof typeof variantPresets, string[]>> = {
   different: ['bad-input-rejected'],
   eventual: [],
 };
+
+/** Checks every clean run must see pass, so a pass comes from checks running, not from a suite that ran nothing. */
+const CHECKS = [
+  'auth-required',
+  'response-schema',
+  'json-content-type',
+  'no-5xx',
+  'operation-served',
+  'deprecated-served',
+  'offer-upsert',
+  'offer-cancel',
+  'offer-bulk',
+  'offer-idempotent',
+  'offer-listing',
+  'batch-status',
+  'offer-lifecycle',
+  'billing-details',
+  'billing-filters',
+  'billing-forced-status',
+  'billing-bulk-status',
+  'invoice-forms',
+  'invoice-limit',
+  'invoice-paging',
+  'invoice-since',
+  'invoice-references',
+  'unknown-price-strategy',
+];
+
+function assertRan(r: SuiteRunResult, what: string): void {
+  const ran = new Set(r.outcomes.filter((o) => o.status === 'passed').map((o) => o.check));
+  assert.deepEqual(
+    CHECKS.filter((c) => !ran.has(c)),
+    [],
+    `${what}: checks with no passing test`,
+  );
+  const skipped = r.outcomes.filter((o) => o.status === 'skipped').map((o) => `${o.title}: ${o.skipReason ?? ''}`);
+  assert.deepEqual(skipped, [], `${what}: tests were skipped`);
+}
 
 describe('conformant mocks pass on three seeds', { concurrency: 2 }, () => {
   for (const name of Object.keys(ADVISORY) as (keyof typeof variantPresets)[])
@@ -55,5 +97,7 @@ describe('conformant mocks pass on three seeds', { concurrency: 2 }, () => {
           [],
           `${name}, seed ${seed}: skipped tests`,
         );
+        assertRan(r, `${name}, seed ${seed}`);
+        assertSpecLocations(r);
       });
 });
