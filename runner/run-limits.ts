@@ -20,7 +20,19 @@ export const DEFAULT_WORKERS = 2;
 /** Playwright workers for a distant target: they mostly wait, so more of them overlap the round trips. */
 export const DISTANT_WORKERS = 8;
 
+/** Requests in flight within one check against a distant target: the gateway's --max-in-flight still bounds the run. */
+export const DISTANT_WORKER_CONCURRENCY = 12;
+
+/** Requests one worker may have in flight within a check (FLIS_CONCURRENCY). */
+export function workerConcurrency(roundTripMs: number | undefined): number {
+  return isDistant(roundTripMs) ? DISTANT_WORKER_CONCURRENCY : DEFAULT_WORKER_CONCURRENCY;
+}
+
+function isDistant(roundTripMs: number | undefined): boolean {
+  return roundTripMs !== undefined && roundTripMs >= DISTANT_ROUND_TRIP_MS;
+}
+
 /** The Playwright workers a run uses when --workers is not given. */
 export function defaultWorkers(roundTripMs: number | undefined): number {
-  return roundTripMs !== undefined && roundTripMs >= DISTANT_ROUND_TRIP_MS ? DISTANT_WORKERS : DEFAULT_WORKERS;
+  return isDistant(roundTripMs) ? DISTANT_WORKERS : DEFAULT_WORKERS;
 }

@@ -14,6 +14,7 @@ import type { FlisClient } from './client.ts';
 import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
 import { freshId } from './fresh-id.ts';
+import { mapBounded } from './parallel.ts';
 import { pollVisible } from './property.ts';
 import { target } from './target.ts';
 
@@ -84,15 +85,16 @@ export class Cleanup {
     if (!this.statuses.has(billingGroupId)) this.statuses.set(billingGroupId, before);
   }
 
-  private async cancelOffer(id: string): Promise<void> {
+  /** What is left behind of the offer, if anything; never throws. */
+  private async cancelOffer(id: string): Promise<string | undefined> {
     try {
       const x = await this.api.op(operationById('deleteOffer'), { params: { offerId: id } });
       // 404: nothing stored under the id (a write that was refused), so nothing is left.
-      if (!is2xx(x) && x.response.status !== 404)
-        this.leftBehind.push(`offer ${id}: DELETE answered ${x.response.status}`);
+      if (!is2xx(x) && x.response.status !== 404) return `offer ${id}: DELETE answered ${x.response.status}`;
     } catch (error) {
-      this.leftBehind.push(`offer ${id}: DELETE failed: ${error instanceof Error ? error.message : String(error)}`);
+      return `offer ${id}: DELETE failed: ${error instanceof Error ? error.message : String(error)}`;
     }
+    return undefined;
   }
 
   private async readStatus(id: string): Promise<string | undefined> {
@@ -148,7 +150,9 @@ export class Cleanup {
   /** Undo everything; never throws. */
   async run(): Promise<void> {
     await this.runSteps();
-    for (const [id, cancelled] of this.offers) if (!cancelled) await this.cancelOffer(id);
+    // Offers are independent: cancelled side by side (a few at a time), reported in the order they were written.
+    const live = [...this.offers].filter(([, cancelled]) => !cancelled).map(([id]) => id);
+    for (const left of await mapBounded(live, (id) => this.cancelOffer(id))) if (left) this.leftBehind.push(left);
     // Groups are independent: restored side by side, so a server slow to show (or ignoring) a removal costs one wait.
     await Promise.all([...this.statuses].map(([id, before]) => this.restoreStatus(id, before)));
     if (this.leftBehind.length === 0) return;
