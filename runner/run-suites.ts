@@ -140,7 +140,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     'test',
     '--config',
     codeFile('playwright.config'),
-    ...(opts.suites ?? []).map(suiteFileFilter),
+    ...(opts.suites ?? []).map((name) => suiteFileFilter(name)),
     ...(opts.shard ? ['--shard', opts.shard] : []),
   ];
   const secrets = () => [opts.token, ...(opts.secrets?.() ?? [])];

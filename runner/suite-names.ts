@@ -1,6 +1,6 @@
 /** The suites are the folders of suites/ that hold *.spec.ts files (*.spec.js in the built package), run as one Playwright project. */
 import { readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODE_EXT } from '../specs/tool-files.ts';
 
@@ -17,7 +17,10 @@ export function suiteNames(dir = SUITES_DIR): string[] {
 /** The one Playwright project every suite runs in (playwright.config.ts). */
 export const SUITES_PROJECT = 'suites';
 
-/** Playwright's file filter for one suite: its folder (a CLI argument is a regular expression on the file's path). */
-export function suiteFileFilter(name: string): string {
-  return `suites[\\/]${name}[\\/]`;
+/**
+ * Playwright's file filter for one suite: a regular expression (an argument written `/…/`) matching its folder's
+ * absolute path, so a checkout that sits under some other `suites/contract/` folder matches nothing extra.
+ */
+export function suiteFileFilter(name: string, dir = SUITES_DIR): string {
+  return `/${`${join(dir, name)}${sep}`.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`;
 }
