@@ -55,29 +55,6 @@ function reporters(): ReporterDescription[] {
   ];
 }
 
-/**
- * Suites whose checks are long chains of writes and read-backs, each request waiting on the one before: against a
- * distant deployment they set the run's length, so with many workers they go first.
- */
-const CHAINED_SUITES = ['offers', 'lifecycle'];
-
-/**
- * One project, so the few workers of a local run are never restarted. With many workers (a distant deployment) the
- * chained suites get a project listed first: Playwright hands out tests in project order, then file order, and
- * otherwise the offers suite, late in the alphabet, started after a hundred quick contract tests and ran alone at
- * the end (a 100 ms round trip: 38 s a run, 31-33 s with them first). The extra worker starts cost little where
- * workers mostly wait.
- */
-function projects(): { name: string; testMatch: string | string[]; testIgnore?: string[] }[] {
-  const all = `**/*.spec${CODE_EXT}`;
-  if (Number(process.env.FLIS_WORKERS ?? 2) <= 2) return [{ name: SUITES_PROJECT, testMatch: all }];
-  const chained = CHAINED_SUITES.map((name) => `${name}/**/*.spec${CODE_EXT}`);
-  return [
-    { name: `${SUITES_PROJECT}-chained`, testMatch: chained },
-    { name: SUITES_PROJECT, testMatch: all, testIgnore: chained },
-  ];
-}
-
 export default defineConfig({
   testDir: suitesDir,
   outputDir: join(reportDir, 'test-results'),
@@ -98,5 +75,5 @@ export default defineConfig({
   },
   // Traces would record request headers, and with them the token.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  projects: projects(),
+  projects: [{ name: SUITES_PROJECT, testMatch: `**/*.spec${CODE_EXT}` }],
 });

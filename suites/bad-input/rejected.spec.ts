@@ -178,7 +178,7 @@ test(
           if (x.response.status >= 200 && x.response.status < 300) registerAccepted(flow, x, c.bad);
           report(flow, judge(c, x, t.token), 1);
         },
-        { numRuns: Math.max(1, t.runs * 2) },
+        { numRuns: Math.max(1, t.runs * 2), independentRuns: true },
       );
     },
   ),

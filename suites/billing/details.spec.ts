@@ -40,7 +40,7 @@ test(
               { exchanges: [x], pointer: `/${k}` },
             );
         },
-        { numRuns: Math.min(groups.length, target().runs) },
+        { numRuns: Math.min(groups.length, target().runs), independentRuns: true },
       );
     },
   ),

@@ -47,7 +47,9 @@ test(
     async (ctx) => {
       const { groups } = await listGroups(ctx);
       await mapBoundedInOrder(listedFilters(groups), (filter) => onlyMatching(ctx, filter));
-      await checkProperty(ctx, [billingFilterArb(groups)], (filter) => onlyMatching(ctx, filter));
+      await checkProperty(ctx, [billingFilterArb(groups)], (filter) => onlyMatching(ctx, filter), {
+        independentRuns: true,
+      });
     },
   ),
 );

@@ -71,7 +71,7 @@ async function send(ctx: CheckContext, op: Operation, call: CallOptions, probe?:
   });
 }
 
-/** The probes of one request, in order; what each was answered when it was not refused. */
+/** The probes of one request; what each was answered when it was not refused, in the order of the probes. */
 async function probeAll(
   ctx: CheckContext,
   op: Operation,
@@ -79,12 +79,13 @@ async function probeAll(
   probes: Probe[],
   created: ((x: Exchange) => void) | undefined,
 ): Promise<Verdict['letThrough']> {
+  // Side by side: each probe is the same request, and none depends on another's answer.
+  const answers = await Promise.all(probes.map((probe) => send(ctx, op, call, probe)));
   const letThrough: Verdict['letThrough'] = [];
-  for (const probe of probes) {
-    const x = await send(ctx, op, call, probe);
+  for (const [i, x] of answers.entries()) {
     if (refused(x.response.status)) continue;
     if (is2xx(x)) created?.(x);
-    letThrough.push({ probe, exchange: x });
+    letThrough.push({ probe: probes[i] as Probe, exchange: x });
   }
   return letThrough;
 }

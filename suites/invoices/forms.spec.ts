@@ -52,7 +52,7 @@ test(
             );
           }
         },
-        { numRuns: Math.min(all.length, target().runs) },
+        { numRuns: Math.min(all.length, target().runs), independentRuns: true },
       );
     },
   ),

@@ -96,7 +96,7 @@ test(
               { exchanges: ctx.api.exchanges.slice(-1) },
             );
         },
-        { numRuns: Math.max(1, Math.ceil(ctx.api.target.runs / 4)) },
+        { numRuns: Math.max(1, Math.ceil(ctx.api.target.runs / 4)), independentRuns: true },
       );
     },
   ),

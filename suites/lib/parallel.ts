@@ -14,14 +14,14 @@ export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 1 ? n : DEFAULT_CONCURRENCY;
 }
 
-interface Settled<R> {
+export interface Settled<R> {
   results: R[];
   /** In the order they happened. */
   failures: { index: number; error: unknown }[];
 }
 
 /** The calls, at most `limit` pending; after the first rejection no new call starts and the started ones settle. */
-async function settleBounded<T, R>(
+export async function settleBounded<T, R>(
   items: readonly T[],
   fn: (item: T, index: number) => Promise<R>,
   limit: number,

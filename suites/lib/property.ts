@@ -13,6 +13,7 @@ import { CheckBlocked } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
 import { CheckFailure, type FailureDetails } from './check-failure.ts';
 import type { Exchange } from './exchange.ts';
+import { concurrency, settleBounded } from './parallel.ts';
 import { pollUntil, type PollResult, type Verdict } from './poll.ts';
 import { target } from './target.ts';
 
@@ -31,6 +32,11 @@ export interface PropertyOptions {
    * so far is reported. Default: 8 visibility deadlines.
    */
   shrinkBudgetMs?: number;
+  /**
+   * The runs share nothing (each writes its own records, or only reads): they may go side by side. A run that
+   * changes records another run reads (the shared billing groups) must leave this off.
+   */
+  independentRuns?: boolean;
 }
 
 type Arbs<Ts extends unknown[]> = { [K in keyof Ts]: fc.Arbitrary<Ts[K]> };
@@ -114,6 +120,52 @@ interface Failure<Ts> {
   exchanges: Exchange[];
 }
 
+/** Property runs side by side: a third of the requests a check may have in flight, so each run keeps some too. */
+function runsAtOnce(): number {
+  return Math.max(1, Math.floor(concurrency() / 3));
+}
+
+/**
+ * The inputs fast-check tries, in its order: a run of the same arbitraries with the same parameters whose predicate
+ * only keeps them (fast-check biases its draws by run index, so `fc.sample` draws other values).
+ */
+async function inputsOf<Ts extends [unknown, ...unknown[]]>(
+  arbitraries: Arbs<Ts>,
+  params: { seed: number; numRuns: number },
+): Promise<Ts[]> {
+  const inputs: Ts[] = [];
+  const keep = async (...args: Ts): Promise<void> => {
+    inputs.push(args);
+  };
+  await fc.check(
+    (fc.asyncProperty as (...a: unknown[]) => fc.IAsyncPropertyWithHooks<Ts>)(...arbitraries, keep),
+    params,
+  );
+  return inputs;
+}
+
+/**
+ * The runs fast-check would make, side by side. Answers the earliest failing run by index, so the verdict does not
+ * depend on how the answers interleave; once a run fails no later one starts. A distant deployment's round trips
+ * then overlap instead of queueing run after run; fast-check's own sequential run is kept for shrinking a failure.
+ */
+async function earliestFailingRun<Ts extends [unknown, ...unknown[]], F>(
+  arbitraries: Arbs<Ts>,
+  params: { seed: number; numRuns: number },
+  attempt: (args: Ts) => Promise<F | undefined>,
+): Promise<{ index: number; failure: F } | undefined> {
+  const { failures } = await settleBounded(
+    await inputsOf(arbitraries, params),
+    async (args) => {
+      const failure = await attempt(args);
+      if (failure) throw failure;
+    },
+    runsAtOnce(),
+  );
+  const earliest = [...failures].sort((a, b) => a.index - b.index)[0];
+  return earliest && { index: earliest.index, failure: earliest.error as F };
+}
+
 export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   ctx: CheckContext,
   arbitraries: Arbs<Ts>,
@@ -179,14 +231,46 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     throw failure.error;
   };
   const property = (fc.asyncProperty as (...a: unknown[]) => fc.IAsyncPropertyWithHooks<Ts>)(...arbitraries, body);
+  const params = { seed: t.seed, numRuns };
+  // Side by side first, where the runs share nothing; fast-check then replays the earliest failing run to shrink it.
+  const early = options.independentRuns ? await earliestFailingRun(arbitraries, params, attempt) : undefined;
+  if (options.independentRuns && !early) return;
+  if (early) {
+    if (ctx.testInfo.expectedStatus === 'skipped') throw early.failure.error;
+    if (early.failure.error instanceof CheckBlocked) throw early.failure.error;
+    // It already failed with the full deadline: the replay and its shrinking go with the cut one.
+    first = early.failure;
+    firstFailureAt = Date.now();
+    shrinkDeadlineMs = cutDeadline();
+  }
   let run: fc.RunDetails<Ts>;
   try {
-    run = await fc.check(property, { seed: t.seed, numRuns });
+    run = await fc.check(property, early ? { ...params, path: String(early.index) } : params);
   } finally {
     shrinkDeadlineMs = undefined;
   }
   if (skipped) throw skipped;
   if (blocked) throw blocked;
+  if (!run.failed && early) {
+    // The failing run did not fail again when replayed: report it as it failed, with its place among the runs.
+    const { message, details, clause } = detailsOf(early.failure.error);
+    throw new CheckFailure(
+      ctx.check.meta.check,
+      clause ?? ctx.check.meta.clause,
+      `${message}\n  (property failed at run ${early.index + 1} of ${numRuns}; it did not fail again when replayed alone)`,
+      {
+        ...details,
+        exchanges: compactPolls(early.failure.exchanges),
+        property: {
+          seed: t.seed,
+          path: String(early.index),
+          counterexample: fc.stringify(early.failure.args),
+          numRuns,
+        },
+      },
+      [t.token],
+    );
+  }
   if (!run.failed) return;
 
   // Confirm the shrunk case with the full deadline; if it passes, the cut deadline misled the shrinker.
@@ -202,10 +286,12 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
       ? `; shrinking stopped after its ${shrinkBudgetMs} ms budget`
       : '';
   const { message, details, clause } = detailsOf(reported.error);
+  // A replay from the earliest failing run counts only itself; the runs before it passed side by side.
+  const runsDone = early ? early.index + 1 : run.numRuns;
   throw new CheckFailure(
     ctx.check.meta.check,
     clause ?? ctx.check.meta.clause,
-    `${message}\n  (property failed after ${run.numRuns} run(s), shrunk ${run.numShrinks} time(s)${budgetNote}${note})`,
+    `${message}\n  (property failed after ${runsDone} run(s), shrunk ${run.numShrinks} time(s)${budgetNote}${note})`,
     {
       ...details,
       exchanges: compactPolls(reported.exchanges),
@@ -213,7 +299,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
         seed: run.seed,
         path: (shrunk ? run.counterexamplePath : run.counterexamplePath?.split(':')[0]) ?? '',
         counterexample: fc.stringify(reported.args),
-        numRuns: run.numRuns,
+        numRuns: runsDone,
       },
     },
     [t.token],

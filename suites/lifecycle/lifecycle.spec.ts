@@ -55,7 +55,7 @@ test(
         async (cmds) => {
           await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
         },
-        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: MAX_COMMANDS },
+        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: MAX_COMMANDS, independentRuns: true },
       );
     },
   ),

@@ -47,7 +47,7 @@ test(
             );
           }
         },
-        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2 },
+        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2, independentRuns: true },
       );
     },
   ),

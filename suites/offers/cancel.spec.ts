@@ -40,7 +40,7 @@ test(
           );
           flow.cleanup.offerCancelled(id);
         },
-        { numRuns: runs(), waitsPerRun: 2 },
+        { numRuns: runs(), waitsPerRun: 2, independentRuns: true },
       );
     },
   ),
@@ -72,7 +72,7 @@ test(
           );
           flow.cleanup.offerCancelled(id);
         },
-        { numRuns: runs(), waitsPerRun: 2 },
+        { numRuns: runs(), waitsPerRun: 2, independentRuns: true },
       );
     },
   ),

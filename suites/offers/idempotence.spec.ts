@@ -45,7 +45,7 @@ test(
               { exchanges: [read.exchange] },
             );
         },
-        { numRuns: Math.ceil(target().runs / 2), waitsPerRun: 1 },
+        { numRuns: Math.ceil(target().runs / 2), waitsPerRun: 1, independentRuns: true },
       );
     },
   ),

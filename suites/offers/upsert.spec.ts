@@ -69,7 +69,7 @@ test(
             { before, batchIds: update.batchIds },
           );
         },
-        { waitsPerRun: 3 },
+        { waitsPerRun: 3, independentRuns: true },
       );
     },
   ),
