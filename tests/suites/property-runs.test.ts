@@ -21,7 +21,7 @@ process.env.FLIS_VISIBILITY_TIMEOUT_MS = '1000';
 process.env.FLIS_CONCURRENCY = '12';
 
 function fakeContext(): CheckContext {
-  const testInfo = { timeout: 30_000, expectedStatus: 'passed', setTimeout: () => undefined };
+  const testInfo = { timeout: 30_000, expectedStatus: 'passed', setTimeout: () => undefined, annotations: [] };
   return {
     api: { exchanges: [] },
     check: { meta: { check: 'demo-check', clause: 'spec 0' } },
@@ -111,4 +111,28 @@ test('a blocked earliest run blocks the check, even when a later run fails', asy
     ),
     (e: unknown) => e instanceof CheckBlocked,
   );
+});
+
+test('a run that fails only beside the others is judged by a sequential run: it passes, with a note', async () => {
+  const ctx = fakeContext();
+  let running = 0;
+  let sequentialRuns = 0;
+  await checkProperty(
+    ctx,
+    [fc.integer({ min: 0, max: 1_000 })],
+    async () => {
+      running++;
+      await tick();
+      const clash = running > 1;
+      running--;
+      if (!clash) sequentialRuns++;
+      // Two runs' writes meeting (another check's fault, say two creates answering one id) shows only side by side.
+      if (clash) throw new Error('met another run');
+    },
+    { independentRuns: true },
+  );
+  assert.ok(sequentialRuns >= RUNS, 'every run was made again alone');
+  const notes = ctx.testInfo.annotations.filter((a) => a.type === 'note').map((a) => a.description ?? '');
+  assert.equal(notes.length, 1);
+  assert.match(notes[0] ?? '', /failed while the runs went side by side and passed alone/);
 });
