@@ -4,10 +4,12 @@
  * it gives back the exact bytes received, so replay never alters a body.
  */
 import { isAscii } from 'node:buffer';
+import type { SchemaName, SchemaViolation } from '../schemas/registry.ts';
 import { isCanonicalJson } from './canonical-json.ts';
 import { hiddenField } from './hidden-field.ts';
 import type { StoredBody } from './cassette-format.ts';
 import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
+import type { FlowJson } from './yaml-emit.ts';
 
 /** Collects up to `cap` bytes of a streamed body while counting all of them. */
 export class BodyCapture {
@@ -58,6 +60,13 @@ export interface JsonSource {
   text: string;
   bytes: Buffer;
   ascii: boolean;
+  /**
+   * What later stages derive from the body, kept here: fields of this plain object cost less to set than more
+   * hidden properties of the body (each one an Object.defineProperty; four of them were 5 µs of a new answer).
+   * The body's flow text (cassette-yaml.ts), and its verdicts by schema (contract-check.ts).
+   */
+  flow: FlowJson | undefined;
+  verdicts: Map<SchemaName, SchemaViolation[]> | undefined;
 }
 
 const jsonSources = hiddenField<StoredBody, JsonSource>('the JSON text and bytes a body arrived as');
@@ -185,7 +194,7 @@ export function encodeBody(
     if (STAGE_TIMES) stageEnd('byte check', t);
     if (canonical) {
       const body: StoredBody = { encoding: 'json', value, size, truncated };
-      jsonSources.set(body, { text, bytes, ascii });
+      jsonSources.set(body, { text, bytes, ascii, flow: undefined, verdicts: undefined });
       return body;
     }
   }

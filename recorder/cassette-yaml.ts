@@ -39,14 +39,21 @@ function bodyFields(b: StoredBody | null): Record<string, unknown> {
   return { body, bodyEncoding: b.encoding, bodySize: b.size, ...(b.truncated ? { bodyTruncated: true } : {}) };
 }
 
-/** A body's flow text, made once per StoredBody (a repeated answer is the same one: recorder/body.ts storedBody). */
+/**
+ * A body's flow text, made once per StoredBody (a repeated answer is the same one: recorder/body.ts storedBody):
+ * kept with the text it was made from, or beside a body read from a cassette.
+ */
 const flowTexts = hiddenField<StoredBody, FlowJson>('the flow text of a body');
 
 function flowJsonOf(b: StoredBody): FlowJson {
+  const source = jsonSourceOf(b);
+  if (source) {
+    source.flow ??= new FlowJson(source.text, source);
+    return source.flow;
+  }
   let flow = flowTexts.get(b);
   if (!flow) {
-    const source = jsonSourceOf(b);
-    flow = source ? new FlowJson(source.text, source) : new FlowJson(JSON.stringify(b.value));
+    flow = new FlowJson(JSON.stringify(b.value));
     flowTexts.set(b, flow);
   }
   return flow;

@@ -22,6 +22,8 @@ export class FlowJson {
   readonly text: string;
   /** The UTF-8 encoding of `text`: the bytes the text was decoded from, or made once when first written. */
   bytes: Buffer | undefined;
+  /** What the text was searched for, and what was found (recorder/secret-guard.ts), once it has been. */
+  searched: unknown = undefined;
   /**
    * `source`: the bytes `jsonText` was decoded from, and whether they are all ASCII; then, when the text needs no
    * escape, they are its bytes as written (encoding a 14 kB text again cost as much as the rest of the write).
