@@ -383,7 +383,7 @@ async function stages(tmp: string, env: Record<string, string>): Promise<void> {
     );
   }
   console.log(
-    '\n(The rest of CPU per request is the proxying itself, HTTP in and out, which the bare proxy also pays; the stage timers add a getrusage(2) per stage.)',
+    '\n(The rest of CPU per request is the proxying itself, HTTP in and out, which the bare proxy also pays, and the timers: a getrusage(2) per stage, whose own cost is taken off each stage but not off CPU per request.)',
   );
 }
 
