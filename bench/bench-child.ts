@@ -7,7 +7,8 @@
  * Prints its base URL on stdout; answers {type:'mem'} over IPC with its memory
  * after a full GC, its CPU time so far, and the number of exchanges it has written.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { Pool } from 'undici';
@@ -154,7 +155,31 @@ const t0 = performance.now();
 const { baseUrl, recorder } = await start();
 /** From the call that starts the server to listening: for replay, the cassette's indexing. */
 const readyMs = performance.now() - t0;
-process.on('message', (m: { type?: string }) => {
+/**
+ * A CPU profile of the measured load alone: started and stopped over IPC (`node --cpu-prof` would also hold the
+ * start-up, the schemas' compilation and the warm-up, which are no part of the cost per request).
+ */
+let profiler: Session | undefined;
+async function onProfile(m: { type?: string; file?: string }): Promise<void> {
+  if (m.type === 'profile-start') {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  } else if (m.type === 'profile-stop' && profiler && m.file) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(m.file, JSON.stringify(profile));
+    profiler.disconnect();
+    profiler = undefined;
+  }
+  process.send?.({ type: 'profile', done: m.type });
+}
+
+process.on('message', (m: { type?: string; file?: string }) => {
+  if (m.type === 'profile-start' || m.type === 'profile-stop') {
+    void onProfile(m);
+    return;
+  }
   if (m.type !== 'mem') return;
   (globalThis as { gc?: () => void }).gc?.();
   const mem = process.memoryUsage();

@@ -22,16 +22,17 @@
  *   node --import tsx bench/recorder.bench.ts [--only cpu|scale|memory,...] [--skip cpu,scale,memory]
  *        [--requests N] [--rounds N] [--warmup N] [--connections N] [--exchanges N]
  *        [--scale-exchanges N] [--big-mb N] [--phase-timeout S] [--cpu-prof DIR]
- *   (--cpu-prof DIR: part 1 ends with a CPU profile of `flis record` on new answers, written to DIR and summarised.)
+ *   (--cpu-prof DIR: part 1 ends with a CPU profile of `flis record` on new answers, over the measured load only,
+ *   written to DIR and summarised.)
  *   (`npm run bench -- --only cpu` runs part 1 alone, about 3 minutes.)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -124,6 +125,8 @@ interface Child {
   /** From spawn to listening (node and tsx start-up included). */
   startMs: number;
   mem(): Promise<Sample>;
+  /** Start, or stop and write to `file`, a CPU profile of the box (bench-child.ts); resolves once it is done. */
+  profile(type: 'profile-start' | 'profile-stop', file?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -162,6 +165,16 @@ async function startChild(
       new Promise((resolve) => {
         proc.once('message', (m) => resolve(m as Sample));
         proc.send({ type: 'mem' });
+      }),
+    profile: (type, file) =>
+      new Promise((resolve) => {
+        const onMessage = (m: { type?: string; done?: string }): void => {
+          if (m.type !== 'profile' || m.done !== type) return;
+          proc.off('message', onMessage);
+          resolve();
+        };
+        proc.on('message', onMessage);
+        proc.send({ type, file });
       }),
     stop: () =>
       new Promise((resolve) => {
@@ -221,10 +234,12 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * Warm each box up, then send REQUESTS GETs of `path` to each in ROUNDS turns, one box after the other, and take each
  * box's CPU time per request. Taking turns, the boxes compared meet the same moments of a shared machine's load.
  */
-async function measure(boxes: Child[], path: string | string[] = CPU_PATH): Promise<Phase[]> {
+async function measure(boxes: Child[], path: string | string[] = CPU_PATH, profileTo?: string): Promise<Phase[]> {
   const pathOf = (i: number): string => (Array.isArray(path) ? path[i]! : path);
   for (const [i, box] of boxes.entries()) await load(box.baseUrl, { amount: WARMUP, paths: [pathOf(i)] });
   await sleep(1000);
+  // The first box's profile covers the measured load and its write-behind work, not the start-up or the warm-up.
+  if (profileTo) await boxes[0]!.profile('profile-start');
   const before: Sample[] = [];
   for (const box of boxes) before.push(await box.mem());
   const c0 = boxes.map((box) => procCpuMicros(box.proc.pid!));
@@ -240,6 +255,7 @@ async function measure(boxes: Child[], path: string | string[] = CPU_PATH): Prom
   // Write-behind work (and anything else the load left behind) is the box's cost too.
   await sleep(2000);
   const c1 = boxes.map((box) => procCpuMicros(box.proc.pid!));
+  if (profileTo) await boxes[0]!.profile('profile-stop', profileTo);
   const after: Sample[] = [];
   for (const box of boxes) after.push(await box.mem());
   return boxes.map((_, i) => {
@@ -367,31 +383,30 @@ async function stages(tmp: string, env: Record<string, string>): Promise<void> {
     );
   }
   console.log(
-    '\n(The rest of CPU per request is the proxying itself, HTTP in and out, which the bare proxy also pays; the stage timers add a getrusage(2) per stage.)',
+    '\n(The rest of CPU per request is the proxying itself, HTTP in and out, which the bare proxy also pays, and the timers: a getrusage(2) per stage, whose own cost is taken off each stage but not off CPU per request.)',
   );
 }
 
 /**
- * `flis record` under the new-answer load with `node --cpu-prof` (profile written to `dir`), and the functions it
- * spent its time in, by self time: which parts of the stages above (and of the proxying) cost most.
+ * `flis record` under the new-answer load, CPU-profiled from the end of its warm-up to 2 s after its load (the
+ * profile is written to `dir`), and the functions it spent its time in, by self time: which parts of the stages
+ * above (and of the proxying) cost most.
  */
 async function profile(tmp: string, env: Record<string, string>, dir: string): Promise<void> {
-  const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
-  const box = await startChild('record', { ...env, BENCH_CASSETTE: join(tmp, 'profiled.yaml') }, PHASE_TIMEOUT_MS, [
-    '--cpu-prof',
-    '--cpu-prof-dir',
-    dir,
-  ]);
-  await measure([box], FRESH_PATH);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `record-new-answers-${Date.now()}.cpuprofile`);
+  const box = await startChild('record', { ...env, BENCH_CASSETTE: join(tmp, 'profiled.yaml') }, PHASE_TIMEOUT_MS);
+  const [phase] = (await measure([box], FRESH_PATH, file)) as [Phase];
   await box.stop();
   rmSync(join(tmp, 'profiled.yaml'), { force: true });
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));
-  if (!file) return console.log(`\n(no CPU profile was written to ${dir})`);
-  console.log(`\n\`flis record\`, a new answer every time, by function (self time, ${join(dir, file)}):\n`);
-  console.log('| function | where | self time |');
-  console.log('|---|---|---|');
-  for (const { name, where, share } of topFunctions(join(dir, file), 20))
-    console.log(`| ${name} | ${where} | ${(share * 100).toFixed(1)}% |`);
+  if (!existsSync(file)) return console.log(`\n(no CPU profile was written to ${dir})`);
+  console.log(
+    `\n\`flis record\`, a new answer every time, by function (self time of the measured load, ${file}; ${Math.round(phase.cpuUs)} µs per request with the profiler on):\n`,
+  );
+  console.log('| function | where | self time | µs per request |');
+  console.log('|---|---|---|---|');
+  for (const { name, where, share, us } of topFunctions(file, 25, phase.requests))
+    console.log(`| ${name} | ${where} | ${(share * 100).toFixed(1)}% | ${us.toFixed(1)} |`);
 }
 
 interface ProfileNode {
@@ -399,8 +414,12 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 
-/** The functions of a .cpuprofile with the most self time (idle left out), as shares of the busy time. */
-function topFunctions(file: string, n: number): Array<{ name: string; where: string; share: number }> {
+/** The functions of a .cpuprofile with the most self time (idle left out), as shares of the busy time and per request. */
+function topFunctions(
+  file: string,
+  n: number,
+  requests: number,
+): Array<{ name: string; where: string; share: number; us: number }> {
   const p = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
   const byId = new Map(p.nodes.map((node) => [node.id, node]));
   const self = new Map<string, { name: string; where: string; us: number }>();
@@ -421,7 +440,7 @@ function topFunctions(file: string, n: number): Array<{ name: string; where: str
   return [...self.values()]
     .sort((a, b) => b.us - a.us)
     .slice(0, n)
-    .map((e) => ({ name: e.name, where: e.where, share: e.us / Math.max(1, busy) }));
+    .map((e) => ({ name: e.name, where: e.where, share: e.us / Math.max(1, busy), us: e.us / Math.max(1, requests) }));
 }
 
 /** An exchange of a realistic size and shape: a page of the mock's billing groups, ~4.8 kB as written. */

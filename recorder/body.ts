@@ -4,10 +4,12 @@
  * it gives back the exact bytes received, so replay never alters a body.
  */
 import { isAscii } from 'node:buffer';
+import type { SchemaName, SchemaViolation } from '../schemas/registry.ts';
 import { isCanonicalJson } from './canonical-json.ts';
 import { hiddenField } from './hidden-field.ts';
 import type { StoredBody } from './cassette-format.ts';
 import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
+import type { FlowJson } from './yaml-emit.ts';
 
 /** Collects up to `cap` bytes of a streamed body while counting all of them. */
 export class BodyCapture {
@@ -58,6 +60,13 @@ export interface JsonSource {
   text: string;
   bytes: Buffer;
   ascii: boolean;
+  /**
+   * What later stages derive from the body, kept here: fields of this plain object cost less to set than more
+   * hidden properties of the body (each one an Object.defineProperty; four of them were 5 µs of a new answer).
+   * The body's flow text (cassette-yaml.ts), and its verdicts by schema (contract-check.ts).
+   */
+  flow: FlowJson | undefined;
+  verdicts: Map<SchemaName, SchemaViolation[]> | undefined;
 }
 
 const jsonSources = hiddenField<StoredBody, JsonSource>('the JSON text and bytes a body arrived as');
@@ -93,11 +102,10 @@ class RecentBodies {
     return undefined;
   }
 
-  /** Remember `bytes` (a copy, returned), with no body yet. */
+  /** Remember `bytes` (a copy, or the bytes themselves; returned), with no body yet. */
   add(bytes: Buffer, json: boolean): Buffer | undefined {
     if (bytes.length > this.maxBody || bytes.length === 0) return undefined;
-    // A copy: a captured chunk may be a view into a larger buffer that must not be kept alive.
-    const own = Buffer.from(bytes);
+    const own = ownBytes(bytes);
     let list = this.byLength.get(own.length);
     if (!list) this.byLength.set(own.length, (list = []));
     // Answers that change in place (a timestamp, a counter) keep their length: a few of each length are compared, not all.
@@ -127,6 +135,18 @@ class RecentBodies {
 }
 
 /**
+ * Bytes that may be kept: a captured chunk is a view into the buffer of one socket read (undici, node:http), which
+ * holds the head too; kept as it is when the body is most of it, else copied, so that the memo never keeps alive
+ * much more than it counts. (Buffer.from of a 14 kB body, zero-filled then copied, was 3 µs of a new answer.)
+ */
+function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.length * 2 >= bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
+
+/**
  * A body's bytes seen recently, and what they were stored as once they came a second time. The first time, only
  * the bytes are kept (a copy, outside the heap): an answer that never comes again (a new one every time) then
  * leaves no parsed value behind to be promoted and collected in the old generation, which cost more than the
@@ -140,7 +160,8 @@ interface Recent {
 
 /** Bodies of one length compared at most (the newest). */
 const PER_LENGTH = 4;
-// 4 MB of bodies, and their parsed values beside them (a few times that in heap).
+// 4 MB of bodies (at most twice that in buffers: a body kept as a view holds its whole read), and their parsed
+// values beside them (a few times that in heap).
 const recent = new RecentBodies(4 * 1024 * 1024, 1024 * 1024);
 
 /**
@@ -185,7 +206,7 @@ export function encodeBody(
     if (STAGE_TIMES) stageEnd('byte check', t);
     if (canonical) {
       const body: StoredBody = { encoding: 'json', value, size, truncated };
-      jsonSources.set(body, { text, bytes, ascii });
+      jsonSources.set(body, { text, bytes, ascii, flow: undefined, verdicts: undefined });
       return body;
     }
   }

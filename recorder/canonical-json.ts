@@ -27,11 +27,18 @@ const STRING = String.raw`"[^"\\\u0000-\u001f]*(?:\\(?:["\\bfnrt]|u00(?:0[0-7bef
 /** A run of structural characters is one token (twice as fast as one each); the lookahead keeps it from being split. */
 const STRUCTURAL = String.raw`[{}[\]:,]+(?![{}[\]:,])`;
 const CANONICAL_TOKENS = new RegExp(`^(?:${STRING}|${STRUCTURAL}|${NUMBER}|true|false|null)*$`);
+/**
+ * The same for a text with no backslash at all (most answers): a string is then its raw characters, which
+ * JSON.parse has already checked hold no control character, and which JSON.stringify writes as they are (in
+ * ASCII it escapes only controls, `"` and `\`). Each token is a run of structural characters and one value; the
+ * simpler string branch makes the pattern a third cheaper (12 µs to 8 µs over a 14 kB answer).
+ */
+const UNESCAPED_TOKENS = new RegExp(`^(?:[{}[\\]:,]*(?:"[^"]*"|${NUMBER}|true|false|null))*[{}[\\]:,]*$`);
 
 /** Texts longer than this are compared by serialising: the pattern's backtrack stack grows with the token count. */
 const MAX_PROVEN = 256 * 1024;
 
-/** `ascii`: the bytes `text` was decoded from, when they are all ASCII (one byte a character): keys are counted on them. */
+/** `ascii`: the bytes `text` was decoded from, when they are all ASCII (one byte a character): a memchr then tells whether it holds an escape. */
 export function isCanonicalJson(text: string, value: unknown, ascii?: Buffer): boolean {
   return provenCanonical(text, value, ascii) || JSON.stringify(value) === text;
 }
@@ -39,24 +46,30 @@ export function isCanonicalJson(text: string, value: unknown, ascii?: Buffer): b
 /** True only when the rules above prove it; false means "not proven", not "not canonical". */
 export function provenCanonical(text: string, value: unknown, ascii?: Buffer): boolean {
   if (text.length > MAX_PROVEN || value === null || typeof value !== 'object') return false;
+  const oneByte = ascii?.length === text.length;
+  // ASCII holds no surrogate; without a backslash it holds no escape either (memchr on the bytes).
+  const unescaped = oneByte && ascii!.indexOf(0x5c) < 0;
   // A `\"` makes `":` ambiguous (a key's end or inside a string): left to the fallback.
-  if (text.includes('\\"') || !wellFormed(text)) return false;
+  if (!unescaped && (text.includes('\\"') || !wellFormed(text))) return false;
   let matched: boolean;
   try {
-    matched = CANONICAL_TOKENS.test(text);
+    matched = (unescaped ? UNESCAPED_TOKENS : CANONICAL_TOKENS).test(text);
   } catch {
     return false; // The regular-expression engine's stack ran out.
   }
   if (!matched) return false;
   const keys = keyCount(value);
   if (keys < 0) return false;
-  return keys === (ascii?.length === text.length ? keyEnds(ascii) : occurrences(text, '":'));
+  return keys === keyEnds(text);
 }
 
-/** The `":` in ASCII bytes: a search for `:` at memchr speed, each checked for the quote before it. */
-function keyEnds(bytes: Buffer): number {
+/**
+ * The `":` in the text: each `:` found by String.prototype.indexOf (a builtin, cheaper than a Buffer search that
+ * crosses into C++ per hit), checked for the quote before it. With no `\\"` in the text, each is a key's end.
+ */
+function keyEnds(text: string): number {
   let n = 0;
-  for (let i = bytes.indexOf(0x3a); i >= 0; i = bytes.indexOf(0x3a, i + 1)) if (i > 0 && bytes[i - 1] === 0x22) n += 1;
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) if (text.charCodeAt(i - 1) === 0x22) n += 1;
   return n;
 }
 
@@ -86,10 +99,4 @@ function keyCount(v: unknown): number {
 /** String.prototype.isWellFormed (ES2024, in Node 20), which the ES2022 typings do not list. */
 function wellFormed(s: string): boolean {
   return (s as unknown as { isWellFormed(): boolean }).isWellFormed();
-}
-
-function occurrences(text: string, s: string): number {
-  let n = 0;
-  for (let i = text.indexOf(s); i >= 0; i = text.indexOf(s, i + s.length)) n += 1;
-  return n;
 }

@@ -6,9 +6,9 @@
  */
 import { type SchemaViolation, validate, type SchemaName } from '../schemas/registry.ts';
 import { matchOperation as operationFor, type Operation } from '../specs/contract.ts';
-import { jsonValue } from './body.ts';
+import { jsonSourceOf, jsonValue } from './body.ts';
 import { hiddenField } from './hidden-field.ts';
-import type { RecordedRequest, RecordedResponse, Violation } from './cassette-format.ts';
+import type { RecordedRequest, RecordedResponse, StoredBody, Violation } from './cassette-format.ts';
 
 const MAX_SCHEMA_VIOLATIONS = 10;
 
@@ -117,7 +117,7 @@ function schemaChecks(
       },
     ];
   }
-  return schemaViolations(schema, json.value)
+  return schemaViolations(schema, json.value, body!)
     .slice(0, MAX_SCHEMA_VIOLATIONS)
     .map((s) => ({
       ...base,
@@ -134,13 +134,17 @@ function schemaChecks(
  */
 const verdicts = hiddenField<object, Map<SchemaName, SchemaViolation[]>>('the verdicts on a body value');
 
-function schemaViolations(schema: SchemaName, value: unknown): SchemaViolation[] {
+function schemaViolations(schema: SchemaName, value: unknown, body: StoredBody): SchemaViolation[] {
   if (value === null || typeof value !== 'object') return validate(schema, value).violations;
-  const known = verdicts.get(value);
+  // A body this process stored keeps its verdicts with its source (recorder/body.ts JsonSource); one read back
+  // from a cassette, on its value.
+  const source = jsonSourceOf(body);
+  const known = source ? source.verdicts : verdicts.get(value);
   let out = known?.get(schema);
   if (out) return out;
   out = validate(schema, value).violations;
   if (known) known.set(schema, out);
+  else if (source) source.verdicts = new Map([[schema, out]]);
   else verdicts.set(value, new Map([[schema, out]]));
   return out;
 }

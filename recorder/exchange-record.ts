@@ -89,28 +89,24 @@ export function record(
   ctx.stats.exchanges += 1;
   if (failure) ctx.stats.failures += 1;
   // Storing a body (decoding it, checking it is byte-faithful JSON) is part of the job: off the response path too.
-  const job = (): void =>
-    checkAndAppend(ctx, {
-      req,
-      x,
-      reqCapture,
-      response: typeof response === 'function' ? response() : response,
-      failure,
-    });
-  if (ctx.o.durable) job();
-  else ctx.queue.push(job);
+  // (The job is an inline arrow, not a named const: under tsx, esbuild's keepNames renames those at each creation.)
+  const completed: Completed = { req, x, reqCapture, response, failure };
+  if (ctx.o.durable) checkAndAppend(ctx, completed);
+  else ctx.queue.push(() => checkAndAppend(ctx, completed));
 }
 
-/** A completed exchange as captured, waiting to be checked and written. */
+/** A completed exchange as captured, waiting to be checked and written; the response is stored when it is. */
 interface Completed {
   req: IncomingMessage;
   x: Pending;
   reqCapture: BodyCapture;
-  response: RecordedResponse;
+  response: RecordedResponse | (() => RecordedResponse);
   failure: UpstreamFailure | undefined;
 }
 
-function checkAndAppend(ctx: Ctx, { req, x, reqCapture, response, failure }: Completed): void {
+function checkAndAppend(ctx: Ctx, c: Completed): void {
+  const { req, x, reqCapture, failure } = c;
+  const response = typeof c.response === 'function' ? c.response() : c.response;
   let t = stageStart();
   const request = recordedRequest(ctx, req, x, reqCapture);
   if (STAGE_TIMES) t = stageEnd('redaction and scan', t);

@@ -65,24 +65,42 @@ export async function forward(
 ): Promise<void> {
   const reqCapture = buffered ?? new BodyCapture(ctx.cap);
   const streamed = !buffered && hasBody(req);
-  const body = () =>
-    buffered ? (buffered.size > 0 ? buffered.bytes() : undefined) : streamed ? tee(req, reqCapture) : undefined;
   const headers = forwardRequestHeaders(req.headers);
   const runToken = runTokenOf(ctx, x.authorization);
   if (!runToken || !ctx.tokens) {
-    await sendOnce(ctx, req, res, x, reqCapture, headers, body(), false);
+    await sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
     return;
   }
   const sent = await ctx.tokens.current();
   headers.authorization = `Bearer ${sent}`;
   knowToken(x, sent);
-  const refused = await sendOnce(ctx, req, res, x, reqCapture, headers, body(), !streamed);
+  const refused = await sendOnce(
+    ctx,
+    req,
+    res,
+    x,
+    reqCapture,
+    headers,
+    bodyToSend(req, reqCapture, buffered, streamed),
+    !streamed,
+  );
   if (!refused) return;
   const renewed = await ctx.tokens.refresh('401 invalid_token (recorder)', sent).catch(() => undefined);
   if (!renewed || renewed === sent) return passOn(ctx, req, res, x, reqCapture, refused);
   headers.authorization = `Bearer ${renewed}`;
   knowToken(x, renewed);
-  await sendOnce(ctx, req, res, x, reqCapture, headers, body(), false);
+  await sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
+}
+
+/** What a request sends upstream: the body held whole, or the client's stream teed into the capture, or nothing. */
+function bodyToSend(
+  req: IncomingMessage,
+  capture: BodyCapture,
+  buffered: BodyCapture | undefined,
+  streamed: boolean,
+): Buffer | AsyncGenerator<Buffer> | undefined {
+  if (buffered) return buffered.size > 0 ? buffered.bytes() : undefined;
+  return streamed ? tee(req, capture) : undefined;
 }
 
 /**
@@ -160,8 +178,15 @@ function sendOnce(
       onResponseEnd() {
         if (held) return resolve({ status, headers, capture: resCapture, firstByteMs });
         const durationMs = performance.now() - x.t0;
-        const response = () => recordedResponse(ctx, status, headers, resCapture, x, firstByteMs, durationMs);
-        record(ctx, req, x, reqCapture, response, undefined);
+        // Passed inline: a closure held in a named const is renamed at each creation under tsx (esbuild keepNames).
+        record(
+          ctx,
+          req,
+          x,
+          reqCapture,
+          () => recordedResponse(ctx, status, headers, resCapture, x, firstByteMs, durationMs),
+          undefined,
+        );
         res.end();
         resolve(undefined);
       },

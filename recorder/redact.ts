@@ -98,15 +98,22 @@ export function keepHeaders(
   allow: ReadonlySet<string>,
   r: Redactor,
 ): HeaderMap {
-  const out: HeaderMap = {};
-  const entries = Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v] as const);
-  for (const [name, value] of entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+  // The few kept are picked first and only they are sorted (stable: of two spellings of one name, the later wins).
+  const kept: Array<readonly [string, string | string[]]> = [];
+  for (const key of Object.keys(headers)) {
+    const value = headers[key];
     if (value === undefined) continue;
-    if ((credentialHeaders as readonly string[]).includes(name)) out[name] = redactCredential(name, value);
-    else if (allow.has(name)) out[name] = Array.isArray(value) ? value.map((v) => r.text(v)) : r.text(value);
+    const name = key.toLowerCase();
+    if (credentialNames.has(name)) kept.push([name, redactCredential(name, value)]);
+    else if (allow.has(name)) kept.push([name, Array.isArray(value) ? value.map((v) => r.text(v)) : r.text(value)]);
   }
+  if (kept.length > 1) kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const out: HeaderMap = {};
+  for (const [name, value] of kept) out[name] = value;
   return out;
 }
+
+const credentialNames: ReadonlySet<string> = new Set(credentialHeaders);
 
 /** "Bearer abc" → "Bearer <redacted>": the scheme is not secret and tells what was sent. */
 function redactCredential(name: string, value: string | string[]): string | string[] {

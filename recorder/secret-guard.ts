@@ -16,7 +16,6 @@
  *   they are many).
  */
 import { base64Cores, type SecretHit, type SecretForms } from '../errors/secret-forms.ts';
-import { hiddenField } from './hidden-field.ts';
 
 /** More spellings than this (a core full of `+` and `/`) and the literal pass is not worth it: the regex runs. */
 const MAX_SPELLINGS = 64;
@@ -84,16 +83,25 @@ export function guardFind(text: string, forms: SecretForms): SecretHit | undefin
   return findNearSpecials(text, forms, g);
 }
 
-/** A long text searched before (a body served again), with the forms it was searched for and what was found. */
-const searched = hiddenField<{ readonly text: string }, { forms: SecretForms; hit: SecretHit | undefined }>(
-  'what a text was searched for, and what was found',
-);
+/**
+ * A long text that keeps what it was searched for and what was found (yaml-emit.ts FlowJson, a body written
+ * again): a field of its own, cheaper to set than a hidden property.
+ */
+export interface SearchedText {
+  readonly text: string;
+  searched?: unknown;
+}
 
-function findOnce(piece: { readonly text: string }, forms: SecretForms): SecretHit | undefined {
-  const known = searched.get(piece);
+interface Search {
+  forms: SecretForms;
+  hit: SecretHit | undefined;
+}
+
+function findOnce(piece: SearchedText, forms: SecretForms): SecretHit | undefined {
+  const known = piece.searched as Search | undefined;
   if (known?.forms === forms) return known.hit;
   const hit = guardFind(piece.text, forms);
-  searched.set(piece, { forms, hit });
+  piece.searched = { forms, hit } satisfies Search;
   return hit;
 }
 
@@ -105,7 +113,7 @@ function findOnce(piece: { readonly text: string }, forms: SecretForms): SecretH
  * that crosses a join lies within that reach of it on either side.
  */
 export function guardFindPieces(
-  pieces: ReadonlyArray<string | { readonly text: string }>,
+  pieces: ReadonlyArray<string | SearchedText>,
   forms: SecretForms,
 ): SecretHit | undefined {
   if (forms.length === 0) return undefined;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { type SecretHit, SecretForms, type SecretSource } from '../errors/secret-forms.ts';
 import { SPEC_DIR } from '../specs/contract.ts';
-import { guardFind, guardFindPieces } from './secret-guard.ts';
+import { guardFind, guardFindPieces, type SearchedText } from './secret-guard.ts';
 
 export { SecretForms, type SecretHit } from '../errors/secret-forms.ts';
 
@@ -60,7 +60,7 @@ export function findSecret(text: string, forms: SecretGuard): SecretHit | undefi
 
 /** The same over a document in pieces (recorder/cassette-yaml.ts exchangeDocumentPieces), as if joined. */
 export function findSecretInPieces(
-  pieces: ReadonlyArray<string | { readonly text: string }>,
+  pieces: ReadonlyArray<string | SearchedText>,
   forms: SecretGuard,
 ): SecretHit | undefined {
   return forms instanceof SecretForms ? guardFindPieces(pieces, forms) : undefined;

@@ -22,6 +22,8 @@ export class FlowJson {
   readonly text: string;
   /** The UTF-8 encoding of `text`: the bytes the text was decoded from, or made once when first written. */
   bytes: Buffer | undefined;
+  /** What the text was searched for, and what was found (recorder/secret-guard.ts), once it has been. */
+  searched: unknown = undefined;
   /**
    * `source`: the bytes `jsonText` was decoded from, and whether they are all ASCII; then, when the text needs no
    * escape, they are its bytes as written (encoding a 14 kB text again cost as much as the rest of the write).
@@ -93,9 +95,25 @@ function scalar(v: null | boolean | number | string, indent: string): string {
   if (v === null) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-  if (isPlainSafe(v)) return v;
-  return literalBlock(v, indent) ?? quoted(v);
+  // A one-line string's spelling does not depend on the indent: the values that come again (methods, paths,
+  // header values) are looked up, not tested again.
+  // (A digit first is never plain: timestamps, which never come again, are not cached.)
+  const first = v.charCodeAt(0);
+  if (v.length > MAX_CACHED_SCALAR || (first >= 48 && first <= 57) || v.includes('\n'))
+    return isPlainSafe(v) ? v : (literalBlock(v, indent) ?? quoted(v));
+  let out = scalarCache.get(v);
+  if (out === undefined) {
+    out = isPlainSafe(v) ? v : quoted(v);
+    if (scalarCache.size >= SCALAR_CACHE_MAX) scalarCache.clear();
+    scalarCache.set(v, out);
+  }
+  return out;
 }
+
+/** One-line scalars by their spelling; cleared when full, so values that never come again cannot fill it for good. */
+const scalarCache = new Map<string, string>();
+const SCALAR_CACHE_MAX = 1024;
+const MAX_CACHED_SCALAR = 256;
 
 function isEmptyCollection(v: Json): boolean {
   if (v === null || typeof v !== 'object' || v instanceof FlowJson) return false;
@@ -122,17 +140,20 @@ function inline(v: Json, indent: string): string | undefined {
 }
 
 function emitMap(o: { [k: string]: Json }, indent: string, out: string[]): void {
-  for (const [k, v] of Object.entries(o)) {
-    if (v === undefined) continue;
-    const key = scalarKey(k);
-    const long = key.length > MAX_IMPLICIT_KEY;
-    const head = long ? `${indent}? ${key}\n${indent}:` : `${indent}${key}:`;
-    const one = inline(v, indent);
-    if (one !== undefined) out.push(`${head} ${one}`);
-    else {
-      out.push(head);
-      emitBlock(v, `${indent}  `, out);
-    }
+  for (const [k, v] of Object.entries(o)) emitEntry(k, v, indent, out);
+}
+
+/** One `key: value` entry of a mapping at `indent`, as emitMap writes it (an undefined value writes nothing). */
+export function emitEntry(k: string, v: unknown, indent: string, out: string[]): void {
+  if (v === undefined) return;
+  const key = scalarKey(k);
+  const long = key.length > MAX_IMPLICIT_KEY;
+  const head = long ? `${indent}? ${key}\n${indent}:` : `${indent}${key}:`;
+  const one = inline(v as Json, indent);
+  if (one !== undefined) out.push(`${head} ${one}`);
+  else {
+    out.push(head);
+    emitBlock(v as Json, `${indent}  `, out);
   }
 }
 
@@ -171,18 +192,31 @@ export function emitYaml(value: unknown): string {
  * document, nor encoded or searched again when it is written a second time.
  */
 export function emitYamlPieces(value: unknown): Array<string | FlowJson> {
+  return emitLinesInPieces((out) => {
+    const one = inline(value as Json, '');
+    if (one !== undefined) out.push(one);
+    else emitBlock(value as Json, '', out);
+  });
+}
+
+/**
+ * The lines `write` pushes (with emitEntry, or any line of its own) as one text ending with a newline, in pieces as
+ * emitYamlPieces makes them: for a caller that knows its mapping's keys and their order (cassette-yaml.ts).
+ */
+export function emitLinesInPieces(write: (out: string[]) => void): Array<string | FlowJson> {
   flowsMet = [];
-  let text: string;
+  const out: string[] = [];
   let flows: FlowJson[];
   try {
-    text = emitYaml(value);
+    write(out);
   } finally {
     flows = flowsMet;
     flowsMet = undefined;
   }
+  const text = `${out.join('\n')}\n`;
   if (flows.length === 0) return [text];
   const parts = text.split(FLOW_MARK);
-  const out: Array<string | FlowJson> = [parts[0]!];
-  for (const [i, f] of flows.entries()) out.push(f, parts[i + 1]!);
-  return out;
+  const pieces: Array<string | FlowJson> = [parts[0]!];
+  for (const [i, f] of flows.entries()) pieces.push(f, parts[i + 1]!);
+  return pieces;
 }

@@ -68,10 +68,16 @@ describe('provenCanonical', () => {
       '{"a":"\\u001F"}',
       '{"a":1,"a":2}',
       '{"b":1,"1":2}',
+      '{"a":[1,2] ,"b":{}}',
+      '[{},[],{"a":"b"}]\n',
+      '{"a":{"b":1,"b":1},"c":"d:e"}',
+      '{"a":"x","b":01}'.replace('01', '1.50'),
     ]) {
       const v = JSON.parse(text) as unknown;
       assert.equal(provenCanonical(text, v), false, text);
       assert.equal(isCanonicalJson(text, v), JSON.stringify(v) === text, text);
+      // The same through the ASCII bytes (the simpler pattern when the text holds no backslash).
+      assert.equal(provenCanonical(text, v, Buffer.from(text)), false, text);
     }
   });
 
@@ -80,6 +86,7 @@ describe('provenCanonical', () => {
       [{ id: 'offer-1', n: 12, price: 41.6, lat: -2.3177, tiny: 0.000001, ok: true, none: null, list: [] }],
       // (A quote inside a string is left to the fallback: it makes a key's end ambiguous.)
       { text: 'line\nbreak\ttab \\ back \u0001 é ✓ 😀 a:b', nested: { deep: [1, [2, [3]]] } },
+      { empty: {}, list: [[], {}, [{}]], time: '10:00:00', del: '\u007f', last: [] },
     ]) {
       const text = JSON.stringify(v);
       assert.equal(provenCanonical(text, v), true, text);

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parse } from 'yaml';
-import { documentText } from '../../recorder/cassette-yaml.ts';
+import type { Exchange, UpstreamFailure } from '../../recorder/cassette-format.ts';
+import { documentText, exchangeDocument, exchangeDocumentPieces } from '../../recorder/cassette-yaml.ts';
 import { emitYaml, emitYamlPieces, FlowJson } from '../../recorder/yaml-emit.ts';
 import { readFastYaml } from '../../recorder/yaml-read-fast.ts';
 
@@ -217,5 +218,60 @@ describe('YAML emitter', () => {
       '---\na: .inf\n...\n',
     ])
       assert.equal(readFastYaml(text), undefined, text);
+  });
+});
+
+describe('exchangeDocumentPieces', () => {
+  const text = fc.oneof(str, tricky);
+  const strings = fc.dictionary(text, fc.oneof(text, fc.array(text, { maxLength: 2 })), { maxKeys: 3 });
+  const storedBody = fc.oneof(
+    fc.constant(null),
+    fc.record({
+      encoding: fc.constant('json' as const),
+      value: fc.oneof(fc.array(json, { maxLength: 3 }), fc.dictionary(str, json, { maxKeys: 3 }), json),
+      size: fc.nat(),
+      truncated: fc.boolean(),
+    }),
+    fc.record({
+      encoding: fc.constantFrom('text' as const, 'base64' as const),
+      value: text,
+      size: fc.nat(),
+      truncated: fc.boolean(),
+    }),
+  );
+  const timing = fc.record({ durationMs: fc.double(), firstByteMs: fc.double() });
+  const violation = fc.record(
+    {
+      check: text,
+      clause: text,
+      operationId: fc.option(text),
+      direction: fc.constantFrom('request' as const, 'response' as const),
+      pointer: text,
+      message: text,
+    },
+    { requiredKeys: ['check', 'clause', 'operationId', 'direction', 'message'] },
+  );
+  const exchange = fc.record({
+    seq: fc.nat(),
+    startedAt: fc.oneof(text, fc.constant('2026-11-24T07:00:00.000Z')),
+    operationId: fc.option(text),
+    request: fc.record({ method: text, path: text, query: strings, headers: strings, body: storedBody }),
+    response: fc.record({ status: fc.integer(), headers: strings, body: storedBody, timing }),
+    violations: fc.array(violation, { maxLength: 2 }),
+  });
+
+  it('writes, entry by entry, the text of the whole document', () => {
+    fc.assert(
+      fc.property(
+        exchange,
+        fc.option(fc.record({ kind: fc.constantFrom('refused', 'reset'), code: text, message: text })),
+        (e, failure) => {
+          const full = { ...(e as unknown as Exchange), ...(failure ? { failure: failure as UpstreamFailure } : {}) };
+          const pieces = exchangeDocumentPieces(full);
+          assert.equal(pieces.map((p) => (typeof p === 'string' ? p : p.text)).join(''), exchangeDocument(full));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });
