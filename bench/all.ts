@@ -1,0 +1,38 @@
+/**
+ * `npm run bench`: the recorder bench, then the latency bench, each handed the options. (With the two chained in
+ * the npm script, npm appended `npm run bench -- ...`'s options to the last command alone, the latency bench.)
+ * `--only` names parts of either: `cpu`, `scale`, `memory` (the recorder bench's) and `latency`.
+ *
+ *   npm run bench [-- --only cpu|scale|memory|latency,...] [other options of either bench]
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const LATENCY = 'latency';
+
+/** The options without `--only` (either spelling), and the parts it named, if any. */
+function splitOnly(args: string[]): { rest: string[]; only?: string[] } {
+  const rest: string[] = [];
+  let only: string[] | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--only') only = (args[++i] ?? '').split(',');
+    else if (a.startsWith('--only=')) only = a.slice('--only='.length).split(',');
+    else rest.push(a);
+  }
+  return only ? { rest, only } : { rest };
+}
+
+function bench(file: string, args: string[]): number {
+  const script = fileURLToPath(new URL(file, import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+const { rest, only } = splitOnly(process.argv.slice(2));
+const recorderParts = only?.filter((p) => p !== LATENCY);
+let status = 0;
+if (!recorderParts || recorderParts.length > 0)
+  status ||= bench('./recorder.bench.ts', recorderParts ? [...rest, '--only', recorderParts.join(',')] : rest);
+if (!only || only.includes(LATENCY)) status ||= bench('./latency.bench.ts', rest);
+process.exitCode = status;
