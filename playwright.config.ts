@@ -62,19 +62,33 @@ function reporters(): ReporterDescription[] {
 const CHAINED_SUITES = ['offers', 'lifecycle'];
 
 /**
- * One project, so the few workers of a local run are never restarted. With many workers (a distant deployment) the
- * chained suites get a project listed first: Playwright hands out tests in project order, then file order, and
- * otherwise the offers suite, late in the alphabet, started after a hundred quick contract tests and ran alone at
- * the end (a 100 ms round trip: 38 s a run, 31-33 s with them first). The extra worker starts cost little where
- * workers mostly wait.
+ * Checks that may have to wait out one visibility deadline for a value that can never show (a forced status a
+ * DELETE leaves in place, events a transport-order DELETE leaves uncancelled: nothing, no batch, tells that from a
+ * slow server). Handed out first, to one worker of their own, so on a faulty server the one deadline overlaps the
+ * rest of the run instead of trailing it (issue 17 section 5; docs/benchmarks.md, fail fast). The cost: one more
+ * worker start (it loads only these two files and what they import).
  */
-function projects(): { name: string; testMatch: string | string[]; testIgnore?: string[] }[] {
+const WAITS_FIRST = ['billing/status', 'contract/event-cancel'].map((file) => `**/${file}.spec${CODE_EXT}`);
+
+/**
+ * One project for the rest, so the few workers of a local run are never restarted. With many workers (a distant
+ * deployment) the chained suites get a project listed first: Playwright hands out tests in project order, then file
+ * order, and otherwise the offers suite, late in the alphabet, started after a hundred quick contract tests and ran
+ * alone at the end (a 100 ms round trip: 38 s a run, 31-33 s with them first). The extra worker starts cost little
+ * where workers mostly wait.
+ */
+function projects(): { name: string; testMatch: string | string[]; testIgnore?: string[]; workers?: number }[] {
   const all = `**/*.spec${CODE_EXT}`;
-  if (Number(process.env.FLIS_WORKERS ?? 2) <= 2) return [{ name: SUITES_PROJECT, testMatch: all }];
+  const workers = Number(process.env.FLIS_WORKERS ?? 2);
+  // One worker has nothing to overlap a wait with (the fault tests run their runs that way, several at a time).
+  if (workers <= 1) return [{ name: SUITES_PROJECT, testMatch: all }];
+  const waits = { name: `${SUITES_PROJECT}-waits`, testMatch: WAITS_FIRST, workers: 1 };
+  if (workers <= 2) return [waits, { name: SUITES_PROJECT, testMatch: all, testIgnore: WAITS_FIRST }];
   const chained = CHAINED_SUITES.map((name) => `${name}/**/*.spec${CODE_EXT}`);
   return [
+    waits,
     { name: `${SUITES_PROJECT}-chained`, testMatch: chained },
-    { name: SUITES_PROJECT, testMatch: all, testIgnore: chained },
+    { name: SUITES_PROJECT, testMatch: all, testIgnore: [...WAITS_FIRST, ...chained] },
   ];
 }
 

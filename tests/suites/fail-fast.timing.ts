@@ -1,34 +1,42 @@
 /**
  * Issue 17 section 5: a wrong server fails fast. Whole runs (every suite but
- * webhooks, the default 10 s visibility deadline, so a deadline waited out
- * shows) against the clean mock and against the faults whose checks used to
- * wait out their deadline again and again (a value that could never appear,
- * shrinking with the full deadline): each faulty run must take at most 1.5x
- * the clean run measured in this same test, plus 10 s of slack.
+ * webhooks, run as `flis run` runs them: two workers, the default 10 s
+ * visibility deadline, so a deadline waited out shows) against the clean mock
+ * and against the faults whose checks used to wait out their deadline again
+ * and again (a value that could never appear, shrinking with the full
+ * deadline): each faulty run must take at most 1.5x the clean run.
+ *
+ * No slack: a fault that shows only as an unchanged value (a forced status
+ * never removed, events never marked, no batch to ask) still costs one
+ * deadline, since a slow server looks the same (spec 1: how long a write takes
+ * to show is not shown). That one deadline now overlaps the rest of the run:
+ * the checks that may wait are handed out first (playwright.config.ts
+ * WAITS_FIRST), a property judges its runs and shrinks under a cut deadline
+ * and confirms with the full one once (suites/lib/property.ts), and cleanup
+ * removes a forced status both documented ways so it never waits on the fault
+ * another check owns (suites/lib/cleanup.ts).
  *
  * A wall-clock assertion, so it is a benchmark, not part of `npm test` (targets are met in benchmarks, never
- * in timed tests): `npm run bench:fail-fast` runs it. The slack keeps it from flaking on a busy
- * machine: it is one visibility deadline, which a fault that is only ever
- * visible as "unchanged" (a forced status never removed, no batch to ask)
- * honestly needs; the old behaviour cost five to ten deadlines. The runs go
- * one after another, so they share the machine's load alike.
+ * in timed tests): `npm run bench:fail-fast` runs it. The clean run is measured before and after the faulty ones
+ * and the faster is the base (the stricter budget), so a machine that grew busier during the bench cannot widen
+ * it; the runs go one after another, so they share the machine's load alike. Figures: docs/benchmarks.md.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { after, test } from 'node:test';
 import type { FaultName } from '../../mock/faults.ts';
 import { describeFailures, runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `fail-fast-${randomBytes(12).toString('hex')}`;
 const ALL = ['contract', 'offers', 'lifecycle', 'billing', 'invoices', 'bad-input'];
-const SLACK_MS = 10_000;
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-fail-fast-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 
-/** One fault per way a check used to wait: an offer never updated, a cancel ignored, a bulk removal ignored, a forced status never removed, transport-order events left uncancelled, a read-back field wrong. */
+/** One fault per way a check used to wait (and one only a sequence meets): an offer never updated, a cancel ignored, a bulk removal ignored, a forced status never removed, transport-order events left uncancelled, a read-back field wrong. */
 const SLOW_BEFORE: FaultName[] = [
   'update-not-applied',
   'cancel-flag-ignored',
@@ -36,6 +44,8 @@ const SLOW_BEFORE: FaultName[] = [
   'forced-status-not-removed',
   'transport-order-events-not-cancelled',
   'offer-readback-field-wrong',
+  // Met by offer-lifecycle's first sequence on every run (an update, then a DELETE).
+  'delete-after-update-ignored',
 ];
 
 async function timedRun(label: string, faults: FaultName[]): Promise<{ ms: number; exitCode: number; text: string }> {
@@ -49,21 +59,30 @@ async function timedRun(label: string, faults: FaultName[]): Promise<{ ms: numbe
     seed: 4242,
     runs: 4,
     visibilityTimeoutMs: 10_000,
+    workers: 2,
   });
   return { ms: Date.now() - started, exitCode: r.exitCode, text: describeFailures(r) };
 }
 
-test('no faulty mock mode makes a run last more than 1.5x the clean run (plus slack)', async (t) => {
+test('no faulty mock mode makes a run last more than 1.5x the clean run', async (t) => {
+  const load = () => loadavg()[0]!.toFixed(1);
   const clean = await timedRun('clean', []);
-  t.diagnostic(`clean run: ${clean.ms} ms`);
+  t.diagnostic(`clean run: ${clean.ms} ms (load average ${load()})`);
   assert.equal(clean.exitCode, 0, clean.text);
-  const budget = 1.5 * clean.ms + SLACK_MS;
-  const slow: string[] = [];
+  const faulty: { fault: FaultName; ms: number }[] = [];
   for (const fault of SLOW_BEFORE) {
     const run = await timedRun(fault, [fault]);
-    t.diagnostic(`${fault}: ${run.ms} ms`);
+    t.diagnostic(`${fault}: ${run.ms} ms (load average ${load()})`);
     assert.equal(run.exitCode, 1, `${fault}: the suites passed`);
-    if (run.ms > budget) slow.push(`${fault}: ${run.ms} ms`);
+    faulty.push({ fault, ms: run.ms });
   }
-  assert.deepEqual(slow, [], `clean run ${clean.ms} ms, budget ${Math.round(budget)} ms`);
+  const cleanAgain = await timedRun('clean-again', []);
+  t.diagnostic(`clean run again: ${cleanAgain.ms} ms (load average ${load()})`);
+  assert.equal(cleanAgain.exitCode, 0, cleanAgain.text);
+  const base = Math.min(clean.ms, cleanAgain.ms);
+  const slow = faulty
+    .filter((f) => f.ms > 1.5 * base)
+    .map((f) => `${f.fault}: ${f.ms} ms (${(f.ms / base).toFixed(2)}x)`);
+  t.diagnostic(`worst: ${Math.max(...faulty.map((f) => f.ms / base)).toFixed(2)}x the clean run (${base} ms)`);
+  assert.deepEqual(slow, [], `clean run ${base} ms, budget ${Math.round(1.5 * base)} ms`);
 });

@@ -21,6 +21,8 @@ export interface MockRun {
   writeDelayMs?: number;
   seed?: number;
   runs?: number;
+  /** Playwright workers (default 1: the fault tests run several runs at a time on two cores). */
+  workers?: number;
 }
 
 export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
@@ -41,7 +43,7 @@ export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
       runId: r.runId,
       visibilityTimeoutMs: r.visibilityTimeoutMs,
       progress: 'none',
-      workers: 1,
+      workers: r.workers ?? 1,
       // These tests read the verdicts only; the reports are proved by tests/reporting/.
       reports: 'results',
       ...(r.seed !== undefined ? { seed: r.seed } : {}),
