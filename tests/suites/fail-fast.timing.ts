@@ -4,7 +4,8 @@
  * visibility deadline, so a deadline waited out shows) against the clean mock
  * and against the faults whose checks used to wait out their deadline again
  * and again (a value that could never appear, shrinking with the full
- * deadline): each faulty run must take at most 1.5x the clean run.
+ * deadline): each faulty run must take at most 1.5x the clean run, plus
+ * RESTART_MS for the worker restart a failed check costs (explained there).
  *
  * The one exception is explained, not a blanket slack: a fault that shows
  * only as an unchanged value with no batch to ask (a forced status never
@@ -17,7 +18,7 @@
  * owns (suites/lib/cleanup.ts). Such a run cannot end before its first check
  * starts plus one deadline; where the clean mock run is shorter than that
  * (on an idle machine it is: about 7 s against a 10 s deadline), the budget of
- * these faults is that floor plus END_MARGIN_MS.
+ * these faults is that floor plus END_MARGIN_MS (3 s).
  *
  * A wall-clock assertion, so it is a benchmark, not part of `npm test` (targets are met in benchmarks, never
  * in timed tests): `npm run bench:fail-fast` runs it. The clean run is measured before and after the faulty ones
@@ -37,14 +38,23 @@ import { describeFailures, firstTestStart, runOnMock } from './run-on-mock.ts';
 const TOKEN = `fail-fast-${randomBytes(12).toString('hex')}`;
 const ALL = ['contract', 'offers', 'lifecycle', 'billing', 'invoices', 'bad-input'];
 const DEADLINE_MS = 10_000;
-/** After the one deadline: the failed check's end and cleanup, its worker's restart and Playwright's end (1-2 s seen). */
-const END_MARGIN_MS = 2_000;
+/**
+ * Besides the one deadline: the waiting check's own requests (billing-bulk-status claims its groups, runs and shrinks
+ * its property under the cut deadline before confirming with the full one: 1.4 s seen at load 2), then its cleanup,
+ * its worker's end and Playwright's (about 1 s).
+ */
+const END_MARGIN_MS = 3_000;
 /** Faults seen only as an unchanged value with no batch to ask: one deadline is owed (the header says why). */
 const ONE_DEADLINE: readonly FaultName[] = [
   'delete-status-ignored',
   'forced-status-not-removed',
   'transport-order-events-not-cancelled',
 ];
+/**
+ * Every faulty run pays what no clean run does: Playwright restarts the worker of each failed check, loading the
+ * suites' code again (1.5-2 CPU-s, docs/benchmarks.md), and a late failure puts that on the run's tail.
+ */
+const RESTART_MS = 2_000;
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-fail-fast-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 
@@ -107,9 +117,10 @@ test('no faulty mock mode makes a run last more than 1.5x the clean run', async 
   assert.equal(cleanAgain.exitCode, 0, cleanAgain.text);
   const base = Math.min(clean.ms, cleanAgain.ms);
   const floor = Math.min(clean.firstCheckMs, cleanAgain.firstCheckMs) + DEADLINE_MS + END_MARGIN_MS;
-  const budget = (f: FaultName) => (ONE_DEADLINE.includes(f) ? Math.max(1.5 * base, floor) : 1.5 * base);
+  const ratioBudget = 1.5 * base + RESTART_MS;
+  const budget = (f: FaultName) => (ONE_DEADLINE.includes(f) ? Math.max(ratioBudget, floor) : ratioBudget);
   t.diagnostic(
-    `base ${base} ms: budget ${Math.round(1.5 * base)} ms; one-deadline faults ${Math.round(budget(ONE_DEADLINE[0]!))} ms (first check at ${Math.min(clean.firstCheckMs, cleanAgain.firstCheckMs)} ms)`,
+    `base ${base} ms: budget ${Math.round(ratioBudget)} ms (1.5x + ${RESTART_MS} ms); one-deadline faults ${Math.round(budget(ONE_DEADLINE[0]!))} ms (first check at ${Math.min(clean.firstCheckMs, cleanAgain.firstCheckMs)} ms)`,
   );
   const slow = faulty
     .filter((f) => f.ms > budget(f.fault))
