@@ -97,8 +97,9 @@ export function pollIntervalMs(deadlineMs = visibilityDeadlineMs()): number {
 }
 
 /**
- * Polls with the visibility deadline in force now (the cut one while a property shrinks) and its interval: the one
- * way the suites wait for a write to show. The judge may answer 'impossible' to stop before the deadline.
+ * Polls with the visibility deadline in force now (inside a property, possibly the cut one) and its interval: the one
+ * way the suites wait for a write to show. The judge may answer 'impossible' to stop before the deadline. A miss
+ * under a cut deadline is counted, so the property's run that met it fails only provisionally.
  */
 export async function pollVisible<T>(
   fn: () => Promise<T>,
@@ -139,7 +140,12 @@ interface Search<Ts> {
   /** The first failing run (before shrinking). */
   first?: Failure<Ts>;
   firstFailureAt: number;
+  /**
+   * A run that met a problem another check owns (before any real failure): the property cannot judge, so it stops
+   * (every further candidate is skipped) and the test reports itself blocked, not failed.
+   */
   blocked?: CheckBlocked;
+  /** A run that skipped the test (inconclusive: the deployment did not answer in time): no candidate can judge. */
   skipped?: unknown;
 }
 
