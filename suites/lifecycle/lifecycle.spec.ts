@@ -3,8 +3,17 @@
  * cancel by flag, delete, bulk and read (spec 1, 2.3, 3 rule 4, 4.1). The
  * server is checked against the model after every command, and a failure
  * shrinks to the shortest command sequence that still fails.
+ *
+ * Random sequences meet "an update, then a DELETE of that offer" only now and
+ * then (a dozen sequences on some seeds), so the verdict on a server that
+ * ignores a DELETE after an update would hang on the seed and the number of
+ * runs (issue 17 section 4). Every run therefore first plays that sequence
+ * (a creation by POST or PUT, an update, the DELETE, a read), with bodies drawn
+ * from the seed: a property of its own, so it shrinks and reports its seed and
+ * path like the random one.
  */
 import fc from 'fast-check';
+import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { expectationsOf } from '../lib/readback.ts';
 import { checkTest, test } from '../lib/check-test.ts';
@@ -21,11 +30,33 @@ import type { OfferModel, Real } from './model.ts';
 
 const MAX_COMMANDS = 8;
 
-function commandArbs(runId: string): fc.Arbitrary<fc.AsyncCommand<OfferModel, Real>>[] {
-  // Cancelling is a command of its own; other writes never carry cancel: true.
-  const body = offerWriteBodyArb(runId, { cancel: false });
-  // An update that writes no documented field proves nothing either way.
-  const change = body.filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
+type Command = fc.AsyncCommand<OfferModel, Real>;
+
+/** Write bodies for every command but cancel-by-flag: cancelling is a command of its own. */
+function bodyArb(runId: string): fc.Arbitrary<OfferWrite> {
+  return offerWriteBodyArb(runId, { cancel: false });
+}
+
+/** An update body: one that writes no documented field proves nothing either way. */
+function changeArb(runId: string): fc.Arbitrary<OfferWrite> {
+  return bodyArb(runId).filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
+}
+
+/** The sequence every run plays first: a creation (POST or PUT to a new id), an update, a DELETE of it, a read. */
+function updateThenDeleteArb(runId: string): fc.Arbitrary<Command[]> {
+  return fc
+    .tuple(fc.boolean(), bodyArb(runId), changeArb(runId))
+    .map(([byPost, created, change]) => [
+      byPost ? new CreateCommand(created) : new UpsertNewCommand(created),
+      new UpdateCommand(0, change),
+      new DeleteCommand(0),
+      new ReadCommand(0),
+    ]);
+}
+
+function commandArbs(runId: string): fc.Arbitrary<Command>[] {
+  const body = bodyArb(runId);
+  const change = changeArb(runId);
   const pick = fc.nat({ max: 7 });
   const entry = fc.record({ target: fc.oneof(fc.constant('new' as const), pick), body });
   return [
@@ -48,15 +79,17 @@ test(
       writes: true,
     },
     async (flow) => {
-      const commands = fc.commands(commandArbs(target().runId), { maxCommands: MAX_COMMANDS });
-      await checkProperty(
-        flow,
-        [commands],
-        async (cmds) => {
-          await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
-        },
-        { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: MAX_COMMANDS, independentRuns: true },
-      );
+      const runId = target().runId;
+      const play = async (cmds: Iterable<Command>): Promise<void> => {
+        await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
+      };
+      await checkProperty(flow, [updateThenDeleteArb(runId)], play, { numRuns: 1, waitsPerRun: 4 });
+      const commands = fc.commands(commandArbs(runId), { maxCommands: MAX_COMMANDS });
+      await checkProperty(flow, [commands], play, {
+        numRuns: Math.max(1, Math.ceil(target().runs / 2)),
+        waitsPerRun: MAX_COMMANDS,
+        independentRuns: true,
+      });
     },
   ),
 );

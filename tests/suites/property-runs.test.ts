@@ -113,7 +113,7 @@ test('a blocked earliest run blocks the check, even when a later run fails', asy
   );
 });
 
-test('a run that fails only beside the others is judged by a sequential run: it passes, with a note', async () => {
+test('a run that fails only beside the others is replayed alone, with the runs after it: it passes, with a note', async () => {
   const ctx = fakeContext();
   let running = 0;
   let sequentialRuns = 0;
@@ -131,8 +131,8 @@ test('a run that fails only beside the others is judged by a sequential run: it 
     },
     { independentRuns: true },
   );
-  assert.ok(sequentialRuns >= RUNS, 'every run was made again alone');
+  assert.ok(sequentialRuns > 0, 'the failing run was made again alone');
   const notes = ctx.testInfo.annotations.filter((a) => a.type === 'note').map((a) => a.description ?? '');
   assert.equal(notes.length, 1);
-  assert.match(notes[0] ?? '', /failed while the runs went side by side and passed alone/);
+  assert.match(notes[0] ?? '', /failed while the runs went side by side and passed alone, as did the runs after it/);
 });

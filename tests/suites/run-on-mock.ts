@@ -21,6 +21,8 @@ export interface MockRun {
   writeDelayMs?: number;
   seed?: number;
   runs?: number;
+  /** Playwright workers (default 1: the fault tests run several runs at a time on two cores). */
+  workers?: number;
 }
 
 export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
@@ -41,7 +43,7 @@ export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
       runId: r.runId,
       visibilityTimeoutMs: r.visibilityTimeoutMs,
       progress: 'none',
-      workers: 1,
+      workers: r.workers ?? 1,
       // These tests read the verdicts only; the reports are proved by tests/reporting/.
       reports: 'results',
       ...(r.seed !== undefined ? { seed: r.seed } : {}),
@@ -91,7 +93,7 @@ interface JsonSpec {
   title: string;
   file: string;
   line: number;
-  tests?: { annotations?: { type: string; description?: string }[] }[];
+  tests?: { annotations?: { type: string; description?: string }[]; results?: { startTime?: string }[] }[];
 }
 interface JsonSuite {
   specs?: JsonSpec[];
@@ -106,17 +108,32 @@ export interface TestLocation {
   severity?: string;
 }
 
-/** Where Playwright says each test is (results.json), with its severity annotation. */
-export function testLocations(r: SuiteRunResult): TestLocation[] {
+/** Every spec of the run's results.json. */
+function specsOf(r: SuiteRunResult): JsonSpec[] {
   const report = JSON.parse(readFileSync(join(r.reportDir, 'results.json'), 'utf8')) as { suites?: JsonSuite[] };
-  const out: TestLocation[] = [];
+  const out: JsonSpec[] = [];
   const walk = (s: JsonSuite): void => {
-    for (const spec of s.specs ?? []) {
-      const severity = spec.tests?.[0]?.annotations?.find((a) => a.type === 'severity')?.description;
-      out.push({ title: spec.title, file: spec.file, line: spec.line, ...(severity ? { severity } : {}) });
-    }
+    out.push(...(s.specs ?? []));
     for (const child of s.suites ?? []) walk(child);
   };
   for (const s of report.suites ?? []) walk(s);
   return out;
+}
+
+/** Where Playwright says each test is (results.json), with its severity annotation. */
+export function testLocations(r: SuiteRunResult): TestLocation[] {
+  return specsOf(r).map((spec) => {
+    const severity = spec.tests?.[0]?.annotations?.find((a) => a.type === 'severity')?.description;
+    return { title: spec.title, file: spec.file, line: spec.line, ...(severity ? { severity } : {}) };
+  });
+}
+
+/** When the run's first test started (ms since the epoch), from results.json; undefined when none ran. */
+export function firstTestStart(r: SuiteRunResult): number | undefined {
+  const starts = specsOf(r)
+    .flatMap((spec) => spec.tests ?? [])
+    .flatMap((t) => t.results ?? [])
+    .map((x) => Date.parse(x.startTime ?? ''))
+    .filter((ms) => Number.isFinite(ms));
+  return starts.length > 0 ? Math.min(...starts) : undefined;
 }
