@@ -12,7 +12,7 @@
  * removed, a bulk removal ignored, events never marked) owes one visibility
  * deadline, since a slow server looks the same (spec 1: how long a write takes
  * to show is not shown). That deadline now overlaps the rest of the run: its
- * check is handed out first (playwright.config.ts WAITS_FIRST), a property
+ * check starts early in the files' order, a property
  * judges and shrinks under a cut deadline and confirms once with the full one
  * (suites/lib/property.ts), and cleanup never waits on the fault another check
  * owns (suites/lib/cleanup.ts). Such a run cannot end before its first check
