@@ -79,8 +79,9 @@ async function probeAll(
   probes: Probe[],
   created: ((x: Exchange) => void) | undefined,
 ): Promise<Verdict['letThrough']> {
-  // Side by side: each probe is the same request, and none depends on another's answer.
-  const answers = await Promise.all(probes.map((probe) => send(ctx, op, call, probe)));
+  // Side by side: each probe is the same request, and none depends on another's answer. mapBounded lets the probes
+  // already sent settle before a skip (an unanswered probe) ends the test.
+  const answers = await mapBounded(probes, (probe) => send(ctx, op, call, probe), probes.length);
   const letThrough: Verdict['letThrough'] = [];
   for (const [i, x] of answers.entries()) {
     if (refused(x.response.status)) continue;

@@ -15,6 +15,8 @@ import { pollVisible } from '../lib/property.ts';
 import { resolveIds } from './record-ids.ts';
 
 const NOT_THERE = new Set([404, 405, 410]);
+/** The one record GET whose being served batch-status owns. */
+const BATCH_STATUS = 'getBatchRequestsStatus';
 
 /** Calls the operation with resolved ids; a 404 right after the run wrote the record is asked again until the deadline (spec 1: writes are asynchronous). */
 async function callWithIds(ctx: CheckContext, op: Operation): Promise<Exchange> {
@@ -40,6 +42,10 @@ for (const op of recordGets) {
     ...checkTest({ check: 'operation-served', clause: 'spec 4.3', operation: op }, async (ctx) => {
       const x = await callWithIds(ctx, op);
       const status = x.response.status;
+      // Spec 1 promises a write's batch its status there: batch-status owns that, where the run writes (one fault, one
+      // failure). A read-only run has no batch-status, so the rule of 4.3 judges it here.
+      if (NOT_THERE.has(status) && op.operationId === BATCH_STATUS && ctx.api.target.allowWrites)
+        ctx.check.blocked('batch-status', x, `the batch status answered ${status} for a batchId the run's write got`);
       if (NOT_THERE.has(status))
         ctx.check.fail(
           `the operation is catalogued in spec 4.3 but answered ${status} for a record the run ${ctx.api.target.allowWrites ? 'wrote or ' : ''}found listed: it is not served`,

@@ -61,7 +61,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'offer-bulk', clauses: ['spec 2.3', 'spec 4.1'], severity: 'contract', suite: 'offers' },
   { id: 'offer-bulk-flags', clauses: ['spec 2.3', 'spec 3 rule 4'], severity: 'contract', suite: 'offers' },
   { id: 'offer-listing', clauses: ['spec 4.1'], severity: 'contract', suite: 'offers' },
-  { id: 'batch-status', clauses: ['spec 1'], severity: 'contract', suite: 'offers' },
+  {
+    id: 'batch-status',
+    clauses: ['spec 1'],
+    severity: 'contract',
+    suite: 'offers',
+    owns: ['the batch status of a write (GET /bookings/requestsStatus/batch/{batchId})'],
+  },
   {
     id: 'offer-lifecycle',
     clauses: ['spec 1', 'spec 2.3', 'spec 3 rule 4', 'spec 4.1'],
