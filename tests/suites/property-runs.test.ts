@@ -136,3 +136,14 @@ test('a run that fails only beside the others is replayed alone, with the runs a
   assert.equal(notes.length, 1);
   assert.match(notes[0] ?? '', /failed while the runs went side by side and passed alone, as did the runs after it/);
 });
+
+test('a generator that throws is reported, as a sequential run reports it, not passed over', async () => {
+  const broken = fc.integer({ min: 0, max: 1_000 }).map((n) => {
+    if (n > 500) throw new Error('the generator broke');
+    return n;
+  });
+  await assert.rejects(
+    checkProperty(fakeContext(), [broken], async () => undefined, { independentRuns: true }),
+    (e: unknown) => e instanceof Error && /the generator broke/.test(e.message),
+  );
+});
