@@ -207,11 +207,11 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   const search = async (speculate: boolean, from?: number): Promise<Search<Ts>> => {
     const s: Omit<Search<Ts>, 'run'> = { firstFailureAt: 0 };
     const body = async (...args: Ts): Promise<void> => {
-      // Once blocked, the property has stopped: the candidates fast-check still tries pass at once, without a request.
-      if (s.blocked) return;
-      if (s.skipped) fc.pre(false);
-      // Past the shrink budget every further candidate is skipped: fast-check keeps the last failure.
-      if (s.first && Date.now() - s.firstFailureAt > shrinkBudgetMs) fc.pre(false);
+      // Once blocked or skipped, or past the shrink budget, the search ends: an interrupting precondition stops
+      // fast-check at once, keeping the last failure. (Skipping or passing each further candidate made fast-check
+      // build every shrink of the failing value, over a second of CPU for a blocked property over arrays.)
+      if (s.blocked || s.skipped || (s.first && Date.now() - s.firstFailureAt > shrinkBudgetMs))
+        throw new fc.PreconditionFailure(true);
       let failure = await attempt(args, s.first ? 'cut' : speculate ? 'speculate' : 'full');
       // Blocked stops the whole property, so a block met under a cut deadline is believed only at the full one.
       if (failure?.provisional && !s.first && failure.error instanceof CheckBlocked)

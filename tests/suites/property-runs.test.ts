@@ -147,3 +147,60 @@ test('a generator that throws is reported, as a sequential run reports it, not p
     (e: unknown) => e instanceof Error && /the generator broke/.test(e.message),
   );
 });
+
+/** Arrays of records: a failing value with many shrinks. Counts the values fast-check builds, shrinks included. */
+function countedRecords(): { arb: fc.Arbitrary<{ id: string; n: number }[]>; built: () => number } {
+  let built = 0;
+  const arb = fc
+    .array(fc.record({ id: fc.string({ minLength: 3 }), n: fc.integer() }), { minLength: 8, maxLength: 20 })
+    .map((items) => {
+      built++;
+      return items;
+    });
+  return { arb, built: () => built };
+}
+
+test('a blocked property ends its search at once: fast-check builds no shrinks of the blocked value', async () => {
+  for (const independentRuns of [false, true]) {
+    const { arb, built } = countedRecords();
+    let calls = 0;
+    await assert.rejects(
+      checkProperty(
+        fakeContext(),
+        [arb],
+        async () => {
+          calls++;
+          throw new CheckBlocked('owner-check', 'getOffer', 'the owner failed');
+        },
+        { independentRuns },
+      ),
+      (e: unknown) => e instanceof CheckBlocked,
+    );
+    // Passing each further candidate instead made fast-check build every shrink of the value: hundreds.
+    assert.ok(built() <= RUNS + 4, `independentRuns ${independentRuns}: ${built()} values built`);
+    // Side by side, the runs already under way (4 at once) are blocked too; then the earliest is replayed alone.
+    assert.ok(calls <= (independentRuns ? 6 : 2), `independentRuns ${independentRuns}: the body ran ${calls} times`);
+  }
+});
+
+test('past its shrink budget a property stops at once and reports the last failure it shrank to', async () => {
+  const { arb, built } = countedRecords();
+  let calls = 0;
+  const error = await checkProperty(
+    fakeContext(),
+    [arb],
+    async () => {
+      calls++;
+      throw new Error('always fails');
+    },
+    { shrinkBudgetMs: -1 },
+  ).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof CheckFailure, `a check failure, not ${String(error)}`);
+  assert.match(error.record.message, /shrinking stopped after its -1 ms budget/);
+  // The first failure, the one candidate that met the spent budget, and the confirmation at the full deadline.
+  assert.ok(calls <= 3, `the body ran ${calls} times`);
+  assert.ok(built() <= 3, `${built()} values built`);
+});
