@@ -17,6 +17,8 @@ import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
 function queryOf(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  // Most requests have no query: reading searchParams would build a URLSearchParams for nothing.
+  if (url.search === '') return out;
   for (const [k, v] of url.searchParams) {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
@@ -33,7 +35,8 @@ export function recordedRequest(
 ): RecordedRequest {
   const r = x.redactor;
   let stored = null;
-  if (body) {
+  // An empty body is stored as none (encodeBody), with nothing to join first.
+  if (body && body.size > 0) {
     const all = body.bytes();
     const kept = all.length > ctx.cap ? all.subarray(0, ctx.cap) : all;
     stored = storedBody(kept, headerValue(req.headers['content-type']), body.size, body.size > kept.length);

@@ -66,7 +66,8 @@ export async function forward(
   const reqCapture = buffered ?? new BodyCapture(ctx.cap);
   const streamed = !buffered && hasBody(req);
   const headers = forwardRequestHeaders(req.headers);
-  const runToken = runTokenOf(ctx, x.authorization);
+  // Without a token source no request carries a run's token (and the Authorization value need not be parsed).
+  const runToken = ctx.tokens ? runTokenOf(ctx, x.authorization) : undefined;
   if (!runToken || !ctx.tokens) {
     await sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
     return;
