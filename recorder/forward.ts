@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { BodyCapture } from './body.ts';
 import type { UpstreamFailure } from './cassette-format.ts';
 import { type CapturedResponse, record, recordedResponse } from './exchange-record.ts';
+import type { TokenSource } from '../net/types.ts';
 import type { Ctx, Pending } from './proxy-context.ts';
 import {
   classifyFailure,
@@ -56,26 +57,41 @@ function runTokenOf(ctx: Ctx, authorization: string | undefined): string | undef
  * upstream refuses it (401 invalid_token) and the body can be sent again (none, or held whole), the token is
  * refreshed once and the request sent once more. A streamed body cannot be sent twice, so its 401 stands.
  */
-export async function forward(
+export function forward(
   ctx: Ctx,
   req: IncomingMessage,
   res: ServerResponse,
   x: Pending,
   buffered: BodyCapture | undefined,
-): Promise<void> {
+): Promise<void> | undefined {
   const reqCapture = buffered ?? new BodyCapture(ctx.cap);
   const streamed = !buffered && hasBody(req);
   const headers = forwardRequestHeaders(req.headers);
   // Without a token source no request carries a run's token (and the Authorization value need not be parsed).
   const runToken = ctx.tokens ? runTokenOf(ctx, x.authorization) : undefined;
   if (!runToken || !ctx.tokens) {
-    await sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
-    return;
+    // Sent once and answered by the handler's callbacks: there is nothing to wait for, so no promise is made.
+    sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false, undefined);
+    return undefined;
   }
-  const sent = await ctx.tokens.current();
+  return forwardWithRunToken(ctx, ctx.tokens, req, res, x, reqCapture, headers, buffered, streamed);
+}
+
+async function forwardWithRunToken(
+  ctx: Ctx,
+  tokens: TokenSource,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  reqCapture: BodyCapture,
+  headers: Record<string, string | string[]>,
+  buffered: BodyCapture | undefined,
+  streamed: boolean,
+): Promise<void> {
+  const sent = await tokens.current();
   headers.authorization = `Bearer ${sent}`;
   knowToken(x, sent);
-  const refused = await sendOnce(
+  const refused = await sendAndWait(
     ctx,
     req,
     res,
@@ -86,11 +102,19 @@ export async function forward(
     !streamed,
   );
   if (!refused) return;
-  const renewed = await ctx.tokens.refresh('401 invalid_token (recorder)', sent).catch(() => undefined);
+  const renewed = await tokens.refresh('401 invalid_token (recorder)', sent).catch(() => undefined);
   if (!renewed || renewed === sent) return passOn(ctx, req, res, x, reqCapture, refused);
   headers.authorization = `Bearer ${renewed}`;
   knowToken(x, renewed);
-  await sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
+  await sendAndWait(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
+}
+
+/** sendOnce's arguments but the last (the resolver). */
+type SendArgs = Parameters<typeof sendOnce> extends [...infer A, unknown] ? A : never;
+
+/** sendOnce, resolved when the exchange ends: with the refusal it held back, if it did. */
+function sendAndWait(...send: SendArgs): Promise<Refused | undefined> {
+  return new Promise<Refused | undefined>((resolve) => sendOnce(...send, resolve));
 }
 
 /** What a request sends upstream: the body held whole, or the client's stream teed into the capture, or nothing. */
@@ -142,21 +166,20 @@ function sendOnce(
   requestHeaders: Record<string, string | string[]>,
   body: Buffer | AsyncGenerator<Buffer> | undefined,
   holdRefusal: boolean,
-): Promise<Refused | undefined> {
+  resolve: ((refused: Refused | undefined) => void) | undefined,
+): void {
   const up = ctx.upstream!;
-  return new Promise<Refused | undefined>((resolve) => {
-    const options: Dispatcher.DispatchOptions = {
-      origin: up.origin,
-      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-      path: `${up.basePath}${x.rel}${x.search}`,
-      headers: requestHeaders,
-      headersTimeout: up.timeoutMs,
-      bodyTimeout: up.timeoutMs,
-    };
-    // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
-    if (body !== undefined) options.body = body as Buffer | Readable;
-    up.dispatcher.dispatch(options, new ForwardHandler(ctx, req, res, x, reqCapture, holdRefusal, resolve));
-  });
+  const options: Dispatcher.DispatchOptions = {
+    origin: up.origin,
+    method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+    path: `${up.basePath}${x.rel}${x.search}`,
+    headers: requestHeaders,
+    headersTimeout: up.timeoutMs,
+    bodyTimeout: up.timeoutMs,
+  };
+  // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
+  if (body !== undefined) options.body = body as Buffer | Readable;
+  up.dispatcher.dispatch(options, new ForwardHandler(ctx, req, res, x, reqCapture, holdRefusal, resolve));
 }
 
 /**
@@ -180,7 +203,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler, CapturedResponse {
     private readonly x: Pending,
     private readonly reqCapture: BodyCapture,
     private readonly holdRefusal: boolean,
-    private readonly resolve: (refused: Refused | undefined) => void,
+    private readonly resolve: ((refused: Refused | undefined) => void) | undefined,
   ) {
     this.capture = new BodyCapture(ctx.cap);
   }
@@ -218,7 +241,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler, CapturedResponse {
 
   onResponseEnd(): void {
     if (this.held) {
-      this.resolve({
+      this.resolve?.({
         status: this.status,
         headers: this.headers,
         capture: this.capture,
@@ -229,12 +252,12 @@ class ForwardHandler implements Dispatcher.DispatchHandler, CapturedResponse {
     this.durationMs = performance.now() - this.x.t0;
     record(this.ctx, this.req, this.x, this.reqCapture, this, undefined);
     this.res.end();
-    this.resolve(undefined);
+    this.resolve?.(undefined);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     const { ctx, req, res, x, reqCapture } = this;
-    this.resolve(undefined);
+    this.resolve?.(undefined);
     if (this.clientGone) return;
     const failure = classifyFailure(err, ctx.upstream!.timeoutMs);
     if (!res.headersSent) {

@@ -87,7 +87,12 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     ctx.log(`FLIS_ERR_INTERNAL: recording an exchange failed: ${ctx.redactor.text(String(err))}`, 'internal'),
   );
   const server = createServer({ keepAlive: true }, (req, res) => {
-    handle(ctx, req, res).catch((err: unknown) => internalError(ctx, res, err));
+    // A request forwarded at once (mode record) is answered by callbacks: handle() makes no promise for it.
+    try {
+      handle(ctx, req, res)?.catch((err: unknown) => internalError(ctx, res, err));
+    } catch (err) {
+      internalError(ctx, res, err);
+    }
   });
   server.keepAliveTimeout = 10_000;
   try {
@@ -222,13 +227,16 @@ function rememberKey(ctx: Ctx, quick: string, request: RecordedRequest): void {
   known.set(quick, matchKey(request, ctx.matchOptions));
 }
 
-async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const policy = modePolicies[ctx.o.mode];
   const quick = policy.replayFirst && !hasBody(req) ? quickKey(ctx, req) : undefined;
   if (quick !== undefined && ctx.store) {
     const key = knownKeys.get(ctx)?.get(quick);
     const hit = key === undefined ? undefined : ctx.matcher?.takeKey(key);
-    if (hit) return serveRecorded(ctx, res, ctx.store.read(hit));
+    if (hit) {
+      serveRecorded(ctx, res, ctx.store.read(hit));
+      return undefined;
+    }
   }
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
@@ -238,13 +246,25 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
       code: 'FLIS_ERR_USAGE',
       message: `the recorder serves ${BASE_PATH}/...; point the client's base URL at it, ending in ${BASE_PATH}`,
     });
-    return;
+    return undefined;
   }
   const rel = url.pathname.slice(BASE_PATH.length) || '/';
   const authorization = headerValue(req.headers.authorization);
   const redactor = redactorFor(ctx, authorization);
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);
+  return answerFirst(ctx, req, res, x, quick);
+}
+
+/** Modes that answer from the cassette first: the request read whole, matched, then answered or forwarded. */
+async function answerFirst(
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  quick: string | undefined,
+): Promise<void> {
+  const policy = modePolicies[ctx.o.mode];
   // Read whole: it is matched now and may still be forwarded (mode new), so it cannot be cut at the cassette's cap.
   const capture = new BodyCapture(MAX_BUFFERED_BODY);
   // Most replayed requests are GETs without a body: no stream to drain, nothing to wait for.
