@@ -5,7 +5,7 @@
  */
 import { jsonSourceOf } from './body.ts';
 import { hiddenField } from './hidden-field.ts';
-import { emitEntry, emitLinesInPieces, emitYaml, FlowJson } from './yaml-emit.ts';
+import { emitEntry, emitYaml, FlowJson } from './yaml-emit.ts';
 import type { CassetteHeader, Exchange, RecordedRequest, RecordedResponse, StoredBody } from './cassette-format.ts';
 
 /** One YAML document, starting with `---` and ending with the `...` end marker. */
@@ -104,47 +104,83 @@ export function exchangeDocument(e: Exchange): string {
 }
 
 /**
- * exchangeDocument's text in pieces, each body written on one line a FlowJson of its own (yaml-emit.ts
- * emitLinesInPieces). Written entry by entry in exchangePlain's order rather than through the plain object: the
- * recorder writes one per exchange, and building and walking that object was half the emission's cost. A property
- * test holds the two texts equal.
+ * exchangeDocument's text in pieces, each body written on one line a FlowJson of its own. Written entry by entry in
+ * exchangePlain's order rather than through the plain object: the recorder writes one per exchange, and building and
+ * walking that object was half the emission's cost. A body's FlowJson ends the text piece it would stand in (the
+ * lines before it joined once), rather than standing in the text as a mark that is split out again after. A
+ * property test holds the joined pieces equal to exchangeDocument.
  */
 export function exchangeDocumentPieces(e: Exchange): Array<string | FlowJson> {
-  return emitLinesInPieces((out) => {
-    out.push('---');
-    emitEntry('seq', e.seq, '', out);
-    emitEntry('startedAt', e.startedAt, '', out);
-    emitEntry('operationId', e.operationId, '', out);
-    out.push('request:');
-    const q = e.request;
-    emitEntry('method', q.method, '  ', out);
-    emitEntry('path', q.path, '  ', out);
-    emitEntry('query', sortedKeys(q.query), '  ', out);
-    emitEntry('headers', q.headers, '  ', out);
-    bodyEntries(q.body, out);
-    out.push('response:');
-    const r = e.response;
-    emitEntry('status', r.status, '  ', out);
-    emitEntry('headers', r.headers, '  ', out);
-    bodyEntries(r.body, out);
-    out.push(
-      '  timing:',
-      `    durationMs: ${yamlNumber(r.timing.durationMs)}`,
-      `    firstByteMs: ${yamlNumber(r.timing.firstByteMs)}`,
-    );
+  const w = new PieceLines();
+  w.lines.push('---', `seq: ${yamlNumber(e.seq)}`);
+  emitEntry('startedAt', e.startedAt, '', w.lines);
+  emitEntry('operationId', e.operationId, '', w.lines);
+  w.lines.push('request:');
+  const q = e.request;
+  emitEntry('method', q.method, '  ', w.lines);
+  emitEntry('path', q.path, '  ', w.lines);
+  emitEntry('query', sortedKeys(q.query), '  ', w.lines);
+  emitEntry('headers', q.headers, '  ', w.lines);
+  bodyEntries(q.body, w);
+  w.lines.push('response:');
+  const r = e.response;
+  w.lines.push(`  status: ${yamlNumber(r.status)}`);
+  emitEntry('headers', r.headers, '  ', w.lines);
+  bodyEntries(r.body, w);
+  w.lines.push(
+    '  timing:',
+    `    durationMs: ${yamlNumber(r.timing.durationMs)}`,
+    `    firstByteMs: ${yamlNumber(r.timing.firstByteMs)}`,
+  );
+  if (e.failure || e.violations.length) {
     const rest = exchangeTail(e);
-    for (const k of Object.keys(rest)) emitEntry(k, rest[k], '', out);
-    out.push('...');
-  });
+    for (const k of Object.keys(rest)) emitEntry(k, rest[k], '', w.lines);
+  }
+  w.lines.push('...');
+  return w.done();
+}
+
+/** Lines of text, ended by a FlowJson where a body stands: the pieces of one document. */
+class PieceLines {
+  readonly pieces: Array<string | FlowJson> = [];
+  lines: string[] = [];
+
+  /** `head` (e.g. `  body:`) and the flow text after it, as emitEntry would write them on one line. */
+  flow(head: string, f: FlowJson): void {
+    this.lines.push(`${head} `);
+    this.pieces.push(this.lines.join('\n'), f);
+    // The next line starts after a line break, which the empty first line gives when joined.
+    this.lines = [''];
+  }
+
+  done(): Array<string | FlowJson> {
+    this.pieces.push(`${this.lines.join('\n')}\n`);
+    return this.pieces;
+  }
 }
 
 /** bodyFields' entries, at the indent of a request's or response's fields. */
-function bodyEntries(b: StoredBody | null, out: string[]): void {
-  const fields = bodyFields(b);
-  for (const k of Object.keys(fields)) emitEntry(k, fields[k], '  ', out);
+function bodyEntries(b: StoredBody | null, w: PieceLines): void {
+  if (!b) return;
+  if (b.encoding === 'json' && typeof b.value === 'object' && b.value !== null) w.flow('  body:', flowJsonOf(b));
+  else emitEntry('body', b.value, '  ', w.lines);
+  emitEntry('bodyEncoding', b.encoding, '  ', w.lines);
+  w.lines.push(`  bodySize: ${yamlNumber(b.size)}`);
+  if (b.truncated) w.lines.push('  bodyTruncated: true');
 }
 
-/** A number as the emitter writes it (yaml-emit.ts scalar). */
+/**
+ * A number as the emitter writes it (yaml-emit.ts scalar). A timing is rounded to hundredths: spelt from its whole
+ * hundredths, which is what String gives for it (the decimal of at most 15 digits nearest it is its shortest
+ * spelling), without the double-to-shortest conversion, which cost more than the rest of the timing's line.
+ */
 function yamlNumber(n: number): string {
+  const h = Math.round(n * 100);
+  if (h > 0 && h < 1e15 && h / 100 === n) {
+    const cents = h % 100;
+    const whole = (h - cents) / 100;
+    if (cents === 0) return `${whole}`;
+    return cents % 10 === 0 ? `${whole}.${cents / 10}` : `${whole}.${cents < 10 ? '0' : ''}${cents}`;
+  }
   return Number.isFinite(n) ? String(n) : 'null';
 }

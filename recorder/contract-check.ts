@@ -5,7 +5,7 @@
  * its own client sees at once where its traffic leaves the contract.
  */
 import { type SchemaViolation, validate, type SchemaName } from '../schemas/registry.ts';
-import { matchOperation as operationFor, type Operation } from '../specs/contract.ts';
+import { matchOperation, type Operation } from '../specs/contract.ts';
 import { jsonSourceOf, jsonValue } from './body.ts';
 import { hiddenField } from './hidden-field.ts';
 import type { RecordedRequest, RecordedResponse, StoredBody, Violation } from './cassette-format.ts';
@@ -46,6 +46,25 @@ export function checkExchange(x: CheckInput): { operation: Operation | undefined
   v.push(...requestChecks(x.request, operation));
   if (!x.upstreamFailed) v.push(...responseChecks(x.response, operation));
   return { operation, violations: v };
+}
+
+/**
+ * The operation of a method and path, remembered: matching tries the method's path templates one after the other,
+ * and a recorded client asks the same paths again and again. The contract does not change while the process runs.
+ * Bounded; cleared when full, so paths that never come again (ids) cannot hold it for good.
+ */
+const operations = new Map<string, Operation | null>();
+const MAX_OPERATIONS = 1024;
+
+function operationFor(method: string, path: string): Operation | undefined {
+  const key = `${method} ${path}`;
+  let op = operations.get(key);
+  if (op === undefined) {
+    op = matchOperation(method, path) ?? null;
+    if (operations.size >= MAX_OPERATIONS) operations.clear();
+    operations.set(key, op);
+  }
+  return op ?? undefined;
 }
 
 function requestChecks(req: RecordedRequest, op: Operation | undefined): Violation[] {

@@ -17,6 +17,8 @@ import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
 function queryOf(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  // Most requests have no query: reading searchParams would build a URLSearchParams for nothing.
+  if (url.search === '') return out;
   for (const [k, v] of url.searchParams) {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
@@ -33,7 +35,8 @@ export function recordedRequest(
 ): RecordedRequest {
   const r = x.redactor;
   let stored = null;
-  if (body) {
+  // An empty body is stored as none (encodeBody), with nothing to join first.
+  if (body && body.size > 0) {
     const all = body.bytes();
     const kept = all.length > ctx.cap ? all.subarray(0, ctx.cap) : all;
     stored = storedBody(kept, headerValue(req.headers['content-type']), body.size, body.size > kept.length);
@@ -74,6 +77,19 @@ function round(ms: number): number {
 }
 
 /**
+ * A response as captured, stored (its body decoded and checked) only off the response path: recorder/forward.ts's
+ * handler, which holds these as it goes.
+ */
+export interface CapturedResponse {
+  readonly captured: true;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  capture: BodyCapture;
+  firstByteMs: number;
+  durationMs: number;
+}
+
+/**
  * Record one completed exchange: counted now; checked, logged and appended by
  * the write queue once the answer has been handed to the client, or at once
  * with --durable (recorder/write-queue.ts says what each guarantees).
@@ -83,30 +99,41 @@ export function record(
   req: IncomingMessage,
   x: Pending,
   reqCapture: BodyCapture,
-  response: RecordedResponse | (() => RecordedResponse),
+  response: RecordedResponse | CapturedResponse,
   failure: UpstreamFailure | undefined,
 ): void {
   ctx.stats.exchanges += 1;
   if (failure) ctx.stats.failures += 1;
   // Storing a body (decoding it, checking it is byte-faithful JSON) is part of the job: off the response path too.
-  // (The job is an inline arrow, not a named const: under tsx, esbuild's keepNames renames those at each creation.)
-  const completed: Completed = { req, x, reqCapture, response, failure };
-  if (ctx.o.durable) checkAndAppend(ctx, completed);
-  else ctx.queue.push(() => checkAndAppend(ctx, completed));
+  const completed = new Completed(ctx, req, x, reqCapture, response, failure);
+  if (ctx.o.durable) completed.run();
+  else ctx.queue.push(completed);
 }
 
-/** A completed exchange as captured, waiting to be checked and written; the response is stored when it is. */
-interface Completed {
-  req: IncomingMessage;
-  x: Pending;
-  reqCapture: BodyCapture;
-  response: RecordedResponse | (() => RecordedResponse);
-  failure: UpstreamFailure | undefined;
+/**
+ * A completed exchange as captured, waiting to be checked and written; the response is stored when it is. The
+ * write queue's job itself (an object with run(), rather than a closure made per exchange).
+ */
+class Completed {
+  constructor(
+    readonly ctx: Ctx,
+    readonly req: IncomingMessage,
+    readonly x: Pending,
+    readonly reqCapture: BodyCapture,
+    readonly response: RecordedResponse | CapturedResponse,
+    readonly failure: UpstreamFailure | undefined,
+  ) {}
+
+  run(): void {
+    checkAndAppend(this.ctx, this);
+  }
 }
 
 function checkAndAppend(ctx: Ctx, c: Completed): void {
   const { req, x, reqCapture, failure } = c;
-  const response = typeof c.response === 'function' ? c.response() : c.response;
+  const r = c.response;
+  const response =
+    'captured' in r ? recordedResponse(ctx, r.status, r.headers, r.capture, x, r.firstByteMs, r.durationMs) : r;
   let t = stageStart();
   const request = recordedRequest(ctx, req, x, reqCapture);
   if (STAGE_TIMES) t = stageEnd('redaction and scan', t);
@@ -121,14 +148,15 @@ function checkAndAppend(ctx: Ctx, c: Completed): void {
   for (const v of violations)
     ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
   if (!ctx.writer) return;
+  // A literal of one shape (a spread in its middle is copied property by property); the failure only when there is one.
   const exchange: Omit<Exchange, 'seq'> = {
     startedAt: x.startedAt,
     operationId: operation?.operationId ?? null,
     request,
     response,
-    ...(failure ? { failure } : {}),
     violations,
   };
+  if (failure) exchange.failure = failure;
   try {
     ctx.writer.append(exchange, x.redactor.forms, lateBodyRedaction(x.redactor));
     ctx.stats.written += 1;

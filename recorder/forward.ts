@@ -8,7 +8,8 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { BodyCapture } from './body.ts';
 import type { UpstreamFailure } from './cassette-format.ts';
-import { record, recordedResponse } from './exchange-record.ts';
+import { type CapturedResponse, record, recordedResponse } from './exchange-record.ts';
+import type { TokenSource } from '../net/types.ts';
 import type { Ctx, Pending } from './proxy-context.ts';
 import {
   classifyFailure,
@@ -56,25 +57,41 @@ function runTokenOf(ctx: Ctx, authorization: string | undefined): string | undef
  * upstream refuses it (401 invalid_token) and the body can be sent again (none, or held whole), the token is
  * refreshed once and the request sent once more. A streamed body cannot be sent twice, so its 401 stands.
  */
-export async function forward(
+export function forward(
   ctx: Ctx,
   req: IncomingMessage,
   res: ServerResponse,
   x: Pending,
   buffered: BodyCapture | undefined,
-): Promise<void> {
+): Promise<void> | undefined {
   const reqCapture = buffered ?? new BodyCapture(ctx.cap);
   const streamed = !buffered && hasBody(req);
   const headers = forwardRequestHeaders(req.headers);
-  const runToken = runTokenOf(ctx, x.authorization);
+  // Without a token source no request carries a run's token (and the Authorization value need not be parsed).
+  const runToken = ctx.tokens ? runTokenOf(ctx, x.authorization) : undefined;
   if (!runToken || !ctx.tokens) {
-    await sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
-    return;
+    // Sent once and answered by the handler's callbacks: there is nothing to wait for, so no promise is made.
+    sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false, undefined);
+    return undefined;
   }
-  const sent = await ctx.tokens.current();
+  return forwardWithRunToken(ctx, ctx.tokens, req, res, x, reqCapture, headers, buffered, streamed);
+}
+
+async function forwardWithRunToken(
+  ctx: Ctx,
+  tokens: TokenSource,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  reqCapture: BodyCapture,
+  headers: Record<string, string | string[]>,
+  buffered: BodyCapture | undefined,
+  streamed: boolean,
+): Promise<void> {
+  const sent = await tokens.current();
   headers.authorization = `Bearer ${sent}`;
   knowToken(x, sent);
-  const refused = await sendOnce(
+  const refused = await sendAndWait(
     ctx,
     req,
     res,
@@ -85,11 +102,19 @@ export async function forward(
     !streamed,
   );
   if (!refused) return;
-  const renewed = await ctx.tokens.refresh('401 invalid_token (recorder)', sent).catch(() => undefined);
+  const renewed = await tokens.refresh('401 invalid_token (recorder)', sent).catch(() => undefined);
   if (!renewed || renewed === sent) return passOn(ctx, req, res, x, reqCapture, refused);
   headers.authorization = `Bearer ${renewed}`;
   knowToken(x, renewed);
-  await sendOnce(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
+  await sendAndWait(ctx, req, res, x, reqCapture, headers, bodyToSend(req, reqCapture, buffered, streamed), false);
+}
+
+/** sendOnce's arguments but the last (the resolver). */
+type SendArgs = Parameters<typeof sendOnce> extends [...infer A, unknown] ? A : never;
+
+/** sendOnce, resolved when the exchange ends: with the refusal it held back, if it did. */
+function sendAndWait(...send: SendArgs): Promise<Refused | undefined> {
+  return new Promise<Refused | undefined>((resolve) => sendOnce(...send, resolve));
 }
 
 /** What a request sends upstream: the body held whole, or the client's stream teed into the capture, or nothing. */
@@ -141,79 +166,109 @@ function sendOnce(
   requestHeaders: Record<string, string | string[]>,
   body: Buffer | AsyncGenerator<Buffer> | undefined,
   holdRefusal: boolean,
-): Promise<Refused | undefined> {
+  resolve: ((refused: Refused | undefined) => void) | undefined,
+): void {
   const up = ctx.upstream!;
-  return new Promise<Refused | undefined>((resolve) => {
-    let status = 0;
-    let headers: Record<string, string | string[] | undefined> = {};
-    let firstByteMs = 0;
-    let clientGone = false;
-    let held = false;
-    const resCapture = new BodyCapture(ctx.cap);
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(controller) {
-        // The client left: stop the upstream too; there is no completed exchange to record.
-        res.once('close', () => {
-          if (res.writableFinished) return;
-          clientGone = true;
-          controller.abort(new Error('the client closed the connection'));
-        });
-      },
-      onResponseStart(_controller, statusCode, responseHeaders) {
-        if (statusCode < 200) return; // 1xx informational answers are not the exchange.
-        status = statusCode;
-        headers = responseHeaders;
-        firstByteMs = performance.now() - x.t0;
-        held = holdRefusal && isInvalidToken(statusCode, responseHeaders);
-        if (!held) res.writeHead(statusCode, forwardResponseHeaders(responseHeaders));
-      },
-      onResponseData(controller, chunk) {
-        resCapture.add(chunk);
-        if (held) return;
-        if (!res.write(chunk)) {
-          controller.pause();
-          res.once('drain', () => controller.resume());
-        }
-      },
-      onResponseEnd() {
-        if (held) return resolve({ status, headers, capture: resCapture, firstByteMs });
-        const durationMs = performance.now() - x.t0;
-        // Passed inline: a closure held in a named const is renamed at each creation under tsx (esbuild keepNames).
-        record(
-          ctx,
-          req,
-          x,
-          reqCapture,
-          () => recordedResponse(ctx, status, headers, resCapture, x, firstByteMs, durationMs),
-          undefined,
-        );
-        res.end();
-        resolve(undefined);
-      },
-      onResponseError(_controller, err) {
-        resolve(undefined);
-        if (clientGone) return;
-        const failure = classifyFailure(err, up.timeoutMs);
-        if (!res.headersSent) return answerFailure(ctx, req, res, x, reqCapture, failure);
-        // Headers are already out: record what came and cut the client off, so it cannot take a partial body for a whole one.
-        record(ctx, req, x, reqCapture, recordedResponse(ctx, status, headers, resCapture, x, firstByteMs), failure);
-        res.destroy();
-      },
-    };
-    up.dispatcher.dispatch(
-      {
-        origin: up.origin,
-        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-        path: `${up.basePath}${x.rel}${x.search}`,
-        headers: requestHeaders,
-        // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
-        ...(body !== undefined ? { body: body as Buffer | Readable } : {}),
-        headersTimeout: up.timeoutMs,
-        bodyTimeout: up.timeoutMs,
-      },
-      handler,
-    );
-  });
+  const options: Dispatcher.DispatchOptions = {
+    origin: up.origin,
+    method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+    path: `${up.basePath}${x.rel}${x.search}`,
+    headers: requestHeaders,
+    headersTimeout: up.timeoutMs,
+    bodyTimeout: up.timeoutMs,
+  };
+  // undici streams an async iterable body (lib/core/request.js); the typing just does not say so.
+  if (body !== undefined) options.body = body as Buffer | Readable;
+  up.dispatcher.dispatch(options, new ForwardHandler(ctx, req, res, x, reqCapture, holdRefusal, resolve));
+}
+
+/**
+ * One forwarded exchange's handler, and the response it captures (recorder/exchange-record.ts stores it off the
+ * response path). A class, so that an exchange creates one object rather than a closure per callback.
+ */
+class ForwardHandler implements Dispatcher.DispatchHandler, CapturedResponse {
+  readonly captured = true;
+  status = 0;
+  headers: Record<string, string | string[] | undefined> = {};
+  firstByteMs = 0;
+  durationMs = 0;
+  readonly capture: BodyCapture;
+  private clientGone = false;
+  private held = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly x: Pending,
+    private readonly reqCapture: BodyCapture,
+    private readonly holdRefusal: boolean,
+    private readonly resolve: ((refused: Refused | undefined) => void) | undefined,
+  ) {
+    this.capture = new BodyCapture(ctx.cap);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    // The client left: stop the upstream too; there is no completed exchange to record.
+    this.res.once('close', () => {
+      if (this.res.writableFinished) return;
+      this.clientGone = true;
+      controller.abort(new Error('the client closed the connection'));
+    });
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    responseHeaders: Record<string, string | string[] | undefined>,
+  ): void {
+    if (statusCode < 200) return; // 1xx informational answers are not the exchange.
+    this.status = statusCode;
+    this.headers = responseHeaders;
+    this.firstByteMs = performance.now() - this.x.t0;
+    this.held = this.holdRefusal && isInvalidToken(statusCode, responseHeaders);
+    if (!this.held) this.res.writeHead(statusCode, forwardResponseHeaders(responseHeaders));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.capture.add(chunk);
+    if (this.held) return;
+    if (!this.res.write(chunk)) {
+      controller.pause();
+      this.res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.held) {
+      this.resolve?.({
+        status: this.status,
+        headers: this.headers,
+        capture: this.capture,
+        firstByteMs: this.firstByteMs,
+      });
+      return;
+    }
+    this.durationMs = performance.now() - this.x.t0;
+    record(this.ctx, this.req, this.x, this.reqCapture, this, undefined);
+    this.res.end();
+    this.resolve?.(undefined);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    const { ctx, req, res, x, reqCapture } = this;
+    this.resolve?.(undefined);
+    if (this.clientGone) return;
+    const failure = classifyFailure(err, ctx.upstream!.timeoutMs);
+    if (!res.headersSent) {
+      answerFailure(ctx, req, res, x, reqCapture, failure);
+      return;
+    }
+    // Headers are already out: record what came and cut the client off, so it cannot take a partial body for a whole one.
+    const response = recordedResponse(ctx, this.status, this.headers, this.capture, x, this.firstByteMs);
+    record(ctx, req, x, reqCapture, response, failure);
+    res.destroy();
+  }
 }
 
 function answerFailure(

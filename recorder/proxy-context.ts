@@ -90,6 +90,7 @@ export interface Pending {
   startedAt: string;
   rel: string;
   search: string;
+  /** Shared by every request of the same target (recorder/proxy.ts targetOf): read it, never change it. */
   url: URL;
   authorization: string | undefined;
   redactor: Redactor;

@@ -87,7 +87,12 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     ctx.log(`FLIS_ERR_INTERNAL: recording an exchange failed: ${ctx.redactor.text(String(err))}`, 'internal'),
   );
   const server = createServer({ keepAlive: true }, (req, res) => {
-    handle(ctx, req, res).catch((err: unknown) => internalError(ctx, res, err));
+    // A request forwarded at once (mode record) is answered by callbacks: handle() makes no promise for it.
+    try {
+      handle(ctx, req, res)?.catch((err: unknown) => internalError(ctx, res, err));
+    } catch (err) {
+      internalError(ctx, res, err);
+    }
   });
   server.keepAliveTimeout = 10_000;
   try {
@@ -143,21 +148,47 @@ async function closeAll(ctx: Ctx, server: Server): Promise<void> {
 /**
  * The redactor that also knows this request's credential. Computing every
  * encoded form of a credential costs more than proxying a small answer, and a
- * client sends the same few credentials again and again: they are kept, a few.
+ * client sends the same few credentials again and again: they are kept, a few,
+ * by the Authorization value they came in (so that a value seen before is not
+ * parsed again).
  */
 const credentialRedactors = new WeakMap<Ctx, Map<string, Redactor>>();
 const MAX_CREDENTIAL_REDACTORS = 16;
 
-function redactorWith(ctx: Ctx, credential: string): Redactor {
+function redactorFor(ctx: Ctx, authorization: string | undefined): Redactor {
+  if (!authorization) return ctx.redactor;
   let known = credentialRedactors.get(ctx);
   if (!known) credentialRedactors.set(ctx, (known = new Map()));
-  let r = known.get(credential);
+  let r = known.get(authorization);
   if (!r) {
-    r = ctx.redactor.with([{ label: 'the Authorization header', value: credential }]);
+    const credential = credentialsOf(authorization);
+    r = credential ? ctx.redactor.with([{ label: 'the Authorization header', value: credential }]) : ctx.redactor;
     if (known.size >= MAX_CREDENTIAL_REDACTORS) known.delete(known.keys().next().value!);
-    known.set(credential, r);
+    known.set(authorization, r);
   }
   return r;
+}
+
+/**
+ * A request target as the WHATWG URL parser reads it (percent-encoding, dot segments, backslashes), remembered for
+ * targets that come again, as a polling client's do: parsing one cost more than the rest of reading the request.
+ * The URL is shared by the requests of one target and only read (recorder/exchange-record.ts reads its query).
+ * Bounded; cleared when full, so targets that never come again cannot hold it for good.
+ */
+const targets = new Map<string, URL>();
+const MAX_TARGETS = 1024;
+/** Longer targets are parsed each time: the memo holds at most MAX_TARGETS of this length. */
+const MAX_TARGET_LENGTH = 2048;
+
+function targetOf(raw: string): URL {
+  let url = targets.get(raw);
+  if (!url) {
+    url = new URL(raw, 'http://recorder.invalid');
+    if (raw.length > MAX_TARGET_LENGTH) return url;
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(raw, url);
+  }
+  return url;
 }
 
 /**
@@ -196,30 +227,44 @@ function rememberKey(ctx: Ctx, quick: string, request: RecordedRequest): void {
   known.set(quick, matchKey(request, ctx.matchOptions));
 }
 
-async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const policy = modePolicies[ctx.o.mode];
   const quick = policy.replayFirst && !hasBody(req) ? quickKey(ctx, req) : undefined;
   if (quick !== undefined && ctx.store) {
     const key = knownKeys.get(ctx)?.get(quick);
     const hit = key === undefined ? undefined : ctx.matcher?.takeKey(key);
-    if (hit) return serveRecorded(ctx, res, ctx.store.read(hit));
+    if (hit) {
+      serveRecorded(ctx, res, ctx.store.read(hit));
+      return undefined;
+    }
   }
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
-  const url = new URL(req.url ?? '/', 'http://recorder.invalid');
+  const url = targetOf(req.url ?? '/');
   if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
     sendJson(res, 404, {
       code: 'FLIS_ERR_USAGE',
       message: `the recorder serves ${BASE_PATH}/...; point the client's base URL at it, ending in ${BASE_PATH}`,
     });
-    return;
+    return undefined;
   }
   const rel = url.pathname.slice(BASE_PATH.length) || '/';
   const authorization = headerValue(req.headers.authorization);
-  const credential = authorization ? credentialsOf(authorization) : undefined;
-  const redactor = credential ? redactorWith(ctx, credential) : ctx.redactor;
+  const redactor = redactorFor(ctx, authorization);
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };
   if (!policy.replayFirst) return forward(ctx, req, res, x, undefined);
+  return answerFirst(ctx, req, res, x, quick);
+}
+
+/** Modes that answer from the cassette first: the request read whole, matched, then answered or forwarded. */
+async function answerFirst(
+  ctx: Ctx,
+  req: IncomingMessage,
+  res: ServerResponse,
+  x: Pending,
+  quick: string | undefined,
+): Promise<void> {
+  const policy = modePolicies[ctx.o.mode];
   // Read whole: it is matched now and may still be forwarded (mode new), so it cannot be cut at the cassette's cap.
   const capture = new BodyCapture(MAX_BUFFERED_BODY);
   // Most replayed requests are GETs without a body: no stream to drain, nothing to wait for.

@@ -118,9 +118,20 @@ const credentialNames: ReadonlySet<string> = new Set(credentialHeaders);
 /** "Bearer abc" → "Bearer <redacted>": the scheme is not secret and tells what was sent. */
 function redactCredential(name: string, value: string | string[]): string | string[] {
   if (Array.isArray(value)) return value.map(() => REDACTED);
-  if (name.endsWith('authorization')) {
+  if (!name.endsWith('authorization')) return REDACTED;
+  let out = redactedCredentials.get(value);
+  if (out === undefined) {
     const scheme = value.trim().match(/^(\S+)\s+\S/)?.[1];
-    return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+    out = scheme ? `${scheme} ${REDACTED}` : REDACTED;
+    if (redactedCredentials.size >= MAX_REDACTED_CREDENTIALS) redactedCredentials.clear();
+    redactedCredentials.set(value, out);
   }
-  return REDACTED;
+  return out;
 }
+
+/**
+ * Authorization values as written, by the value sent: a client sends the same few again and again. (The values
+ * are in memory anyway, in the redactors that know them: recorder/proxy.ts redactorFor.)
+ */
+const redactedCredentials = new Map<string, string>();
+const MAX_REDACTED_CREDENTIALS = 16;

@@ -108,44 +108,40 @@ function findOnce(piece: SearchedText, forms: SecretForms): SecretHit | undefine
 /**
  * A form of a secret in the text the pieces make when joined. A piece given as
  * an object (a body's flow text, the same object each time it is written) is
- * searched once for a set of forms; the strings between are searched each
- * time, and so are the joins: no form is longer than the guard's reach, so one
- * that crosses a join lies within that reach of it on either side.
+ * searched once for a set of forms. The strings between are searched each
+ * time, each run of them as one window with the `reach` characters of the
+ * objects on either side: no form is longer than the guard's reach, so one
+ * that crosses a join lies within that reach of it on either side. An object
+ * no longer than twice the reach is searched as a string, so that no form can
+ * span one and reach the runs on both sides of it.
  */
 export function guardFindPieces(
   pieces: ReadonlyArray<string | SearchedText>,
   forms: SecretForms,
 ): SecretHit | undefined {
   if (forms.length === 0) return undefined;
-  const texts = pieces.map((p) => (typeof p === 'string' ? p : p.text));
-  const starts: number[] = [];
-  let at = 0;
-  for (const [i, p] of pieces.entries()) {
-    starts.push(at);
-    const hit = typeof p === 'string' ? guardFind(p, forms) : findOnce(p, forms);
-    if (hit) return { ...hit, index: hit.index + at };
-    at += texts[i]!.length;
-  }
   const { reach } = guardOf(forms);
-  for (let i = 1; i < pieces.length; i += 1) {
-    const from = Math.max(0, starts[i]! - reach);
-    const window = sliceJoined(texts, starts, from, starts[i]! + reach);
-    const hit = guardFind(window, forms);
-    if (hit) return { ...hit, index: hit.index + from };
+  /** Where the next piece starts in the joined text, and the window of the current run, from `windowAt`. */
+  let at = 0;
+  let window = '';
+  let windowAt = 0;
+  for (const p of pieces) {
+    const t = typeof p === 'string' ? p : p.text;
+    if (typeof p === 'string' || t.length <= 2 * reach) {
+      window += t;
+      at += t.length;
+      continue;
+    }
+    const own = findOnce(p, forms);
+    if (own) return { ...own, index: own.index + at };
+    const hit = guardFind(window + t.slice(0, reach), forms);
+    if (hit) return { ...hit, index: hit.index + windowAt };
+    at += t.length;
+    windowAt = at - reach;
+    window = t.slice(t.length - reach);
   }
-  return undefined;
-}
-
-/** The characters [from, to) of the texts joined, without joining them. */
-function sliceJoined(texts: string[], starts: number[], from: number, to: number): string {
-  let out = '';
-  for (const [i, t] of texts.entries()) {
-    const s = starts[i]!;
-    if (s >= to) break;
-    if (s + t.length <= from) continue;
-    out += t.slice(Math.max(0, from - s), to - s);
-  }
-  return out;
+  const hit = guardFind(window, forms);
+  return hit ? { ...hit, index: hit.index + windowAt } : undefined;
 }
 
 /** The regex on the windows around each special character, merged; on the whole text when they cover much of it. */

@@ -75,8 +75,7 @@ const hopByHop = new Set([
  * JSON natively and find secrets inside bodies.
  */
 export function forwardRequestHeaders(h: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined && !hopByHop.has(k)) out[k] = v;
+  const out = withoutHopByHop(h);
   out['accept-encoding'] = 'identity';
   return out;
 }
@@ -85,8 +84,16 @@ export function forwardRequestHeaders(h: IncomingHttpHeaders): Record<string, st
 export function forwardResponseHeaders(
   h: Record<string, string | string[] | undefined>,
 ): Record<string, string | string[]> {
+  return withoutHopByHop(h);
+}
+
+/** The headers that are the message's own (set ones, hop-by-hop ones left out); a loop over keys, no entry arrays. */
+function withoutHopByHop(h: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined && !hopByHop.has(k)) out[k] = v;
+  for (const k of Object.keys(h)) {
+    const v = h[k];
+    if (v !== undefined && !hopByHop.has(k)) out[k] = v;
+  }
   return out;
 }
 

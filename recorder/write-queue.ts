@@ -11,8 +11,13 @@
  */
 import type { CassetteWriter } from './cassette-writer.ts';
 
+/** What the queue runs: an exchange to check and append (recorder/exchange-record.ts). */
+export interface WriteJob {
+  run(): void;
+}
+
 export class WriteQueue {
-  private jobs: Array<() => void> = [];
+  private jobs: WriteJob[] = [];
   private scheduled = false;
 
   constructor(
@@ -20,7 +25,7 @@ export class WriteQueue {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  push(job: () => void): void {
+  push(job: WriteJob): void {
     this.jobs.push(job);
     if (this.scheduled) return;
     this.scheduled = true;
@@ -34,7 +39,7 @@ export class WriteQueue {
     this.jobs = [];
     for (const job of jobs) {
       try {
-        job();
+        job.run();
       } catch (err) {
         this.onError(err);
       }

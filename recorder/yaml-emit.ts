@@ -99,6 +99,8 @@ function scalar(v: null | boolean | number | string, indent: string): string {
   // header values) are looked up, not tested again.
   // (A digit first is never plain: timestamps, which never come again, are not cached.)
   const first = v.charCodeAt(0);
+  // A timestamp as the recorder writes it (Date's ISO form) is never plain, and quoted as it is.
+  if (v.length === 24 && ISO_INSTANT.test(v)) return `"${v}"`;
   if (v.length > MAX_CACHED_SCALAR || (first >= 48 && first <= 57) || v.includes('\n'))
     return isPlainSafe(v) ? v : (literalBlock(v, indent) ?? quoted(v));
   let out = scalarCache.get(v);
@@ -109,6 +111,9 @@ function scalar(v: null | boolean | number | string, indent: string): string {
   }
   return out;
 }
+
+/** Date.prototype.toISOString's form (years 0-9999): digits and `-:.TZ`, which JSON and YAML leave as they are. */
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** One-line scalars by their spelling; cleared when full, so values that never come again cannot fill it for good. */
 const scalarCache = new Map<string, string>();

@@ -78,6 +78,53 @@ describe('secret guard', () => {
     );
   });
 
+  it('finds a secret across long object pieces, objects side by side and one object given twice, where the joined text has it', () => {
+    fc.assert(
+      fc.property(
+        secretArb,
+        fc.array(fc.tuple(fc.boolean(), fc.array(noise, { maxLength: 6 }), fc.nat(40)), { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        fc.nat(),
+        (secret, specs, k, where) => {
+          const forms = new SecretForms([{ label: 'S', value: secret }]);
+          const all = encodings(secret);
+          // Object pieces long enough to be searched once and kept (longer than twice the guard's reach, 12 a character).
+          const pad = 'x'.repeat(24 * secret.length + 1);
+          const given: Array<string | { text: string }> = specs.map(([object, words, n]) =>
+            object
+              ? { text: `${words.join('')}${pad.slice(0, pad.length + n)}${pad}${words.join('|')}` }
+              : words.join(''),
+          );
+          if (k % 3 !== 0) {
+            // A form put across the join after piece i (cut anywhere in it), or at the end of the last piece.
+            const i = where % given.length;
+            const form = all[k % all.length]!;
+            const cut = (k >> 2) % (form.length + 1);
+            const textOf = (p: string | { text: string }): string => (typeof p === 'string' ? p : p.text);
+            const put = (j: number, text: string): void => {
+              given[j] = typeof given[j] === 'string' ? text : { text };
+            };
+            put(i, `${textOf(given[i]!)}${form.slice(0, cut)}`);
+            if (i + 1 < given.length) put(i + 1, `${form.slice(cut)}${textOf(given[i + 1]!)}`);
+            else put(i, `${textOf(given[i]!)}${form.slice(cut)}`);
+          }
+          // The first object also stands again at the end: searched once, found (or not) the same way again.
+          const first = given.find((p) => typeof p !== 'string');
+          if (first) given.push('--', first);
+          const joined = given.map((p) => (typeof p === 'string' ? p : p.text)).join('');
+          const hit = guardFindPieces(given, forms);
+          assert.equal(hit !== undefined, forms.find(joined) !== undefined, JSON.stringify(given));
+          if (hit)
+            assert.ok(
+              forms.find(joined.slice(hit.index, hit.index + 12 * secret.length)),
+              'the index points at the form',
+            );
+        },
+      ),
+      { numRuns: 600, seed: 20261124 },
+    );
+  });
+
   it('names the secret and the form it found', () => {
     const forms = new SecretForms([{ label: 'FLIS_TOKEN', value: 'tok+en/abc123456789' }]);
     assert.deepEqual(guardFind('x tok+en/abc123456789 y', forms), { label: 'FLIS_TOKEN', form: 'raw', index: 2 });
