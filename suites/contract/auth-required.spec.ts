@@ -32,7 +32,7 @@ import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writ
 import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
 import { placeholderParams, validLookingBody } from '../lib/fixtures.ts';
 import { cancelLater } from '../lib/offer-api.ts';
-import { nearMissTokens } from './near-miss-tokens.ts';
+import { nearMissTokens } from '../lib/near-miss-tokens.ts';
 import { SharedRecords, prepareServed } from './served-requests.ts';
 
 /** Spec 7 shows no error status codes: any 4xx refuses; a 2xx lets the request through, a 5xx is no answer. */

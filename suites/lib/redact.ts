@@ -5,6 +5,7 @@
  * recorder's too: both use errors/secret-forms.ts.
  */
 import { base64Cores, SecretForms } from '../../errors/secret-forms.ts';
+import { nearMissTokens } from './near-miss-tokens.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -28,6 +29,20 @@ export function secretForms(secret: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * A secret and the tokens derived from it that the suites send (the auth probes' near misses): each of those gives
+ * away all of the secret but one character, so each is redacted in every form the secret is.
+ */
+export function secretsWithDerived(secrets: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const s of secrets) {
+    if (s.length < MIN_SECRET) continue;
+    out.add(s);
+    for (const near of nearMissTokens(s)) if (near.token.length >= MIN_SECRET) out.add(near.token);
+  }
+  return [...out];
+}
+
 /** Compiled forms per list of secrets: the same few lists are redacted over and over (every line of output). */
 const compiled = new Map<string, SecretForms>();
 
@@ -35,7 +50,7 @@ function formsFor(secrets: readonly string[]): SecretForms {
   const key = JSON.stringify(secrets);
   let forms = compiled.get(key);
   if (!forms) {
-    forms = new SecretForms(secrets.filter((s) => s.length >= MIN_SECRET).map((value) => ({ label: 'secret', value })));
+    forms = new SecretForms(secretsWithDerived(secrets).map((value) => ({ label: 'secret', value })));
     if (compiled.size >= 32) compiled.clear();
     compiled.set(key, forms);
   }

@@ -16,7 +16,7 @@ import { after, describe, test } from 'node:test';
 import type { FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
 import { runSuites, type SuiteRunResult } from '../../runner/run-suites.ts';
-import { nearMissTokens } from '../../suites/contract/near-miss-tokens.ts';
+import { nearMissTokens } from '../../suites/lib/near-miss-tokens.ts';
 import { runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `new-checks-${randomBytes(12).toString('hex')}`;
