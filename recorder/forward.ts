@@ -24,11 +24,19 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
 }
 
-/** Yields the client's body to undici while keeping up to the cap of it. */
+/**
+ * Yields the client's body to undici while keeping up to the cap of it. When undici stops asking (the upstream
+ * answered before the body was all sent), the client's connection is kept and the rest of its body read and
+ * dropped, so that its upload ends normally and it reads the answer it is given.
+ */
 async function* tee(req: IncomingMessage, capture: BodyCapture): AsyncGenerator<Buffer> {
-  for await (const chunk of req) {
-    capture.add(chunk as Buffer);
-    yield chunk as Buffer;
+  try {
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+      capture.add(chunk as Buffer);
+      yield chunk as Buffer;
+    }
+  } finally {
+    if (!req.complete && !req.destroyed) req.resume();
   }
 }
 

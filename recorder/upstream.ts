@@ -8,6 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
 import type { UpstreamFailure } from './cassette-format.ts';
+import { earlyAnswerConnector } from './early-answer.ts';
 
 export interface Upstream {
   /** Origin and base path of the upstream, e.g. http://127.0.0.1:4010 and /apis/v0. */
@@ -39,7 +40,8 @@ export function openUpstream(baseUrl: string, options: UpstreamOptions = {}): Up
     keepAliveTimeout: 10_000,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connect: { timeout: timeoutMs },
+    // An answer sent before the whole body was read is the upstream's answer (recorder/early-answer.ts).
+    connect: earlyAnswerConnector({ timeout: timeoutMs }),
   });
   return { origin: url.origin, basePath, dispatcher: pool, timeoutMs, close: () => pool.close() };
 }
