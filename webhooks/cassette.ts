@@ -8,8 +8,10 @@
 import { decodeBody, encodeBody } from '../recorder/body.ts';
 import type { CassetteHeader, LocatedExchange, Violation } from '../recorder/cassette-format.ts';
 import { CassetteWriter } from '../recorder/cassette-writer.ts';
+import { CassetteSecretError } from '../recorder/errors.ts';
 import { cassetteHeader } from '../recorder/header.ts';
-import { formsOf, secretsFromEnv } from '../recorder/secrets.ts';
+import { Redactor } from '../recorder/redact.ts';
+import { secretsFromEnv } from '../recorder/secrets.ts';
 import { openapiDocument } from '../specs/contract.ts';
 import type { Delivery } from './receiver.ts';
 import { type DeliveryViolation, validateDelivery } from './validate-delivery.ts';
@@ -60,9 +62,12 @@ export function judgeDelivery(h: CassetteHeader, e: LocatedExchange): Violation[
   return deliveryViolations(verdict.violations, e.operationId);
 }
 
+/** What became of one delivery: written (with what was redacted from it), or refused with the reason. */
+export type DeliveryRecorded = { written: true; redacted: boolean } | { written: false; reason: string };
+
 export class WebhookCassette {
   private readonly writer: CassetteWriter;
-  private readonly guard;
+  private readonly redactor: Redactor;
   private readonly ids = webhookOperationIds();
 
   constructor(file: string, env: NodeJS.ProcessEnv) {
@@ -70,29 +75,41 @@ export class WebhookCassette {
       mode: 'truncate',
       header: cassetteHeader(null, null, { ...WEBHOOK_CASSETTE_LABELS }),
     });
-    // A token in a delivery (a service echoing one) stops the write instead of landing on disk.
-    this.guard = formsOf(secretsFromEnv(env));
+    this.redactor = new Redactor(secretsFromEnv(env));
   }
 
-  append(d: Delivery): void {
+  /**
+   * A token in a delivery (a service echoing one) is redacted in every form the recorder knows, like a token in
+   * recorded traffic. Should one still show, the writer's guard refuses the delivery: it is not written, and the
+   * reason is returned rather than thrown, so the receiver keeps serving.
+   */
+  append(d: Delivery): DeliveryRecorded {
     const operationId = (d.type && this.ids.get(d.type)) ?? null;
     const violations = deliveryViolations(d.violations, operationId);
-    this.writer.append(
-      {
-        startedAt: d.receivedAt,
-        operationId,
-        request: {
-          method: d.method,
-          path: d.path,
-          query: {},
-          headers: d.headers,
-          body: encodeBody(Buffer.from(d.text, 'utf8'), d.headers['content-type']),
+    const r = this.redactor;
+    const path = r.text(d.path);
+    const headers = Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k, r.text(v)]));
+    const body = r.body(encodeBody(Buffer.from(d.text, 'utf8'), d.headers['content-type']));
+    const redacted =
+      path !== d.path ||
+      JSON.stringify(headers) !== JSON.stringify(d.headers) ||
+      (r.forms.length > 0 && r.forms.find(d.text) !== undefined);
+    try {
+      this.writer.append(
+        {
+          startedAt: d.receivedAt,
+          operationId,
+          request: { method: d.method, path, query: {}, headers, body },
+          response: { status: 204, headers: {}, body: null, timing: { durationMs: 0, firstByteMs: 0 } },
+          violations,
         },
-        response: { status: 204, headers: {}, body: null, timing: { durationMs: 0, firstByteMs: 0 } },
-        violations,
-      },
-      this.guard,
-    );
+        r.forms,
+      );
+    } catch (error) {
+      if (!(error instanceof CassetteSecretError)) throw error;
+      return { written: false, reason: error.message };
+    }
+    return { written: true, redacted };
   }
 
   close(): void {

@@ -34,6 +34,17 @@ function describe(d: Delivery): string {
   return `${head}: ${d.violations.length} violation(s)\n${d.violations.map((v) => `  [${v.check}] ${v.clause}: ${v.message}`).join('\n')}`;
 }
 
+/** One delivery into the cassette; whatever becomes of it is said in one line, and the receiver keeps serving. */
+function record(cassette: WebhookCassette, d: Delivery): string {
+  try {
+    const r = cassette.append(d);
+    if (!r.written) return `not recorded: ${r.reason}`;
+    return r.redacted ? 'recorded, with a secret it carried redacted' : 'recorded';
+  } catch (error) {
+    return `not recorded: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 async function listen(argv: string[], io: CommandIo): Promise<number> {
   const { values: v } = parseCommandArgs('webhooks listen', argv, options);
   if (v.help) {
@@ -54,7 +65,7 @@ async function listen(argv: string[], io: CommandIo): Promise<number> {
     if (d.violations.length) broken += 1;
     io.out(describe(d));
     if (d.type) io.out(`  payload: ${JSON.stringify(d.payload).slice(0, 500)}`);
-    cassette?.append(d);
+    if (cassette) io.out(`  ${record(cassette, d)}`);
   });
   io.out(
     `listening for webhooks at ${receiver.url}${cassette ? `, recording to ${resolve(v.cassette ?? '')}` : ''} (Ctrl-C to stop)`,
