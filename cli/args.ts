@@ -35,6 +35,26 @@ export function parseCommandArgs<O extends Options>(
   }
 }
 
+/**
+ * How an error names where a value came from: a flag given bare ('seed' → '--seed'), or an environment variable
+ * (FLIS_SEED) as it is, so the user fixes the setting they actually made.
+ */
+export function sourceName(name: string): string {
+  return /^[A-Z][A-Z0-9_]*$/.test(name) || name.startsWith('--') ? name : `--${name}`;
+}
+
+/** A value from its flag, else from its environment variable (unset or empty: none), and the name that gave it. */
+export function flagOrEnvValue(
+  flag: string,
+  value: string | undefined,
+  env: NodeJS.ProcessEnv,
+  variable: string,
+): { raw: string | undefined; name: string } {
+  if (value !== undefined) return { raw: value, name: `--${flag}` };
+  const fromEnv = env[variable];
+  return fromEnv ? { raw: fromEnv, name: variable } : { raw: undefined, name: `--${flag}` };
+}
+
 export function intOption(
   name: string,
   raw: string | undefined,
@@ -43,7 +63,7 @@ export function intOption(
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got '${raw}'`);
+    throw new UsageError(`${sourceName(name)} must be a whole number from ${min} to ${max}; got '${raw}'`);
   return n;
 }
 
@@ -56,9 +76,26 @@ export function listOption(raw: string | string[] | undefined): string[] | undef
   return items.length ? items : undefined;
 }
 
-/** A boolean from a flag, else from an environment variable ("1", "true", "yes"). */
-export function flagOrEnv(flag: boolean | undefined, env: string | undefined): boolean {
-  return flag === true || /^(1|true|yes)$/i.test(env ?? '');
+const YES = /^(1|true|yes|on)$/i;
+const NO = /^(0|false|no|off)$/i;
+
+/**
+ * A boolean from a flag, else from an environment variable: 1, true, yes or on; 0, false, no or off (any case);
+ * unset or empty is off. Anything else is a usage error naming the variable: a typo must not quietly mean "off".
+ */
+export function flagOrEnv(flag: boolean | undefined, raw: string | undefined, variable: string): boolean {
+  if (flag === true) return true;
+  const value = raw?.trim() ?? '';
+  if (value === '' || NO.test(value)) return false;
+  if (YES.test(value)) return true;
+  throw new UsageError(`${variable} must be 1, true, yes or on (or 0, false, no, off); got '${raw}'`);
+}
+
+/** A host to bind a server to: a loopback address only, so what it serves (a token, recorded traffic) stays on this machine. */
+export function requireLoopback(host: string): string {
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host))
+    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost); got '${host}'`);
+  return host.replace(/^\[|\]$/g, '');
 }
 
 /** Named, so the build's type declarations can state it (the inferred type names a type node:util does not export). */

@@ -116,7 +116,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       workers: plan.workers ?? defaultWorkers(live.roundTripMs),
       // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a
       // near-miss token, both redacted) are answered in their recorded order.
-      concurrency: plan.record || plan.replay ? 1 : workerConcurrency(live.roundTripMs),
+      concurrency: plan.record || plan.replay ? 1 : (plan.concurrency ?? workerConcurrency(live.roundTripMs)),
       ...(plan.shard ? { shard: plan.shard } : {}),
       ...(plan.runId ? { runId: plan.runId } : {}),
       ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),

@@ -19,7 +19,7 @@ export const STRICT_HELP = `Severity:
 
 /** --strict, else FLIS_STRICT=1. */
 export function strictOf(v: { strict?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  return flagOrEnv(v.strict, env.FLIS_STRICT);
+  return flagOrEnv(v.strict, env.FLIS_STRICT, 'FLIS_STRICT');
 }
 
 export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] }): GateOptions {

@@ -7,6 +7,7 @@
  */
 import { UsageError } from '../errors/flis-error.ts';
 import type { RunLimits } from '../runner/run-limits.ts';
+import { flagOrEnvValue, sourceName } from './args.ts';
 
 export const limitOptionSpec = {
   'max-rps': { type: 'string' },
@@ -27,44 +28,49 @@ export const LIMITS_HELP = `Throttling, rate and timeouts (docs/throttling.md):
   --max-throttle-wait DUR  the longest the whole run waits out throttling (429, or 503 with
                            Retry-After); past it throttled checks are inconclusive (default 5m)
                                                                                  [env FLIS_MAX_THROTTLE_WAIT]
-  DUR is a number and a unit: 1500ms, 30s, 2m. Throttling is waited out and never fails a check.`;
+  DUR is a number and a unit (1500ms, 30s, 2m, 1h), at most 24h. Throttling is waited out and never fails a check.`;
 
 type LimitValues = { [K in keyof typeof limitOptionSpec]?: string };
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** "1500ms", "30s", "2.5m", "1h" in milliseconds; a bare number, a negative one or another unit exits 2. */
-export function parseDuration(flag: string, raw: string, { min = 1 } = {}): number {
+/**
+ * The longest duration any flag takes. Node's timers hold at most 2^31-1 ms (about 24.8 days) and fire at once
+ * past it, so an unbounded value would make every request fail, a bad setting judged as the server's fault.
+ */
+export const MAX_DURATION_MS = 24 * 3_600_000;
+
+/** "1500ms", "30s", "2.5m", "1h" in milliseconds; a bare number, a negative one, another unit or more than 24h exits 2. */
+export function parseDuration(flag: string, raw: string, { min = 1, max = MAX_DURATION_MS } = {}): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw.trim());
   const ms = m ? Math.round(Number(m[1]) * (UNIT_MS[m[2] as string] as number)) : Number.NaN;
-  if (!(ms >= min))
+  if (!(ms >= min && ms <= max))
     throw new UsageError(
-      `--${flag} must be a duration of at least ${min === 0 ? '0' : '1'}ms, a number and a unit (1500ms, 30s, 2m); got '${raw}'`,
+      `${sourceName(flag)} must be a duration from ${min === 0 ? '0' : '1'}ms to ${max / 3_600_000}h, a number and a unit (1500ms, 30s, 2m); got '${raw}'`,
     );
   return ms;
 }
 
-function whole(flag: string, raw: string, max: number): number {
+function whole(name: string, raw: string, max: number): number {
   const n = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || n < 1 || n > max)
-    throw new UsageError(`--${flag} must be a whole number from 1 to ${max}; got '${raw}'`);
+    throw new UsageError(`${sourceName(name)} must be a whole number from 1 to ${max}; got '${raw}'`);
   return n;
 }
 
 /** Each flag, else its environment variable; absent when neither is given (the defaults live with the gateway). */
 export function parseLimits(v: LimitValues, env: NodeJS.ProcessEnv): RunLimits {
-  const raw = (flag: keyof LimitValues, variable: string): string | undefined =>
-    v[flag] ?? (env[variable] || undefined);
-  const maxRps = raw('max-rps', 'FLIS_MAX_RPS');
-  const maxInFlight = raw('max-in-flight', 'FLIS_MAX_IN_FLIGHT');
-  const request = raw('request-timeout', 'FLIS_REQUEST_TIMEOUT');
-  const check = raw('check-timeout', 'FLIS_CHECK_TIMEOUT');
-  const wait = raw('max-throttle-wait', 'FLIS_MAX_THROTTLE_WAIT');
+  const from = (flag: keyof LimitValues, variable: string) => flagOrEnvValue(flag, v[flag], env, variable);
+  const maxRps = from('max-rps', 'FLIS_MAX_RPS');
+  const maxInFlight = from('max-in-flight', 'FLIS_MAX_IN_FLIGHT');
+  const request = from('request-timeout', 'FLIS_REQUEST_TIMEOUT');
+  const check = from('check-timeout', 'FLIS_CHECK_TIMEOUT');
+  const wait = from('max-throttle-wait', 'FLIS_MAX_THROTTLE_WAIT');
   return {
-    ...(maxRps !== undefined ? { maxRps: whole('max-rps', maxRps, 100_000) } : {}),
-    ...(maxInFlight !== undefined ? { maxInFlight: whole('max-in-flight', maxInFlight, 1024) } : {}),
-    ...(request !== undefined ? { requestTimeoutMs: parseDuration('request-timeout', request) } : {}),
-    ...(check !== undefined ? { checkTimeoutMs: parseDuration('check-timeout', check) } : {}),
-    ...(wait !== undefined ? { maxThrottleWaitMs: parseDuration('max-throttle-wait', wait, { min: 0 }) } : {}),
+    ...(maxRps.raw !== undefined ? { maxRps: whole(maxRps.name, maxRps.raw, 100_000) } : {}),
+    ...(maxInFlight.raw !== undefined ? { maxInFlight: whole(maxInFlight.name, maxInFlight.raw, 1024) } : {}),
+    ...(request.raw !== undefined ? { requestTimeoutMs: parseDuration(request.name, request.raw) } : {}),
+    ...(check.raw !== undefined ? { checkTimeoutMs: parseDuration(check.name, check.raw) } : {}),
+    ...(wait.raw !== undefined ? { maxThrottleWaitMs: parseDuration(wait.name, wait.raw, { min: 0 }) } : {}),
   };
 }

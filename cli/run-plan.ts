@@ -19,7 +19,7 @@ import type { RunLimits } from '../runner/run-limits.ts';
 import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
-import { flagOrEnv, intOption, listOption } from './args.ts';
+import { flagOrEnv, flagOrEnvValue, intOption, listOption, sourceName } from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
 import { embeddedOptions, embeddedOptionSpec, hasEmbeddedOptions, reproduceCommand } from './mock-options.ts';
@@ -75,6 +75,8 @@ export interface RunPlan {
   runs?: number;
   visibilityTimeoutMs?: number;
   workers?: number;
+  /** FLIS_CONCURRENCY: requests one worker may have in flight within a check (default: by the round trip). */
+  concurrency?: number;
   progress: Progress;
   reportDir: string;
   shard?: string;
@@ -96,9 +98,9 @@ export function parseShard(raw: string | undefined): string | undefined {
   return `${i}/${n}`;
 }
 
-function selectSuites(raw: string[] | undefined): string[] | undefined {
+function selectSuites(raw: string[] | undefined, name = 'suite'): string[] | undefined {
   const wanted = listOption(raw);
-  for (const s of wanted ?? []) oneOf('--suite', s, suiteNames());
+  for (const s of wanted ?? []) oneOf(sourceName(name), s, suiteNames());
   return wanted;
 }
 
@@ -136,7 +138,7 @@ function targetOf(
     {
       ...(deployment ? { deployment } : {}),
       ...(baseUrl ? { baseUrl } : {}),
-      allowWrites: flagOrEnv(v['allow-writes'] as boolean | undefined, env.FLIS_ALLOW_WRITES),
+      allowWrites: flagOrEnv(v['allow-writes'] as boolean | undefined, env.FLIS_ALLOW_WRITES, 'FLIS_ALLOW_WRITES'),
       // A token issued during the run (--token-url, --token-command) needs none in the environment.
       tokenIssued: issuesTokens(token),
     },
@@ -169,17 +171,24 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     throw new UsageError(
       `--mock-fault, --mock-variant, --mock-write-delay, --mock-webhook-fault and --mock-drift apply only to the embedded mock, not to '${target.name}'`,
     );
-  const suites = selectSuites(strs(v.suite) ?? (env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined)) ?? replay?.run.suites;
-  // Drawn here, not by the runner, so an embedded-mock run can say how to reproduce it.
+  const suites =
+    (strs(v.suite)
+      ? selectSuites(strs(v.suite))
+      : selectSuites(env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined, 'FLIS_SUITES')) ?? replay?.run.suites;
+  // Drawn here, not by the runner, so an embedded-mock run can say how to reproduce it. An error names the setting made.
+  const seedIn = flagOrEnvValue('seed', str(v.seed), env, 'FLIS_SEED');
+  const runsIn = flagOrEnvValue('runs', str(v.runs), env, 'FLIS_RUNS');
   const seed =
     replay?.run.seed ??
-    intOption('seed', str(v.seed) ?? env.FLIS_SEED, { max: 2 ** 31 - 1 }) ??
+    intOption(seedIn.name, seedIn.raw, { max: 2 ** 31 - 1 }) ??
     (record || target.embedded ? newSeed() : undefined);
-  const runs = replay?.run.runs ?? intOption('runs', str(v.runs) ?? env.FLIS_RUNS, { min: 1, max: 100_000 });
+  const runs = replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 });
+  const concurrency = intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 });
   const visibilityTimeoutMs = intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 });
   // A recorded or replayed run uses one worker, so repeated requests keep their recorded order.
   const workers = record || replay ? 1 : intOption('workers', str(v.workers), { min: 1, max: 64 });
-  const clientCassettes = command === 'certify' ? checkedCassettes(cassettes) : [];
+  // Before any test runs: a cassette that cannot be read must not cost the user the whole run first.
+  const clientCassettes = command === 'certify' ? await checkedCassettes(cassettes) : [];
   const variantName = str(v['mock-variant']);
   return {
     command,
@@ -203,6 +212,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     ...optional('runs', runs),
     ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
     ...optional('workers', workers),
+    ...optional('concurrency', concurrency),
     ...optional('shard', shard),
     ...optional(
       'reproduce',
@@ -225,9 +235,12 @@ function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
 }
 
-function checkedCassettes(files: string[]): string[] {
+/** Every cassette exists and reads whole (a format mistake names its file and line), as certify will read it. */
+async function checkedCassettes(files: string[]): Promise<string[]> {
   for (const f of files)
     if (!existsSync(f)) throw new UsageError(`--cassette ${f}: no such file (record one with 'flis record')`);
+  const { forEachCassetteExchange } = await import('../reporting/cassettes.ts');
+  for (const f of files) forEachCassetteExchange(f, () => {});
   return files;
 }
 

@@ -127,6 +127,13 @@ export function checkBaseUrl(raw: string, source: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ConfigError(`${source} must use http or https; got '${url.protocol}'`);
+  if (url.search || url.hash) {
+    // The suites add their own paths and queries to the base URL: a query or fragment on it would be cut off or mangled.
+    const bare = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    throw new ConfigError(
+      `${source} must not carry a query or fragment (the suites add their own); got '${raw}' — did you mean '${bare.endsWith('/apis/v0') ? bare : `${bare}/apis/v0`}'?`,
+    );
+  }
   const trimmed = url.toString().replace(/\/+$/, '');
   if (!trimmed.endsWith('/apis/v0'))
     throw new ConfigError(

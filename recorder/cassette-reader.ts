@@ -92,11 +92,15 @@ function result(file: string, w: Walked, exchanges: LocatedExchange[]): ReadResu
 }
 
 function noHeader(file: string, stray: StrayLine): CassetteParseError {
+  // A byte order mark is invisible when printed: name it, and how to be rid of it.
+  const found = stray.text.startsWith('\uFEFF')
+    ? `a byte order mark (U+FEFF) before ${JSON.stringify(stray.text.slice(1, 60))}; save the file as UTF-8 without a BOM`
+    : JSON.stringify(stray.text.slice(0, 60));
   return new CassetteParseError(
     file,
     stray.line,
     `a cassette document starting with '---' (the header, with format: ${CASSETTE_FORMAT})`,
-    JSON.stringify(stray.text.slice(0, 60)),
+    found,
   );
 }
 

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { UsageError } from '../errors/flis-error.ts';
+import { listenError } from '../errors/listen-error.ts';
 import { BodyCapture, decodeBody } from './body.ts';
 import type { LocatedExchange, RecordedRequest } from './cassette-format.ts';
 import { checkReadableCassette } from './cassette-path.ts';
@@ -121,18 +121,6 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
-}
-
-/** A port that cannot be had is the user's to change: one line, exit 2. */
-function listenError(err: unknown, host: string, port: number): unknown {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE')
-    return new UsageError(`port ${port} on ${host} is already in use; give another --port, or 0 for a free one`);
-  if (code === 'EACCES')
-    return new UsageError(`port ${port} on ${host} needs privileges flis does not have; give a --port above 1023`);
-  if (code === 'EADDRNOTAVAIL')
-    return new UsageError(`${host} is not an address of this machine; give --host 127.0.0.1`);
-  return err;
 }
 
 async function closeAll(ctx: Ctx, server: Server): Promise<void> {

@@ -95,6 +95,12 @@ function diff(a: string, b: string, io: CommandIo, out: string): number {
 }
 
 function scan(file: string, io: CommandIo, secretEnv: string[]): number {
+  // "No secrets found" would be a false all-clear for a value that was never looked for.
+  const unset = secretEnv.filter((name) => !io.env[name]);
+  if (unset.length)
+    throw new UsageError(
+      `--secret-env ${unset.join(', ')}: not set in the environment, so there is no value to look for; export it, or leave the flag out`,
+    );
   const findings = scanCassette(file, io.env, secretEnv);
   for (const f of findings) io.out(`${file}:${f.line}${f.column ? `:${f.column}` : ''}: ${f.what}`);
   io.out(`flis cassette scan: ${findings.length ? `${findings.length} possible secrets found` : 'no secrets found'}`);
@@ -115,6 +121,9 @@ function importHar(input: string, file: string, io: CommandIo, secretEnv: string
     const line = /line (\d+)/.exec((e as Error).message)?.[1];
     throw new CassetteParseError(input, line ? Number(line) : 1, 'a HAR file (JSON)', (e as Error).message);
   }
+  for (const name of secretEnv)
+    if (!io.env[name])
+      io.err(`flis cassette import-har: warning: --secret-env ${name} is not set; nothing to redact for it`);
   const redactor = new Redactor(secretsFromEnv(io.env, secretEnv));
   const { header, exchanges } = harToCassette(har, input, redactor, keep);
   const n = writeCassette(file, header, exchanges, redactor.forms);
@@ -129,7 +138,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help);
     return sub || v.help ? EXIT.ok : EXIT.usage;
   }
-  oneOf('flis cassette: the subcommand', sub, subcommands);
+  oneOf('the subcommand', sub, subcommands);
   const secretEnv = listOption(v['secret-env']) ?? [];
   if (sub === 'lint') return lint(positionals(sub, args, ['FILE'])[0]!, io);
   if (sub === 'repair') return repair(positionals(sub, args, ['FILE'])[0]!, io);

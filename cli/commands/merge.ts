@@ -35,6 +35,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       "the shards' report folders are required: flis merge shard-1 shard-2 … (see 'flis merge --help')",
     );
   const gates = parseGates(v);
+  const strict = strictOf(v, io.env);
   const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
   if (positionals.map((p) => resolve(p)).includes(reportDir))
     throw new UsageError(`--report-dir ${reportDir} is one of the shard folders; merge into a folder of its own`);
@@ -45,7 +46,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const { exitCode } = finishRun(
     io,
     { reportDir, subject: merged.subject, facts: merged.facts, secrets },
-    { command: 'merge', gates, strict: strictOf(v, io.env) },
+    { command: 'merge', gates, strict },
   );
   return exitCode;
 }

@@ -3,13 +3,14 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
+import { listenError } from '../../errors/listen-error.ts';
 import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
 import { variantPresetNames, variantPresets } from '../../mock/variant.ts';
 import { loopbackUrl } from '../../mock/webhook-hub.ts';
 import { webhookFaultDescriptions, webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
 import { mintToken } from '../../runner/start-target.ts';
-import { intOption, listOption, parseCommandArgs } from '../args.ts';
+import { intOption, listOption, parseCommandArgs, requireLoopback } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 function help(): string {
@@ -68,7 +69,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const variant = v.variant ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)] : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
-  const host = v.host ?? '127.0.0.1';
+  // The mock serves a token it minted: it listens on this machine only, and its banner names where.
+  const host = requireLoopback(v.host ?? '127.0.0.1');
   const tokenFromEnv = io.env.FLIS_MOCK_TOKEN;
   const token = tokenFromEnv || mintToken();
   const webhookFaults = (listOption(v['webhook-fault']) ?? []).map((f) =>
@@ -90,12 +92,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     webhookFaults,
     drift: v.drift === true,
     ...(variant ? { variant } : {}),
-  }).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'EADDRINUSE')
-      throw new UsageError(
-        `port ${port} on ${host} is in use; choose another with --port N, or --port 0 for a free one`,
-      );
-    throw e;
+  }).catch((e: unknown) => {
+    throw listenError(e, host, port);
   });
   io.out(`flis mock: serving ${mock.baseUrl}`);
   const tokenFile = tokenFromEnv ? undefined : writeTokenFile(token, mock.baseUrl);

@@ -19,7 +19,7 @@ import { defaultMatchOptions } from '../../recorder/match.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
 import { findSecret, formsOf, secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
 import { mintToken } from '../../runner/start-target.ts';
-import { intOption, listOption, parseCommandArgs } from '../args.ts';
+import { intOption, listOption, parseCommandArgs, requireLoopback } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 export const matchHelp = `  --match-ignore-query NAME    leave a query parameter out of matching (repeatable)
@@ -142,12 +142,6 @@ function labelsFrom(raw: string[] | undefined, secrets: Secret[]): Record<string
     out[m[1]!] = m[2]!;
   }
   return out;
-}
-
-export function requireLoopback(host: string): string {
-  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host))
-    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1, localhost); got '${host}'`);
-  return host.replace(/^\[|\]$/g, '');
 }
 
 interface Upstream {

@@ -2,9 +2,9 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/flis-error.ts';
 import { startReplayServer } from '../../recorder/replay-server.ts';
-import { intOption, parseCommandArgs } from '../args.ts';
+import { intOption, parseCommandArgs, requireLoopback } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { matchFrom, matchHelp, matchOptions, requireLoopback } from './record.ts';
+import { matchFrom, matchHelp, matchOptions } from './record.ts';
 
 const help = `Usage: flis replay --cassette FILE [--port N] [--host ADDR] [matching options]
 

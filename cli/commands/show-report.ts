@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors/flis-error.ts';
+import { listenError } from '../../errors/listen-error.ts';
 import { REPORT_ENTRY_POINTS, serveReportFolder } from '../../reporting/report-server.ts';
 import { intOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
@@ -33,10 +34,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const present = REPORT_ENTRY_POINTS.filter((p) => existsSync(join(dir, p)));
   if (present.length === 0)
     throw new UsageError(`no report in ${dir} (no ${REPORT_ENTRY_POINTS.join(', ')}); run 'flis run' first`);
-  const server = await serveReportFolder(dir, port).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'EADDRINUSE' || e.code === 'EACCES')
-      throw new UsageError(`port ${port} on 127.0.0.1 is not free; choose another with --port N, or --port 0`);
-    throw e;
+  const server = await serveReportFolder(dir, port).catch((e: unknown) => {
+    throw listenError(e, '127.0.0.1', port);
   });
   io.out(`flis show-report: serving ${dir} at ${server.url} (Ctrl-C stops it)`);
   for (const p of present) io.out(`  ${server.url}${p}`);

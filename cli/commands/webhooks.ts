@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/flis-error.ts';
+import { listenError } from '../../errors/listen-error.ts';
 import { WebhookCassette } from '../../webhooks/cassette.ts';
 import { startReceiver, type Delivery } from '../../webhooks/receiver.ts';
 import { intOption, parseCommandArgs } from '../args.ts';
@@ -53,13 +54,9 @@ async function listen(argv: string[], io: CommandIo): Promise<number> {
   }
   const port = intOption('port', v.port, { max: 65_535 });
   const cassette = v.cassette ? new WebhookCassette(resolve(v.cassette), io.env) : undefined;
-  const receiver = await startReceiver({ ...(port !== undefined ? { port } : {}) }).catch(
-    (e: NodeJS.ErrnoException) => {
-      throw e.code === 'EADDRINUSE'
-        ? new UsageError(`port ${port} is in use; pick another with --port, or --port 0 for a free one`)
-        : e;
-    },
-  );
+  const receiver = await startReceiver({ ...(port !== undefined ? { port } : {}) }).catch((e: unknown) => {
+    throw listenError(e, '127.0.0.1', port ?? 0);
+  });
   let broken = 0;
   receiver.onDelivery((d) => {
     if (d.violations.length) broken += 1;

@@ -104,7 +104,7 @@ test('flis mock on a port already in use is a usage error naming the port', asyn
   try {
     const r = flis(['mock', '--port', String(port)]);
     assert.equal(r.code, 2);
-    assert.match(r.err, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use`));
+    assert.match(r.err, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
   } finally {
     server.close();
   }
