@@ -50,6 +50,7 @@ const LONGEST_FIRST = [
   'tests/suites/webhooks-faults.test.ts',
   'tests/reporting/shards.test.ts',
   'tests/runner/read-only.test.ts',
+  'tests/suites/near-miss-redaction.test.ts',
   'tests/reporting/run-reports.test.ts',
   'tests/cli/cli.test.ts',
 ];
