@@ -5,10 +5,11 @@
  * duration past what Node's timers hold made every request fail and the conformant mock NOT-CERTIFIED.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { listenError } from '../../errors/listen-error.ts';
 import { UsageError } from '../../errors/flis-error.ts';
-import { type BadInputRow, runBadInputTable, type Sandbox } from './bad-input-harness.ts';
+import { type BadInputRow, runBadInputTable, type Sandbox, UNPRIVILEGED_SKIP } from './bad-input-harness.ts';
 
 /** An empty cassette as `flis record` writes one: a header document and nothing else. */
 const EMPTY_CASSETTE = `---
@@ -30,6 +31,16 @@ const PAST_TIMER_LIMIT = '597h';
 /** A row whose args name the cassette `text` in the sandbox, written before the sandbox is snapshotted. */
 function withCassette(text: string, args: (file: string) => string[]): Pick<BadInputRow, 'setup' | 'args'> {
   return { setup: (sb) => void sb.write('c.yaml', text), args: (sb: Sandbox) => args(sb.path('c.yaml')) };
+}
+
+/** Why binding port 80 unprivileged proves nothing here (Linux opens low ports to all when this is 80 or less). */
+function lowPortsOpen(): string | false {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8'));
+    return start <= 80 ? `every user may bind port 80 here (ip_unprivileged_port_start ${start})` : false;
+  } catch {
+    return false;
+  }
 }
 
 const rows: BadInputRow[] = [
@@ -155,6 +166,15 @@ const rows: BadInputRow[] = [
     args: ['run', '--base-url', 'http://127.0.0.1:9/x?y=1'],
     env: { FLIS_TOKEN: 'bad-values-token-Qx81' },
     stderr: /did you mean 'http:\/\/127\.0\.0\.1:9\/x\/apis\/v0'\?/,
+  },
+  {
+    // Without the privilege to bind a low port (root's capabilities dropped), the error says so, not "not free".
+    name: 'show-report on a privileged port',
+    setup: (sb) => void sb.write('reports/html/index.html', '<html></html>'),
+    args: ['show-report', '--port', '80'],
+    unprivileged: true,
+    skip: UNPRIVILEGED_SKIP || lowPortsOpen(),
+    stderr: /port 80 on 127\.0\.0\.1 needs privileges/,
   },
   {
     name: 'an unknown cassette subcommand says its prefix once',
