@@ -143,6 +143,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
         reportDir: plan.reportDir,
         secrets: live.secrets(),
         ...(plan.clientCassettes.length ? { cassettes: plan.clientCassettes } : {}),
+        ...(plan.clientClaim ? { clientClaim: plan.clientClaim } : {}),
         subject: {
           deployment: target.name,
           baseUrl: live.publicBaseUrl,

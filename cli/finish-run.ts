@@ -6,6 +6,7 @@
 import { evaluateGates, exitCodeWithGates, type GateOptions } from '../reporting/gates.ts';
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';
+import { partyLines, verdictWord, whoFailedLine } from '../reporting/parties.ts';
 import { notJudgedLine } from '../reporting/skip-groups.ts';
 import { certificateSummary } from '../reporting/write-certificate.ts';
 import type { Certificate } from '../reporting/certificate.ts';
@@ -40,7 +41,10 @@ export function verdictLine(command: string, c: Certificate, exitCode: number, s
   const advisories = v.advisories
     ? `, ${v.advisories} advisory failure(s)${strict ? ' (--strict: they fail the run)' : ' (exit 1 only with --strict)'}`
     : '';
-  return `flis ${command}: ${v.status.toUpperCase()} (${scope}${advisories}); exit ${exitCode}`;
+  const parties = c.parties
+    ? `client ${verdictWord(c.parties.client.status)}, service ${verdictWord(c.parties.service.status)}; `
+    : '';
+  return `flis ${command}: ${verdictWord(v.status)} (${parties}${scope}${advisories}); exit ${exitCode}`;
 }
 
 /** Tokens in the environment: never written to a report, even by commands that hold no token of their own. */
@@ -85,6 +89,9 @@ export function finishRun(
   if (reports.certificate.failures.length) for (const line of opts.onFailure ?? []) io.out(line);
   if (opts.interrupted)
     io.out(`flis ${opts.command}: interrupted by ${opts.interrupted}: the reports cover only what ran before it`);
+  for (const line of partyLines(reports.certificate)) io.out(line);
+  const who = opts.interrupted ? undefined : whoFailedLine(reports.certificate, exitCode);
+  if (who) io.out(who);
   io.out(verdictLine(opts.command, reports.certificate, exitCode, opts.strict));
   return { exitCode, reports };
 }

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ResolvedTarget, resolveTarget } from '../config/deployments.ts';
+import { type OperationClaim, operationsFromList, operationsFromProfile } from '../config/partner-profile.ts';
 import { oneOf, UsageError } from '../errors/flis-error.ts';
 import { connectionOptionSpec, parseConnectionOptions } from '../net/connection-options.ts';
 import { issuesTokens, type TokenOptions } from '../net/token-options.ts';
@@ -53,9 +54,15 @@ export const certifyOptionSpec = {
   ...sharedRunOptionSpec,
   partner: { type: 'string' },
   cassette: { type: 'string', multiple: true },
+  'require-operations': { type: 'string' },
+  'partner-profile': { type: 'string' },
 } as const;
 
-type Values = { [K in keyof typeof runOptionSpec]?: unknown } & { partner?: string };
+type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
+  partner?: string;
+  'require-operations'?: unknown;
+  'partner-profile'?: unknown;
+};
 
 export interface RunPlan {
   command: 'run' | 'certify';
@@ -63,6 +70,8 @@ export interface RunPlan {
   /** flis certify: the partner named on the certificate, and cassettes of their client traffic. */
   partner?: string;
   clientCassettes: string[];
+  /** flis certify: the operations the partner says its client integrates (--require-operations, --partner-profile). */
+  clientClaim?: OperationClaim;
   /** flis run --cassette: the cassette served offline and the run it was recorded from. */
   replay?: { cassette: string; run: RecordedRunLabels & { deployment: string } };
   /** flis run --record: the cassette written. */
@@ -152,6 +161,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     throw new UsageError(
       "--partner NAME is required: the certificate is named for the partner (see 'flis certify --help')",
     );
+  const clientClaim = command === 'certify' ? claimOf(v, env) : undefined;
   const limits = parseLimits(v as Parameters<typeof parseLimits>[0], env);
   const gates = parseGates(v as Parameters<typeof parseGates>[0]);
   const progress = oneOf<Progress>('--progress', str(v.progress) ?? 'list', ['list', 'dot', 'none']);
@@ -196,6 +206,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     limits,
     connection,
     ...optional('partner', partner),
+    ...optional('clientClaim', clientClaim),
     ...optional('replay', replay),
     ...optional('record', record ? resolve(record) : undefined),
     ...optional('suites', suites),
@@ -223,6 +234,16 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
 /** `{ [key]: value }` when the value is given, `{}` otherwise: the plan holds no `undefined`. */
 function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+}
+
+/** --require-operations LIST or --partner-profile FILE (each also from the environment), not both. */
+function claimOf(v: Values, env: NodeJS.ProcessEnv): OperationClaim | undefined {
+  const list = str(v['require-operations']) ?? (env.FLIS_REQUIRE_OPERATIONS || undefined);
+  const profile = str(v['partner-profile']) ?? (env.FLIS_PARTNER_PROFILE || undefined);
+  if (list && profile)
+    throw new UsageError('give either --require-operations LIST or --partner-profile FILE, not both');
+  if (list) return operationsFromList(list);
+  return profile ? operationsFromProfile(resolve(profile)) : undefined;
 }
 
 function checkedCassettes(files: string[]): string[] {

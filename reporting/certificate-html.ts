@@ -29,6 +29,7 @@ import {
 import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 import { groupSkips, notJudgedLine, notJudgedSummary, skipGroupLine, tests } from './skip-groups.ts';
+import { clientUsageLine, serviceUsageLine, verdictWord, type PartyStatus } from './parties.ts';
 
 export { escapeHtml };
 
@@ -53,6 +54,12 @@ a{color:#0550ae}
 .banner ul{margin:0;padding-left:18px} .banner li{margin:2px 0}
 .v-certified{background:#1a7f37}.v-certified-with-advisories{background:#1a7f37;box-shadow:inset 0 -6px 0 #d4a72c}
 .v-partial{background:#9a6700}.v-not-certified{background:#cf222e}
+.parties{grid-column:1/-1;display:grid;grid-template-columns:1fr 1fr;gap:10px;margin-top:8px}
+.party{border-radius:6px;padding:8px 12px;border:2px solid rgba(255,255,255,.7)}
+.party b{display:block;font-size:19px} .party span{display:block;font-size:12.5px}
+.p-certified,.p-certified-with-advisories{background:#1a7f37}.p-partial{background:#9a6700}.p-not-certified{background:#a40e26}.p-not-judged{background:#57606a}
+.usage{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start} .usage h3{font-size:14px;margin:0 0 4px}
+.usage ul{margin:4px 0;padding-left:18px} details{margin:4px 0} summary{cursor:pointer}
 .tiles{display:flex;flex-wrap:wrap;gap:10px;margin:14px 0}
 .tile{border:1px solid #d0d7de;border-radius:8px;padding:8px 14px;min-width:120px}
 .tile b{display:block;font-size:26px;line-height:1.2} .tile span{font-size:12px;color:#57606a}
@@ -319,6 +326,46 @@ export function verdictLines(c: Certificate): string[] {
   return [...c.verdict.reasons, ...groupSkips(c.verdict.skipped).map(skipGroupLine), ...notJudged];
 }
 
+const PARTY_MARK: Record<PartyStatus, string> = { ...VERDICT_MARK, 'not-judged': '○' } as Record<PartyStatus, string>;
+
+/** The two parties' verdicts, side by side in the banner: which one failed is seen before anything is read. */
+function partiesHtml(c: Certificate): string {
+  const p = c.parties;
+  if (!p) return '';
+  const partner = c.subject.partner ?? 'the partner';
+  const box = (party: 'client' | 'service', status: PartyStatus, who: string, line: string, reasons: string[]) =>
+    `<div class="party p-${e(status)}" data-party="${party}" data-status="${e(status)}"><b>${PARTY_MARK[status] ?? '•'} ${party === 'client' ? 'CLIENT' : 'SERVICE'}: ${e(verdictWord(status))}</b><span>${e(who)}</span><span>${e(line)}</span>${status === 'certified' ? '' : `<span>${e(reasons.join('; '))}</span>`}</div>`;
+  return `<div class="parties">${box('client', p.client.status, `${partner}'s client, judged on its recorded traffic`, clientUsageLine(p.client), p.client.reasons)}${box('service', p.service.status, `${c.subject.deployment} as ${partner} uses it, judged by the suites`, serviceUsageLine(p.service), p.service.reasons)}</div>`;
+}
+
+function namesHtml(summary: string, names: readonly string[]): string {
+  if (!names.length) return `<p class="small">${e(summary)}: none</p>`;
+  return `<details><summary>${e(summary)} (${names.length})</summary><p class="small">${e(names.join(', '))}</p></details>`;
+}
+
+/** What each party used of the contract, and what it did not. */
+function usageHtml(c: Certificate): string {
+  const p = c.parties;
+  if (!p) return '';
+  const u = p.client.usage;
+  const flows = u
+    ? `<table><tr><th>flow</th><th>begun</th><th>completed</th><th>not completed</th></tr>${u.flows
+        .map(
+          (f) =>
+            `<tr><td>${e(f.flow.replaceAll('-', ' '))}</td><td>${f.started}</td><td>${f.completed}</td><td>${e(f.missing.join('; ') || (f.started ? '—' : 'not used'))}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '';
+  const required = p.client.required
+    ? `<p>Operations the partner integrates (${e(p.client.required.source)}): ${p.client.required.operations.length}; ${p.client.required.missing.length ? `<b>not in the traffic: ${e(p.client.required.missing.join(', '))}</b>` : 'all in the traffic'}.</p>`
+    : '';
+  const client = u
+    ? `<p>${e(clientUsageLine(p.client))}.</p>${required}${namesHtml('operations used', u.operationsUsed)}${namesHtml('operations not used', u.operationsNotUsed)}${namesHtml('documented request fields sent', u.requestFields.sent)}${namesHtml('documented request fields not sent (a client sends what it needs: never drift)', u.requestFields.notSent)}${u.unknownRequests.length ? namesHtml('requests to no operation of the contract', u.unknownRequests) : ''}${flows}`
+    : `<p>${e(p.client.reasons.join('; '))}.</p>${required}`;
+  const service = `<p>${e(serviceUsageLine(p.service))}.</p>${namesHtml('operations exercised', p.service.operationsExercised)}${namesHtml('operations not exercised', p.service.operationsNotExercised)}`;
+  return `<h2 id="usage">Usage of the contract</h2><div class="usage"><div><h3>The client</h3>${client}</div><div><h3>The service, by the suites</h3>${service}</div></div>`;
+}
+
 function bannerHtml(c: Certificate, title: string): string {
   const status = String(c.verdict.status);
   const v = c.verdict;
@@ -331,8 +378,11 @@ function bannerHtml(c: Certificate, title: string): string {
 <div class="badge">${VERDICT_MARK[status] ?? '•'} ${e(label)}</div>
 <h1>${e(title)}${scope}</h1>
 <ul>${verdictLines(c)
+    // A partner's certificate says each party's reasons in its own box below.
+    .slice(c.parties ? 2 : 0)
     .map((r) => `<li>${e(r)}</li>`)
     .join('')}</ul>
+${partiesHtml(c)}
 </header>`;
 }
 
@@ -371,6 +421,7 @@ export function renderCertificateHtml(c: Certificate): string {
 ${bannerHtml(c, title)}
 ${tilesHtml(c)}
 ${failureSummaryHtml(c)}
+${usageHtml(c)}
 <h2>At a glance</h2>
 <div class="glance-grid">
 <div><h3>Operations by resource group (each by its worst outcome)</h3>${groupsSvg(c)}</div>

@@ -47,6 +47,11 @@ function writeTokenFile(token: string, baseUrl: string): string {
   return file;
 }
 
+/** A line a shell user can paste as it is: the token file's own path, quoted, never the token. */
+export function pasteableExport(tokenFile: string): string {
+  return `export FLIS_TOKEN="$(cat '${tokenFile.replaceAll("'", "'\\''")}')"`;
+}
+
 const options = {
   port: { type: 'string' },
   host: { type: 'string' },
@@ -64,7 +69,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help());
     return EXIT.ok;
   }
-  const faults = (listOption(v.fault) ?? []).map((f) => oneOf<FaultName>('--fault', f, faultNames));
+  const faults = (listOption(v.fault) ?? []).map((f) =>
+    oneOf<FaultName>('--fault', f, faultNames, "'flis mock --help'"),
+  );
   const variant = v.variant ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)] : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
@@ -72,7 +79,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const tokenFromEnv = io.env.FLIS_MOCK_TOKEN;
   const token = tokenFromEnv || mintToken();
   const webhookFaults = (listOption(v['webhook-fault']) ?? []).map((f) =>
-    oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames),
+    oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames, "'flis mock --help'"),
   );
   const webhooks = v.webhook ?? [];
   for (const w of webhooks)
@@ -99,7 +106,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   });
   io.out(`flis mock: serving ${mock.baseUrl}`);
   const tokenFile = tokenFromEnv ? undefined : writeTokenFile(token, mock.baseUrl);
-  io.out(tokenFile ? `token: in ${tokenFile} (export FLIS_TOKEN=$(cat FILE))` : 'token: from FLIS_MOCK_TOKEN');
+  io.out(
+    tokenFile ? `token: in ${tokenFile}; for a client: ${pasteableExport(tokenFile)}` : 'token: from FLIS_MOCK_TOKEN',
+  );
   if (faults.length) io.out(`faults on: ${faults.join(', ')}`);
   if (webhooks.length) io.out(`webhooks delivered to: ${webhooks.join(', ')}`);
   if (webhookFaults.length) io.out(`webhook faults on: ${webhookFaults.join(', ')}`);
