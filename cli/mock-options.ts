@@ -53,6 +53,11 @@ export function embeddedOptions(v: EmbeddedValues): EmbeddedOptions {
   };
 }
 
+/** A line a shell user can paste as it is to read a mock's token file into FLIS_TOKEN: the file's path, never the token. */
+export function pasteableExport(tokenFile: string): string {
+  return `export FLIS_TOKEN="$(cat '${tokenFile.replaceAll("'", "'\\''")}')"`;
+}
+
 export function hasEmbeddedOptions(e: EmbeddedOptions): boolean {
   return !!(e.faults || e.variant || e.writeDelayMs !== undefined || e.webhookFaults || e.drift);
 }

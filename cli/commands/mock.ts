@@ -10,6 +10,7 @@ import { loopbackUrl } from '../../mock/webhook-hub.ts';
 import { webhookFaultDescriptions, webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
 import { mintToken } from '../../runner/start-target.ts';
 import { intOption, listOption, parseCommandArgs } from '../args.ts';
+import { pasteableExport } from '../mock-options.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 function help(): string {
@@ -45,11 +46,6 @@ function writeTokenFile(token: string, baseUrl: string): string {
   const file = join(tmpdir(), `flis-mock-${new URL(baseUrl).port}.token`);
   writeFileSync(file, token, { mode: 0o600 });
   return file;
-}
-
-/** A line a shell user can paste as it is: the token file's own path, quoted, never the token. */
-export function pasteableExport(tokenFile: string): string {
-  return `export FLIS_TOKEN="$(cat '${tokenFile.replaceAll("'", "'\\''")}')"`;
 }
 
 const options = {
