@@ -29,7 +29,8 @@ import {
 import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 import { groupSkips, notJudgedLine, notJudgedSummary, skipGroupLine, tests } from './skip-groups.ts';
-import { clientUsageLine, serviceUsageLine, verdictWord, type PartyStatus } from './parties.ts';
+import { clientUsageLine, serviceUsageLine } from './parties.ts';
+import { scopePhrase, verdictWord, type PartyStatus } from './verdict-words.ts';
 
 export { escapeHtml };
 
@@ -258,13 +259,25 @@ function clausesHtml(list: ClauseEntry[]): string {
 /** Lines in the summary under the verdict; a run with more failures lists them all further down. */
 const SUMMARY_LIMIT = 40;
 
+/**
+ * A failure in one line: its first violation with the pointer ("/0/quantity: must be number"), not a heading cut at
+ * its colon ("response does not match offer-list.schema.json (1 violation(s)):").
+ */
+export function whatFailed(f: Pick<CertificateFailure, 'message' | 'pointer'>): string {
+  const [head = '', ...rest] = f.message.split('\n');
+  const first = rest.map((l) => l.trim()).find(Boolean);
+  const line = head.trimEnd().endsWith(':') && first ? first : head;
+  const pointer = f.pointer ? f.pointer : undefined;
+  return pointer && !line.includes(pointer) ? `${pointer}: ${line}` : line;
+}
+
 /** One line per failure, right under the verdict: what failed, where, and a link to the whole record. */
 function failureSummaryHtml(c: Certificate): string {
   if (!c.failures.length) return '';
   // Failures that block certification first; advisories after them.
   const ordered = [...c.failures.filter((f) => f.blocking), ...c.failures.filter((f) => !f.blocking)];
   const rows = ordered.slice(0, SUMMARY_LIMIT).map((f) => {
-    const what = f.message.split('\n')[0] ?? '';
+    const what = whatFailed(f);
     return `<tr${f.blocking ? '' : ' class="advisory"'}><td><a href="#${e(f.id)}">✗ ${e(f.id)}</a></td><td>${e(f.check)}</td><td>${f.operationId ? `<a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : '—'}</td><td>${e(f.clause)}</td><td class="what">${e(what.length > 200 ? `${what.slice(0, 200)}…` : what)}</td><td>${f.blocking ? '<span class="pill blocks">blocks certification</span>' : '<span class="pill advisory">advisory</span>'}</td></tr>`;
   });
   return `<h2>What failed (${c.failures.length})</h2><table class="failures"><colgroup><col style="width:8em"><col style="width:13em"><col style="width:14em"><col style="width:10em"><col><col style="width:12.5em"></colgroup><tr><th>failure</th><th>check</th><th>operation</th><th>clause</th><th>what</th><th></th></tr>${rows.join('')}${ordered.length > SUMMARY_LIMIT ? `<tr><td colspan="6">… and ${ordered.length - SUMMARY_LIMIT} more: every failure is listed under <a href="#failures">Failures</a></td></tr>` : ''}</table>`;
@@ -287,7 +300,7 @@ function failureHtml(f: CertificateFailure): string {
 <div class="small">${e(f.title)} · ${f.source === 'traffic' ? 'client traffic' : 'suite'}${report}</div>
 <pre>${e(f.message)}${f.pointer !== undefined ? `\nat JSON pointer: ${e(f.pointer || '(root)')}${f.schemaPath ? ` (schema ${e(f.schemaPath)})` : ''}` : ''}</pre>
 ${exchanges.length ? `<pre>${e(exchanges.join('\n\n———\n\n'))}</pre>` : ''}
-${f.curl.length ? `<pre>${e(f.curl.map((c) => `reproduce: ${c}`).join('\n'))}</pre>` : ''}
+${f.rerun ? `<pre>${e(`rerun the run: ${f.rerun}`)}</pre>` : f.curl.length ? `<pre>${e(f.curl.map((c) => `reproduce: ${c}`).join('\n'))}</pre>` : ''}
 </div>`;
 }
 
@@ -367,13 +380,9 @@ function usageHtml(c: Certificate): string {
 }
 
 function bannerHtml(c: Certificate, title: string): string {
-  const status = String(c.verdict.status);
-  const v = c.verdict;
-  const label =
-    v.scope === 'partial'
-      ? `${status.replaceAll('-', ' ').toUpperCase()} — ${c.coverage.percent}% of the contract exercised`
-      : status.replaceAll('-', ' ').toUpperCase();
-  const scope = v.scope ? ` <span class="small" style="color:inherit">(scope: ${e(v.scope)})</span>` : '';
+  const status = c.verdict.status;
+  const label = verdictWord(status);
+  const scope = ` <span class="small" style="color:inherit">(scope: ${e(scopePhrase(c))})</span>`;
   return `<header class="banner v-${e(status)}">
 <div class="badge">${VERDICT_MARK[status] ?? '•'} ${e(label)}</div>
 <h1>${e(title)}${scope}</h1>

@@ -9,7 +9,8 @@ import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type
 import { buildMatrix, type Matrix } from './matrix.ts';
 import type { CheckOutcome, RunOutcomes, Severity, SkipKind } from './outcomes.ts';
 import type { ClientUsage } from './client-usage.ts';
-import { clientParty, overallStatus, serviceParty, verdictWord, type ClientClaim, type Parties } from './parties.ts';
+import { clientParty, overallStatus, serviceParty, type ClientClaim, type Parties } from './parties.ts';
+import { verdictWord } from './verdict-words.ts';
 import { publicBaseUrl, specProvenance, toolProvenance, type SpecProvenance } from './provenance.ts';
 import { groupNotJudged, groupSkips, notJudgedCount, notJudgedSummary, type NotJudgedGroup } from './skip-groups.ts';
 
@@ -56,6 +57,8 @@ export interface CertificateFailure {
   exchanges: FailureRecord['exchanges'];
   /** The Playwright test id: html/index.html#?testId=… opens it in the Playwright report. */
   testId?: string;
+  /** The `flis run` line that reruns a run against the embedded mock, whose port (in `curl`) is gone after it. */
+  rerun?: string;
   source: 'suite' | 'traffic';
 }
 
@@ -171,6 +174,7 @@ function failureOf(o: CheckOutcome, id: string): CertificateFailure {
       : {}),
     ...(r?.pointer !== undefined ? { pointer: r.pointer } : {}),
     ...(r?.schemaPath ? { schemaPath: r.schemaPath } : {}),
+    ...(r?.rerun ? { rerun: r.rerun } : {}),
   };
 }
 

@@ -12,9 +12,7 @@
  */
 import type { Certificate, CertificateFailure, Verdict, VerdictStatus } from './certificate.ts';
 import type { ClientUsage } from './client-usage.ts';
-
-/** A party's verdict: the certificate's words, and `not-judged` for a client whose traffic was not given. */
-export type PartyStatus = VerdictStatus | 'not-judged';
+import { type PartyStatus, verdictWord } from './verdict-words.ts';
 
 export interface ClientParty {
   status: PartyStatus;
@@ -49,19 +47,6 @@ export interface ClientClaim {
   operations: string[];
   /** `--require-operations` or the profile file. */
   source: string;
-}
-
-/** One word per verdict, the same in the banner, the summary and the last line (docs/verdicts.md#words). */
-export const VERDICT_WORDS: Record<PartyStatus, string> = {
-  certified: 'CERTIFIED',
-  'certified-with-advisories': 'CERTIFIED WITH ADVISORIES',
-  partial: 'PARTIAL',
-  'not-certified': 'NOT CERTIFIED',
-  'not-judged': 'NOT JUDGED',
-};
-
-export function verdictWord(status: PartyStatus): string {
-  return VERDICT_WORDS[status];
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

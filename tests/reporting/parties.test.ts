@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ClientUsage } from '../../reporting/client-usage.ts';
-import { clientParty, overallStatus, VERDICT_WORDS } from '../../reporting/parties.ts';
+import { clientParty, overallStatus } from '../../reporting/parties.ts';
+import { VERDICT_WORDS } from '../../reporting/verdict-words.ts';
 
 function usage(ops: string[], exchanges = ops.length): ClientUsage {
   return {
