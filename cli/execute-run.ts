@@ -3,6 +3,7 @@
  * reach the target through the gateway, run the suites, undo what an
  * interrupted run wrote, write the reports and decide the exit code.
  */
+import { join } from 'node:path';
 import { skipSummary } from '../reporting/certificate.ts';
 import type { RunReports } from '../reporting/run-reports.ts';
 import { groupSkips, skipGroupLine } from '../reporting/skip-groups.ts';
@@ -131,6 +132,22 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       io.out(
         `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
       );
+    // The client's own command against each conformant variant; its plain-mock run is its traffic when no cassette
+    // was given.
+    const robust = plan.clientCommand ? await import('./robustness.ts') : undefined;
+    const robustness = robust
+      ? await robust.runRobustness({
+          command: plan.clientCommand as string,
+          reportDir: plan.reportDir,
+          env: io.env,
+          progress: (line) => io.out(line),
+        })
+      : undefined;
+    const cassettes = plan.clientCassettes.length
+      ? plan.clientCassettes
+      : robust
+        ? [join(plan.reportDir, robust.ROBUSTNESS_DIR, 'default.yaml')]
+        : [];
     if (networkWorthSaying(result.network))
       io.out(`network: ${describeNetwork(result.network)}; none of these is a failure of the deployment`);
     const suites = plan.suites;
@@ -139,8 +156,9 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       {
         reportDir: plan.reportDir,
         secrets: live.secrets(),
-        ...(plan.clientCassettes.length ? { cassettes: plan.clientCassettes } : {}),
+        ...(cassettes.length ? { cassettes } : {}),
         ...(plan.clientClaim ? { clientClaim: plan.clientClaim } : {}),
+        ...(robustness ? { robustness } : {}),
         subject: {
           deployment: target.name,
           baseUrl: live.publicBaseUrl,

@@ -56,12 +56,14 @@ export const certifyOptionSpec = {
   cassette: { type: 'string', multiple: true },
   'require-operations': { type: 'string' },
   'partner-profile': { type: 'string' },
+  'client-command': { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
   partner?: string;
   'require-operations'?: unknown;
   'partner-profile'?: unknown;
+  'client-command'?: unknown;
 };
 
 export interface RunPlan {
@@ -72,6 +74,8 @@ export interface RunPlan {
   clientCassettes: string[];
   /** flis certify: the operations the partner says its client integrates (--require-operations, --partner-profile). */
   clientClaim?: OperationClaim;
+  /** flis certify --client-command: the partner's own command, run against each conformant variant of the mock. */
+  clientCommand?: string;
   /** flis run --cassette: the cassette served offline and the run it was recorded from. */
   replay?: { cassette: string; run: RecordedRunLabels & { deployment: string } };
   /** flis run --record: the cassette written. */
@@ -207,6 +211,10 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     connection,
     ...optional('partner', partner),
     ...optional('clientClaim', clientClaim),
+    ...optional(
+      'clientCommand',
+      command === 'certify' ? str(v['client-command'])?.trim() || clientCommandFromEnv(env) : undefined,
+    ),
     ...optional('replay', replay),
     ...optional('record', record ? resolve(record) : undefined),
     ...optional('suites', suites),
@@ -234,6 +242,10 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
 /** `{ [key]: value }` when the value is given, `{}` otherwise: the plan holds no `undefined`. */
 function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+}
+
+function clientCommandFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  return env.FLIS_CLIENT_COMMAND?.trim() || undefined;
 }
 
 /** --require-operations LIST or --partner-profile FILE (each also from the environment), not both. */

@@ -9,6 +9,7 @@ import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type
 import { buildMatrix, type Matrix } from './matrix.ts';
 import type { CheckOutcome, RunOutcomes, Severity, SkipKind } from './outcomes.ts';
 import type { ClientUsage } from './client-usage.ts';
+import type { RobustnessRow } from './robustness.ts';
 import { clientParty, overallStatus, serviceParty, type ClientClaim, type Parties } from './parties.ts';
 import { verdictWord } from './verdict-words.ts';
 import { publicBaseUrl, specProvenance, toolProvenance, type SpecProvenance } from './provenance.ts';
@@ -336,7 +337,7 @@ export interface CertificateInput {
   facts: RunFacts;
   date?: Date;
   /** A partner's certificate: the client's usage (absent when no cassette was given) and what the partner claims. */
-  client?: { usage?: ClientUsage; claim?: ClientClaim };
+  client?: { usage?: ClientUsage; claim?: ClientClaim; robustness?: RobustnessRow[] };
 }
 
 function scopeOf(outcomes: readonly CheckOutcome[], facts: RunFacts, coverage: Matrix['coverage']): VerdictScope {
@@ -363,7 +364,7 @@ function withParties(
   const ran = suiteOutcomes.filter((o) => o.status !== 'skipped').length;
   const serviceVerdict = verdictOf(suiteFailures, run.errors, ran, scopeOf(suiteOutcomes, facts, coverage));
   const parties: Parties = {
-    client: clientParty(client.usage, failures, client.claim),
+    client: clientParty(client.usage, failures, client.claim, client.robustness),
     service: serviceParty(
       serviceVerdict,
       failures,

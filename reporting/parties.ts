@@ -12,6 +12,7 @@
  */
 import type { Certificate, CertificateFailure, Verdict, VerdictStatus } from './certificate.ts';
 import type { ClientUsage } from './client-usage.ts';
+import { type RobustnessRow, robustnessReason } from './robustness.ts';
 import { type PartyStatus, verdictWord } from './verdict-words.ts';
 
 export interface ClientParty {
@@ -23,6 +24,8 @@ export interface ClientParty {
   usage?: ClientUsage;
   /** The operations the partner says its client integrates, and those its traffic did not use. */
   required?: { operations: string[]; missing: string[]; source: string };
+  /** The client command against each conformant variant of the embedded mock (--client-command). */
+  robustness?: RobustnessRow[];
 }
 
 export interface ServiceParty {
@@ -57,11 +60,17 @@ export function clientParty(
   usage: ClientUsage | undefined,
   failures: readonly CertificateFailure[],
   claim: ClientClaim | undefined,
+  robustness?: RobustnessRow[],
 ): ClientParty {
   const violations = failures.filter((f) => f.source === 'traffic' && f.blocking).length;
   const missing = claim ? claim.operations.filter((op) => !usage?.operationsUsed.includes(op)) : [];
   const required = claim ? { operations: claim.operations, missing, source: claim.source } : undefined;
-  const base = { violations, ...(usage ? { usage } : {}), ...(required ? { required } : {}) };
+  const base = {
+    violations,
+    ...(usage ? { usage } : {}),
+    ...(required ? { required } : {}),
+    ...(robustness ? { robustness } : {}),
+  };
   if (!usage)
     return {
       status: 'not-judged',
@@ -82,11 +91,13 @@ export function clientParty(
     reasons.push(
       `${plural(missing.length, 'operation')} the partner integrates (${claim?.source}) not in the client's traffic: ${missing.join(', ')}`,
     );
+  const fragile = robustness ? robustnessReason(robustness) : undefined;
+  if (fragile) reasons.push(fragile);
   if (reasons.length) return { status: 'not-certified', reasons, ...base };
   return {
     status: 'certified',
     reasons: [
-      `${plural(usage.exchanges, 'exchange')}, no violation; ${usage.operationsUsed.length} of ${usage.operationsTotal} operations used${claim ? `, every one of the ${claim.operations.length} it integrates` : ''}`,
+      `${plural(usage.exchanges, 'exchange')}, no violation; ${usage.operationsUsed.length} of ${usage.operationsTotal} operations used${claim ? `, every one of the ${claim.operations.length} it integrates` : ''}${robustness ? `; survived all ${robustness.length} conformant variants of the embedded mock` : ''}`,
     ],
     ...base,
   };

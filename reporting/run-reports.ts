@@ -14,6 +14,7 @@ import { observationsFromCassette, readObservationsDir } from './traffic-sources
 import { trafficOutcomes } from './traffic-outcomes.ts';
 import { clientUsage } from './client-usage.ts';
 import type { ClientClaim } from './parties.ts';
+import type { RobustnessRow } from './robustness.ts';
 import { writeCertificate } from './write-certificate.ts';
 import { fixJunitFile } from './junit-failures.ts';
 
@@ -27,6 +28,8 @@ export interface RunReportsInput {
   cassettes?: string[];
   /** The operations the partner says its client integrates (flis certify --require-operations, --partner-profile). */
   clientClaim?: ClientClaim;
+  /** The client command against each conformant variant of the embedded mock (flis certify --client-command). */
+  robustness?: RobustnessRow[];
   /** Extra traffic summaries (the shards' observations, for flis merge). */
   observations?: Observations[];
   secrets: readonly string[];
@@ -51,6 +54,7 @@ export function writeRunReports(input: RunReportsInput): RunReports {
     ? {
         ...(input.cassettes?.length ? { usage: clientUsage(input.cassettes) } : {}),
         ...(input.clientClaim ? { claim: input.clientClaim } : {}),
+        ...(input.robustness ? { robustness: input.robustness } : {}),
       }
     : undefined;
   const certificate = writeCertificate(

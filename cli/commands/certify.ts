@@ -31,6 +31,13 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
                            the client's traffic does not use each one        [env FLIS_REQUIRE_OPERATIONS]
   --partner-profile FILE   the same list from a file (YAML or JSON: 'operations: [listOffers, …]')
                                                                              [env FLIS_PARTNER_PROFILE]
+  --client-command CMD     the partner's own client or test command (run by the shell), run once against
+                           each conformant variant of the embedded mock ('flis mock --help' lists them)
+                           through the recorder, given the base URL and a token in its environment (the
+                           names are in docs/certification.md); a variant it does
+                           not survive (exit code, traffic) fails the client. Cassettes and output in
+                           DIR/robustness/; without --cassette, its plain-mock run is the client's traffic
+                                                                             [env FLIS_CLIENT_COMMAND]
   --suite NAMES            comma-separated suites (default all)                          [env FLIS_SUITES]
   --seed N, --runs N       fast-check seed and runs, as for 'flis run'          [env FLIS_SEED, FLIS_RUNS]
   --visibility-timeout MS  how long to poll for an asynchronous write to show (default 10000)

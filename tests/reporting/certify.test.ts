@@ -26,6 +26,7 @@ let mock: RunningMock;
 let clean: CommandResult;
 let broken: CommandResult;
 let unused: CommandResult;
+let fragile: CommandResult;
 
 /** One exchange as `flis record` stores it: the client's request and the deployment's real answer. */
 async function recorded(method: string, path: string, body?: unknown, query: Record<string, string> = {}) {
@@ -95,7 +96,8 @@ before(async () => {
     '--cassette',
     join(root, `${name}.yaml`),
   ];
-  [clean, broken, unused] = await Promise.all([
+  const brittle = join(import.meta.dirname, 'fixtures', 'clients', 'brittle.mjs');
+  [clean, broken, unused, fragile] = await Promise.all([
     runCommand(
       certifyCommand,
       [...args('clean'), '--fail-on', 'drift', '--require-operations', 'listOffers,upsertOffer'],
@@ -105,6 +107,18 @@ before(async () => {
     runCommand(
       certifyCommand,
       [...args('clean'), '--report-dir', join(root, 'unused'), '--require-operations', 'listOffers,deleteOffer'],
+      env,
+    ),
+    // No cassette: the brittle client's run against the plain mock is its traffic.
+    runCommand(
+      certifyCommand,
+      [
+        ...args('clean').slice(0, -2),
+        '--report-dir',
+        join(root, 'fragile'),
+        '--client-command',
+        `"${process.execPath}" "${brittle}"`,
+      ],
       env,
     ),
   ]);
@@ -264,8 +278,47 @@ describe('flis certify', () => {
           await page.close();
         }
       }
+      // The robustness section of the brittle client: one row per variant, the four it broke on marked.
+      const { page } = await openOffline(browser, join(root, 'fragile', 'certificate-acme-haulage.html'));
+      try {
+        const broke = await page
+          .locator('table.robustness tr.broke')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-variant')));
+        assert.deepEqual(broke, ['different', 'throttled', 'open-choices', 'eventual']);
+        assert.equal(await page.locator('table.robustness tr.survived').count(), 1);
+        await page.locator('#robustness').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, 'certificate-robustness-brittle.png') });
+      } finally {
+        await page.close();
+      }
     } finally {
       await browser.close();
     }
+  });
+
+  it('--client-command: a robustness row per variant; a brittle client fails the client, naming the variants', () => {
+    assert.equal(fragile.code, 1, fragile.out);
+    const c = cert('fragile');
+    const rows = c.parties?.client.robustness ?? [];
+    assert.deepEqual(
+      rows.map((r) => [r.variant, r.passed]),
+      [
+        ['default', true],
+        ['different', false],
+        ['throttled', false],
+        ['open-choices', false],
+        ['eventual', false],
+      ],
+    );
+    assert.equal(c.parties?.client.status, 'not-certified');
+    assert.match(
+      c.parties?.client.reasons.join() ?? '',
+      /did not survive 4 of the 5 conformant variants of the embedded mock: different, throttled, open-choices, eventual/,
+    );
+    // Its plain-mock run is its traffic: the usage is read from it.
+    assert.ok(c.parties?.client.usage?.operationsUsed.includes('createOffer'));
+    const html = readFileSync(join(root, 'fragile', 'certificate-acme-haulage.html'), 'utf8');
+    for (const r of rows) assert.ok(html.includes(`data-variant="${r.variant}"`), r.variant);
+    assert.match(html, /Offers are written asynchronously/);
   });
 });
