@@ -24,7 +24,7 @@ export const VARIANT_FREEDOMS: Record<string, VariantFreedom> = {
   different: {
     exercises: '201 and 202 instead of 200, uuid ids, undocumented extra fields in every answer, lenient input',
     allowedBy:
-      'spec 4.3: "Success status codes of all endpoints: not shown."; spec 1: "All identifiers are strings."; the schemas do not forbid extra fields',
+      'spec 4.3: "Success status codes of all endpoints: not shown."; spec 2: "All identifiers are strings."; the schemas do not forbid extra fields',
   },
   throttled: {
     exercises: '429 Too Many Requests with Retry-After above 20 requests a second (burst 20)',
@@ -34,7 +34,7 @@ export const VARIANT_FREEDOMS: Record<string, VariantFreedom> = {
     exercises:
       '202 answers, numeric ids, offers windowed on their write time, bounds that exclude themselves, pages from 0, 20 invoices when no limit is asked',
     allowedBy:
-      'spec 4.3: "Which timestamp the start and end parameters of GET /offers filter on: not shown."; spec 8: maximum page size not shown; spec 1: identifiers are strings',
+      'spec 4.3: "Which timestamp the start and end parameters of GET /offers filter on: not shown."; spec 8: maximum page size not shown; spec 2: identifiers are strings',
   },
   eventual: {
     exercises:
@@ -123,7 +123,9 @@ export function differencesFrom(variant: string, facts: TrafficFacts, plain: Tra
   if (facts.unencodedIds > (plain?.unencodedIds ?? 0))
     out.push(`${facts.unencodedIds} request(s) with an id not percent-encoded in the path`);
   if (plain && facts.exchanges !== plain.exchanges)
-    out.push(`${facts.exchanges} exchanges where the plain run had ${plain.exchanges}`);
+    out.push(
+      `${facts.exchanges} exchange${facts.exchanges === 1 ? '' : 's'} where the plain run had ${plain.exchanges}`,
+    );
   return out;
 }
 
