@@ -419,7 +419,7 @@ function tilesHtml(c: Certificate): string {
   const failedHeat = c.failures.some((f) => f.blocking) ? ' hot' : c.counts.failed > 0 ? ' warm' : '';
   const pct = Math.max(0, Math.min(100, c.coverage.percent));
   return `<div class="tiles">
-<div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
+<div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them${c.parties ? ' (the suites and the client traffic together)' : ''}</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
 ${tile('passed', c.counts.passed, `${noun(c.counts.passed)} passed`)}
 ${tile('failed', c.counts.failed, `${noun(c.counts.failed)} failed${advisories ? ` (${advisories === c.counts.failed ? 'advisory' : `${advisories} advisory`})` : ''}`, failedHeat)}
 ${tile('blocked', counts.blocked, 'blocked')}
