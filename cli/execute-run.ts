@@ -3,7 +3,10 @@
  * reach the target through the gateway, run the suites, undo what an
  * interrupted run wrote, write the reports and decide the exit code.
  */
+import { join } from 'node:path';
+import { skipSummary } from '../reporting/certificate.ts';
 import type { RunReports } from '../reporting/run-reports.ts';
+import { groupSkips, skipGroupLine } from '../reporting/skip-groups.ts';
 import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
 import { DEFAULT_WORKERS, defaultWorkers, workerConcurrency } from '../runner/run-limits.ts';
 import type { SuiteRunResult } from '../runner/run-suites.ts';
@@ -11,28 +14,23 @@ import { suiteNames } from '../runner/suite-names.ts';
 import type { CommandIo } from './command.ts';
 import type { RunPlan } from './run-plan.ts';
 
-const SKIP_LABEL = {
-  blocked: 'BLOCKED',
-  inconclusive: 'INCONCLUSIVE',
-  'not-shown': 'NOT SHOWN',
-  skipped: 'skipped',
-} as const;
-
-function printSummary(io: CommandIo, r: SuiteRunResult, deployment: string): void {
-  io.out('');
-  for (const f of r.failures)
-    io.out(`${f.severity === 'advisory' ? 'ADVISORY' : 'FAILED'} [${f.check ?? '?'}] ${f.clause ?? ''} — ${f.title}`);
-  // Blocked and inconclusive tests one by one (they name what stopped them); plain skips by reason.
-  const skippedReasons = new Map<string, number>();
-  for (const o of r.outcomes.filter((x) => x.status === 'skipped')) {
-    const kind = o.skipKind ?? 'skipped';
-    if (kind !== 'skipped' && kind !== 'not-shown')
-      io.out(`${SKIP_LABEL[kind]} [${o.check ?? '?'}] ${o.title}: ${o.skipReason}`);
-    else skippedReasons.set(o.skipReason ?? 'skipped', (skippedReasons.get(o.skipReason ?? 'skipped') ?? 0) + 1);
-  }
-  for (const [reason, n] of skippedReasons) io.out(`skipped ${n}: ${reason}`);
-  io.out(`flis run against ${deployment}: seed ${r.seed}, run id ${r.runId}`);
-  io.out(`reports: ${r.reportDir}/html/index.html, ${r.reportDir}/junit.xml, ${r.reportDir}/run.json`);
+/**
+ * The run's summary: every failure one line each, then what did not run, one line per owning check and cause as the
+ * certificate's banner says it ("9 tests blocked by response-schema (getOffer: …)"), never one per test.
+ */
+export function runSummaryLines(
+  r: Pick<SuiteRunResult, 'failures' | 'outcomes' | 'seed' | 'runId' | 'reportDir'>,
+  deployment: string,
+): string[] {
+  return [
+    '',
+    ...r.failures.map(
+      (f) => `${f.severity === 'advisory' ? 'ADVISORY' : 'FAILED'} [${f.check ?? '?'}] ${f.clause ?? ''} — ${f.title}`,
+    ),
+    ...groupSkips(skipSummary(r.outcomes)).map(skipGroupLine),
+    `flis run against ${deployment}: seed ${r.seed}, run id ${r.runId}`,
+    `reports: ${r.reportDir}/html/index.html, ${r.reportDir}/junit.xml, ${r.reportDir}/run.json`,
+  ];
 }
 
 function clientTrafficFailures(reports: RunReports): string[] {
@@ -122,7 +120,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),
       ...(io.signal ? { stop: io.signal } : {}),
     });
-    if (plan.command === 'run') printSummary(io, result, target.name);
+    if (plan.command === 'run') for (const line of runSummaryLines(result, target.name)) io.out(line);
     await undoIfInterrupted(io, result, {
       command: plan.command,
       baseUrl: live.baseUrl,
@@ -134,6 +132,22 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       io.out(
         `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
       );
+    // The client's own command against each conformant variant; its plain-mock run is its traffic when no cassette
+    // was given.
+    const robust = plan.clientCommand ? await import('./robustness.ts') : undefined;
+    const robustness = robust
+      ? await robust.runRobustness({
+          command: plan.clientCommand as string,
+          reportDir: plan.reportDir,
+          env: io.env,
+          progress: (line) => io.out(line),
+        })
+      : undefined;
+    const cassettes = plan.clientCassettes.length
+      ? plan.clientCassettes
+      : robust
+        ? [join(plan.reportDir, robust.ROBUSTNESS_DIR, 'default.yaml')]
+        : [];
     if (networkWorthSaying(result.network))
       io.out(`network: ${describeNetwork(result.network)}; none of these is a failure of the deployment`);
     const suites = plan.suites;
@@ -142,7 +156,9 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       {
         reportDir: plan.reportDir,
         secrets: live.secrets(),
-        ...(plan.clientCassettes.length ? { cassettes: plan.clientCassettes } : {}),
+        ...(cassettes.length ? { cassettes } : {}),
+        ...(plan.clientClaim ? { clientClaim: plan.clientClaim } : {}),
+        ...(robustness ? { robustness } : {}),
         subject: {
           deployment: target.name,
           baseUrl: live.publicBaseUrl,

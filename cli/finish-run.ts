@@ -6,6 +6,8 @@
 import { evaluateGates, exitCodeWithGates, type GateOptions } from '../reporting/gates.ts';
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';
+import { partyLines, whoFailedLine } from '../reporting/parties.ts';
+import { scopePhrase, verdictWord } from '../reporting/verdict-words.ts';
 import { notJudgedLine } from '../reporting/skip-groups.ts';
 import { certificateSummary } from '../reporting/write-certificate.ts';
 import type { Certificate } from '../reporting/certificate.ts';
@@ -33,14 +35,13 @@ export function countsLine(c: Certificate): string {
 /** The closing line: the verdict, its scope and the exit code, so a CI log's last line says it all. */
 export function verdictLine(command: string, c: Certificate, exitCode: number, strict: boolean): string {
   const v = c.verdict;
-  const scope =
-    v.scope === 'full'
-      ? 'the whole contract exercised'
-      : `partial scope: ${c.coverage.percent}% of the operations exercised${c.run.suites === 'all' ? '' : `, only the suites ${c.run.suites.join(', ')}`}${v.skipped.length ? `, ${c.counts.skipped} test(s) skipped` : ''}${c.run.shard ? ` (shard ${c.run.shard}: merge the shards for the verdict)` : ''}`;
   const advisories = v.advisories
     ? `, ${v.advisories} advisory failure(s)${strict ? ' (--strict: they fail the run)' : ' (exit 1 only with --strict)'}`
     : '';
-  return `flis ${command}: ${v.status.toUpperCase()} (${scope}${advisories}); exit ${exitCode}`;
+  const parties = c.parties
+    ? `client ${verdictWord(c.parties.client.status)}, service ${verdictWord(c.parties.service.status)}; `
+    : '';
+  return `flis ${command}: ${verdictWord(v.status)} (${parties}scope: ${scopePhrase(c)}${advisories}); exit ${exitCode}`;
 }
 
 /** Tokens in the environment: never written to a report, even by commands that hold no token of their own. */
@@ -85,6 +86,9 @@ export function finishRun(
   if (reports.certificate.failures.length) for (const line of opts.onFailure ?? []) io.out(line);
   if (opts.interrupted)
     io.out(`flis ${opts.command}: interrupted by ${opts.interrupted}: the reports cover only what ran before it`);
+  for (const line of partyLines(reports.certificate)) io.out(line);
+  const who = opts.interrupted ? undefined : whoFailedLine(reports.certificate, exitCode);
+  if (who) io.out(who);
   io.out(verdictLine(opts.command, reports.certificate, exitCode, opts.strict));
   return { exitCode, reports };
 }

@@ -33,14 +33,16 @@ export function variantNames(): string[] {
 
 export function embeddedOptions(v: EmbeddedValues): EmbeddedOptions {
   const list = (raw: unknown) => listOption(raw as string[] | undefined) ?? [];
-  const faults = list(v['mock-fault']).map((f) => oneOf<FaultName>('--mock-fault', f, faultNames));
+  const faults = list(v['mock-fault']).map((f) =>
+    oneOf<FaultName>('--mock-fault', f, faultNames, "'flis mock --help'"),
+  );
   const variantName =
     typeof v['mock-variant'] === 'string' && v['mock-variant']
       ? (oneOf('--mock-variant', v['mock-variant'], variantNames()) as keyof typeof variantPresets)
       : undefined;
   const writeDelayMs = intOption('mock-write-delay', v['mock-write-delay'] as string | undefined, { max: 600_000 });
   const webhookFaults = list(v['mock-webhook-fault']).map((f) =>
-    oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames),
+    oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames, "'flis mock --help'"),
   );
   return {
     ...(faults.length ? { faults } : {}),
@@ -49,6 +51,11 @@ export function embeddedOptions(v: EmbeddedValues): EmbeddedOptions {
     ...(webhookFaults.length ? { webhookFaults } : {}),
     ...(v['mock-drift'] === true ? { drift: true } : {}),
   };
+}
+
+/** A line a shell user can paste as it is to read a mock's token file into FLIS_TOKEN: the file's path, never the token. */
+export function pasteableExport(tokenFile: string): string {
+  return `export FLIS_TOKEN="$(cat '${tokenFile.replaceAll("'", "'\\''")}')"`;
 }
 
 export function hasEmbeddedOptions(e: EmbeddedOptions): boolean {

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ResolvedTarget, resolveTarget } from '../config/deployments.ts';
+import { type OperationClaim, operationsFromList, operationsFromProfile } from '../config/partner-profile.ts';
 import { oneOf, UsageError } from '../errors/flis-error.ts';
 import { connectionOptionSpec, parseConnectionOptions } from '../net/connection-options.ts';
 import { issuesTokens, type TokenOptions } from '../net/token-options.ts';
@@ -53,9 +54,17 @@ export const certifyOptionSpec = {
   ...sharedRunOptionSpec,
   partner: { type: 'string' },
   cassette: { type: 'string', multiple: true },
+  'require-operations': { type: 'string' },
+  'partner-profile': { type: 'string' },
+  'client-command': { type: 'string' },
 } as const;
 
-type Values = { [K in keyof typeof runOptionSpec]?: unknown } & { partner?: string };
+type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
+  partner?: string;
+  'require-operations'?: unknown;
+  'partner-profile'?: unknown;
+  'client-command'?: unknown;
+};
 
 export interface RunPlan {
   command: 'run' | 'certify';
@@ -63,6 +72,10 @@ export interface RunPlan {
   /** flis certify: the partner named on the certificate, and cassettes of their client traffic. */
   partner?: string;
   clientCassettes: string[];
+  /** flis certify: the operations the partner says its client integrates (--require-operations, --partner-profile). */
+  clientClaim?: OperationClaim;
+  /** flis certify --client-command: the partner's own command, run against each conformant variant of the mock. */
+  clientCommand?: string;
   /** flis run --cassette: the cassette served offline and the run it was recorded from. */
   replay?: { cassette: string; run: RecordedRunLabels & { deployment: string } };
   /** flis run --record: the cassette written. */
@@ -154,6 +167,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     throw new UsageError(
       "--partner NAME is required: the certificate is named for the partner (see 'flis certify --help')",
     );
+  const clientClaim = command === 'certify' ? claimOf(v, env) : undefined;
   const limits = parseLimits(v as Parameters<typeof parseLimits>[0], env);
   const gates = parseGates(v as Parameters<typeof parseGates>[0]);
   const progress = oneOf<Progress>('--progress', str(v.progress) ?? 'list', ['list', 'dot', 'none']);
@@ -205,6 +219,11 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     limits,
     connection,
     ...optional('partner', partner),
+    ...optional('clientClaim', clientClaim),
+    ...optional(
+      'clientCommand',
+      command === 'certify' ? str(v['client-command'])?.trim() || clientCommandFromEnv(env) : undefined,
+    ),
     ...optional('replay', replay),
     ...optional('record', record ? resolve(record) : undefined),
     ...optional('suites', suites),
@@ -233,6 +252,20 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
 /** `{ [key]: value }` when the value is given, `{}` otherwise: the plan holds no `undefined`. */
 function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+}
+
+function clientCommandFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  return env.FLIS_CLIENT_COMMAND?.trim() || undefined;
+}
+
+/** --require-operations LIST or --partner-profile FILE (each also from the environment), not both. */
+function claimOf(v: Values, env: NodeJS.ProcessEnv): OperationClaim | undefined {
+  const list = str(v['require-operations']) ?? (env.FLIS_REQUIRE_OPERATIONS || undefined);
+  const profile = str(v['partner-profile']) ?? (env.FLIS_PARTNER_PROFILE || undefined);
+  if (list && profile)
+    throw new UsageError('give either --require-operations LIST or --partner-profile FILE, not both');
+  if (list) return operationsFromList(list);
+  return profile ? operationsFromProfile(resolve(profile)) : undefined;
 }
 
 /** Every cassette exists and reads whole (a format mistake names its file and line), as certify will read it. */

@@ -113,8 +113,13 @@ export interface TargetRequest {
   deployment?: string;
   baseUrl?: string;
   allowWrites?: boolean;
-  /** The token is issued during the run (--token-url, --token-command: net/token-options.ts), so none need be set. */
+  /**
+   * No token need be set: it is issued during the run (--token-url, --token-command: net/token-options.ts), or the
+   * client in front sends its own (flis record).
+   */
   tokenIssued?: boolean;
+  /** The flag that gave the URL, as errors name it (default --base-url). */
+  urlFlag?: string;
 }
 
 /** Every deployment path ends with the version prefix /apis/v0 (spec 9 rule 2). */
@@ -147,9 +152,10 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
   if (req.baseUrl && req.deployment) throw new ConfigError('give either --deployment or --base-url, not both');
   if (req.baseUrl) {
     const token = env.FLIS_TOKEN;
+    const flag = req.urlFlag ?? '--base-url';
     if (!token && !req.tokenIssued)
       throw new ConfigError(
-        'a --base-url target needs a bearer token in FLIS_TOKEN (or --token-url / --token-command)',
+        `a ${flag} target needs a bearer token in FLIS_TOKEN (or --token-url / --token-command)`,
         {},
         'FLIS_ERR_SECRET_MISSING',
       );
@@ -157,7 +163,7 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
       name: 'ad-hoc',
       embedded: false,
       liveData: false,
-      baseUrl: checkBaseUrl(req.baseUrl, '--base-url'),
+      baseUrl: checkBaseUrl(req.baseUrl, flag),
       ...(token ? { token } : {}),
       allowWrites: req.allowWrites === true,
       writesSkippedReason: req.allowWrites ? '' : 'an ad-hoc --base-url is read-only unless --allow-writes is given',
@@ -196,14 +202,21 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
   };
 }
 
-/** For commands that take one `NAME|URL` argument (e.g. `flis record --upstream`): a URL is ad-hoc, anything else a name. */
+/**
+ * For commands that take one `NAME|URL` argument (`flis record --upstream`): a URL is ad-hoc, anything else a name.
+ * `tokenOptional`: the command needs no token of its own (a recorder forwards the client's Authorization).
+ */
 export function resolveDeployment(
   nameOrUrl: string,
   env: NodeJS.ProcessEnv,
   file = DEPLOYMENTS_FILE,
-  tokenIssued = false,
+  tokenOptional = false,
 ): ResolvedTarget {
   return /^https?:\/\//i.test(nameOrUrl)
-    ? resolveTarget({ baseUrl: nameOrUrl, allowWrites: true, tokenIssued }, env, file)
-    : resolveTarget({ deployment: nameOrUrl, tokenIssued }, env, file);
+    ? resolveTarget(
+        { baseUrl: nameOrUrl, allowWrites: true, tokenIssued: tokenOptional, urlFlag: '--upstream' },
+        env,
+        file,
+      )
+    : resolveTarget({ deployment: nameOrUrl, tokenIssued: tokenOptional }, env, file);
 }

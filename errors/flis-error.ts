@@ -53,8 +53,53 @@ export class ConfigError extends FlisError {
   }
 }
 
-/** Answer a closed set of allowed values the way undici does: name the bad value and every allowed one. */
-export function oneOf<T extends string>(what: string, value: string, allowed: readonly T[]): T {
+/** Edit distance (Levenshtein), for suggesting the name a user meant. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (cur[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/**
+ * The allowed value closest to a mistyped one, when one is close enough to be what was meant: within a third of its
+ * length in edits, or containing it (a name given in part).
+ */
+export function closestName(value: string, allowed: readonly string[]): string | undefined {
+  const v = value.toLowerCase();
+  let best: { name: string; d: number } | undefined;
+  for (const name of allowed) {
+    const n = name.toLowerCase();
+    const d = n.includes(v) && v.length >= 3 ? Math.abs(n.length - v.length) / 4 : distance(v, n);
+    if (!best || d < best.d) best = { name, d };
+  }
+  return best && best.d <= Math.max(2, Math.ceil(value.length / 3)) ? best.name : undefined;
+}
+
+/** Lists longer than this are not spelled out in an error: the closest name is suggested and the help named. */
+const LIST_IN_ERROR = 12;
+
+/**
+ * Answer a closed set of allowed values the way undici does: name the bad value and every allowed one; for a long
+ * list, the closest one ("did you mean") and where the list is.
+ */
+export function oneOf<T extends string>(what: string, value: string, allowed: readonly T[], listedIn?: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${what} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}; got '${value}'`);
+  const near = closestName(value, allowed);
+  const suggestion = near ? ` — did you mean '${near}'?` : '';
+  if (allowed.length > LIST_IN_ERROR)
+    throw new UsageError(
+      `${what}: no such name '${value}'${suggestion}${near ? '' : ` (${allowed.length} names${listedIn ? `: see ${listedIn}` : ''})`}`,
+    );
+  throw new UsageError(
+    `${what} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}; got '${value}'${suggestion}`,
+  );
 }

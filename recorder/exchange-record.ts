@@ -129,6 +129,18 @@ class Completed {
   }
 }
 
+/** "GET /offers → 200 listOffers: ok", "PUT /offers/x → 200 upsertOffer: 1 violation" (never a header or a body). */
+export function exchangeLine(
+  method: string,
+  path: string,
+  status: number,
+  operationId: string | undefined,
+  violations: number,
+): string {
+  const verdict = violations ? `${violations} violation${violations === 1 ? '' : 's'}` : 'ok';
+  return `${method} ${path} → ${status} ${operationId ?? '(no operation of the contract)'}: ${verdict}`;
+}
+
 function checkAndAppend(ctx: Ctx, c: Completed): void {
   const { req, x, reqCapture, failure } = c;
   const r = c.response;
@@ -145,6 +157,11 @@ function checkAndAppend(ctx: Ctx, c: Completed): void {
   });
   if (STAGE_TIMES) stageEnd('contract check', t);
   ctx.stats.violations += violations.length;
+  if (ctx.o.logExchanges)
+    ctx.log(
+      exchangeLine(request.method, request.path, response.status, operation?.operationId, violations.length),
+      'exchange',
+    );
   for (const v of violations)
     ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
   if (!ctx.writer) return;

@@ -43,9 +43,19 @@ export interface RecorderOptions {
   labels?: Record<string, string>;
   /** Live messages: violations, misses, upstream failures, refused writes. Never carries a secret. */
   log?: (line: string, kind: LogKind) => void;
+  /** Also log one `exchange` line per checked exchange (flis record; off for recorded suite runs and replays). */
+  logExchanges?: boolean;
 }
 
-export type LogKind = 'violation' | 'miss' | 'upstream-failure' | 'refused-write' | 'internal' | 'cassette-tail';
+/** `exchange`: one short line per checked exchange (method, path, status, contract verdict). */
+export type LogKind =
+  | 'exchange'
+  | 'violation'
+  | 'miss'
+  | 'upstream-failure'
+  | 'refused-write'
+  | 'internal'
+  | 'cassette-tail';
 
 export interface RecorderStats {
   exchanges: number;

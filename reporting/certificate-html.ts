@@ -29,6 +29,8 @@ import {
 import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 import { groupSkips, notJudgedLine, notJudgedSummary, skipGroupLine, tests } from './skip-groups.ts';
+import { clientUsageLine, serviceUsageLine } from './parties.ts';
+import { scopePhrase, verdictWord, type PartyStatus } from './verdict-words.ts';
 
 export { escapeHtml };
 
@@ -53,6 +55,12 @@ a{color:#0550ae}
 .banner ul{margin:0;padding-left:18px} .banner li{margin:2px 0}
 .v-certified{background:#1a7f37}.v-certified-with-advisories{background:#1a7f37;box-shadow:inset 0 -6px 0 #d4a72c}
 .v-partial{background:#9a6700}.v-not-certified{background:#cf222e}
+.parties{grid-column:1/-1;display:grid;grid-template-columns:1fr 1fr;gap:10px;margin-top:8px}
+.party{border-radius:6px;padding:8px 12px;border:2px solid rgba(255,255,255,.7)}
+.party b{display:block;font-size:19px} .party span{display:block;font-size:12.5px}
+.p-certified,.p-certified-with-advisories{background:#1a7f37}.p-partial{background:#9a6700}.p-not-certified{background:#a40e26}.p-not-judged{background:#57606a}
+.usage{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start} .usage h3{font-size:14px;margin:0 0 4px}
+.usage ul{margin:4px 0;padding-left:18px} details{margin:4px 0} summary{cursor:pointer}
 .tiles{display:flex;flex-wrap:wrap;gap:10px;margin:14px 0}
 .tile{border:1px solid #d0d7de;border-radius:8px;padding:8px 14px;min-width:120px}
 .tile b{display:block;font-size:26px;line-height:1.2} .tile span{font-size:12px;color:#57606a}
@@ -251,13 +259,25 @@ function clausesHtml(list: ClauseEntry[]): string {
 /** Lines in the summary under the verdict; a run with more failures lists them all further down. */
 const SUMMARY_LIMIT = 40;
 
+/**
+ * A failure in one line: its first violation with the pointer ("/0/quantity: must be number"), not a heading cut at
+ * its colon ("response does not match offer-list.schema.json (1 violation(s)):").
+ */
+export function whatFailed(f: Pick<CertificateFailure, 'message' | 'pointer'>): string {
+  const [head = '', ...rest] = f.message.split('\n');
+  const first = rest.map((l) => l.trim()).find(Boolean);
+  const line = head.trimEnd().endsWith(':') && first ? first : head;
+  const pointer = f.pointer ? f.pointer : undefined;
+  return pointer && !line.includes(pointer) ? `${pointer}: ${line}` : line;
+}
+
 /** One line per failure, right under the verdict: what failed, where, and a link to the whole record. */
 function failureSummaryHtml(c: Certificate): string {
   if (!c.failures.length) return '';
   // Failures that block certification first; advisories after them.
   const ordered = [...c.failures.filter((f) => f.blocking), ...c.failures.filter((f) => !f.blocking)];
   const rows = ordered.slice(0, SUMMARY_LIMIT).map((f) => {
-    const what = f.message.split('\n')[0] ?? '';
+    const what = whatFailed(f);
     return `<tr${f.blocking ? '' : ' class="advisory"'}><td><a href="#${e(f.id)}">✗ ${e(f.id)}</a></td><td>${e(f.check)}</td><td>${f.operationId ? `<a href="#op-${e(f.operationId)}">${e(f.operationId)}</a>` : '—'}</td><td>${e(f.clause)}</td><td class="what">${e(what.length > 200 ? `${what.slice(0, 200)}…` : what)}</td><td>${f.blocking ? '<span class="pill blocks">blocks certification</span>' : '<span class="pill advisory">advisory</span>'}</td></tr>`;
   });
   return `<h2>What failed (${c.failures.length})</h2><table class="failures"><colgroup><col style="width:8em"><col style="width:13em"><col style="width:14em"><col style="width:10em"><col><col style="width:12.5em"></colgroup><tr><th>failure</th><th>check</th><th>operation</th><th>clause</th><th>what</th><th></th></tr>${rows.join('')}${ordered.length > SUMMARY_LIMIT ? `<tr><td colspan="6">… and ${ordered.length - SUMMARY_LIMIT} more: every failure is listed under <a href="#failures">Failures</a></td></tr>` : ''}</table>`;
@@ -280,7 +300,7 @@ function failureHtml(f: CertificateFailure): string {
 <div class="small">${e(f.title)} · ${f.source === 'traffic' ? 'client traffic' : 'suite'}${report}</div>
 <pre>${e(f.message)}${f.pointer !== undefined ? `\nat JSON pointer: ${e(f.pointer || '(root)')}${f.schemaPath ? ` (schema ${e(f.schemaPath)})` : ''}` : ''}</pre>
 ${exchanges.length ? `<pre>${e(exchanges.join('\n\n———\n\n'))}</pre>` : ''}
-${f.curl.length ? `<pre>${e(f.curl.map((c) => `reproduce: ${c}`).join('\n'))}</pre>` : ''}
+${f.rerun ? `<pre>${e(`rerun the run: ${f.rerun}`)}</pre>` : f.curl.length ? `<pre>${e(f.curl.map((c) => `reproduce: ${c}`).join('\n'))}</pre>` : ''}
 </div>`;
 }
 
@@ -319,20 +339,72 @@ export function verdictLines(c: Certificate): string[] {
   return [...c.verdict.reasons, ...groupSkips(c.verdict.skipped).map(skipGroupLine), ...notJudged];
 }
 
+const PARTY_MARK: Record<PartyStatus, string> = { ...VERDICT_MARK, 'not-judged': '○' } as Record<PartyStatus, string>;
+
+/** The two parties' verdicts, side by side in the banner: which one failed is seen before anything is read. */
+function partiesHtml(c: Certificate): string {
+  const p = c.parties;
+  if (!p) return '';
+  const partner = c.subject.partner ?? 'the partner';
+  const box = (party: 'client' | 'service', status: PartyStatus, who: string, line: string, reasons: string[]) =>
+    `<div class="party p-${e(status)}" data-party="${party}" data-status="${e(status)}"><b>${PARTY_MARK[status] ?? '•'} ${party === 'client' ? 'CLIENT' : 'SERVICE'}: ${e(verdictWord(status))}</b><span>${e(who)}</span><span>${e(line)}</span>${status === 'certified' ? '' : `<span>${e(reasons.join('; '))}</span>`}</div>`;
+  return `<div class="parties">${box('client', p.client.status, `${partner}'s client, judged on its recorded traffic`, clientUsageLine(p.client), p.client.reasons)}${box('service', p.service.status, `${c.subject.deployment} as ${partner} uses it, judged by the suites`, serviceUsageLine(p.service), p.service.reasons)}</div>`;
+}
+
+function namesHtml(summary: string, names: readonly string[]): string {
+  if (!names.length) return `<p class="small">${e(summary)}: none</p>`;
+  return `<details><summary>${e(summary)} (${names.length})</summary><p class="small">${e(names.join(', '))}</p></details>`;
+}
+
+/** The client command against each conformant variant: one row per variant, with the sentence that allows it. */
+function robustnessHtml(c: Certificate): string {
+  const rows = c.parties?.client.robustness;
+  if (!rows?.length) return '';
+  const body = rows
+    .map(
+      (r) =>
+        `<tr class="${r.passed ? 'survived' : 'broke'}" data-variant="${e(r.variant)}"><td><b>${e(r.variant)}</b></td><td>${e(r.exercises)}</td><td class="small">${e(r.allowedBy)}</td><td>${r.exitCode === null ? 'stopped' : r.exitCode}</td><td>${r.exchanges} exchange${r.exchanges === 1 ? '' : 's'}, ${r.requestViolations ? `<b>${r.requestViolations} request violation(s)</b>` : 'valid'}</td><td>${e(r.differences.join('; ') || '—')}</td><td class="${r.passed ? 'st-passed' : 'st-failed'}">${r.passed ? '✓ survived' : `✗ ${e(r.verdict)}`}</td></tr>`,
+    )
+    .join('');
+  return `<h2 id="robustness">Robustness: the client against what the contract allows</h2><p class="small">The client command, run once against each conformant variant of the embedded mock through the recorder.</p><table class="robustness"><colgroup><col style="width:8em"><col style="width:22%"><col style="width:22%"><col style="width:4em"><col style="width:10em"><col><col style="width:12em"></colgroup><tr><th>variant</th><th>what it exercises</th><th>allowed by</th><th>exit</th><th>traffic</th><th>what differed from the plain mock</th><th></th></tr>${body}</table>`;
+}
+
+/** What each party used of the contract, and what it did not. */
+function usageHtml(c: Certificate): string {
+  const p = c.parties;
+  if (!p) return '';
+  const u = p.client.usage;
+  const flows = u
+    ? `<table><tr><th>flow</th><th>begun</th><th>completed</th><th>not completed</th></tr>${u.flows
+        .map(
+          (f) =>
+            `<tr><td>${e(f.flow.replaceAll('-', ' '))}</td><td>${f.started}</td><td>${f.completed}</td><td>${e(f.missing.join('; ') || (f.started ? '—' : 'not used'))}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '';
+  const required = p.client.required
+    ? `<p>Operations the partner integrates (${e(p.client.required.source)}): ${p.client.required.operations.length}; ${p.client.required.missing.length ? `<b>not in the traffic: ${e(p.client.required.missing.join(', '))}</b>` : 'all in the traffic'}.</p>`
+    : '';
+  const client = u
+    ? `<p>${e(clientUsageLine(p.client))}.</p>${required}${namesHtml('operations used', u.operationsUsed)}${namesHtml('operations not used', u.operationsNotUsed)}${namesHtml('documented request fields sent', u.requestFields.sent)}${namesHtml('documented request fields not sent (a client sends what it needs: never drift)', u.requestFields.notSent)}${u.unknownRequests.length ? namesHtml('requests to no operation of the contract', u.unknownRequests) : ''}${flows}`
+    : `<p>${e(p.client.reasons.join('; '))}.</p>${required}`;
+  const service = `<p>${e(serviceUsageLine(p.service))}.</p>${namesHtml('operations exercised', p.service.operationsExercised)}${namesHtml('operations not exercised', p.service.operationsNotExercised)}`;
+  return `<h2 id="usage">Usage of the contract</h2><div class="usage"><div><h3>The client</h3>${client}</div><div><h3>The service, by the suites</h3>${service}</div></div>`;
+}
+
 function bannerHtml(c: Certificate, title: string): string {
-  const status = String(c.verdict.status);
-  const v = c.verdict;
-  const label =
-    v.scope === 'partial'
-      ? `${status.replaceAll('-', ' ').toUpperCase()} — ${c.coverage.percent}% of the contract exercised`
-      : status.replaceAll('-', ' ').toUpperCase();
-  const scope = v.scope ? ` <span class="small" style="color:inherit">(scope: ${e(v.scope)})</span>` : '';
+  const status = c.verdict.status;
+  const label = verdictWord(status);
+  const scope = ` <span class="small" style="color:inherit">(scope: ${e(scopePhrase(c))})</span>`;
   return `<header class="banner v-${e(status)}">
 <div class="badge">${VERDICT_MARK[status] ?? '•'} ${e(label)}</div>
 <h1>${e(title)}${scope}</h1>
 <ul>${verdictLines(c)
+    // A partner's certificate says each party's reasons in its own box below.
+    .slice(c.parties ? 2 : 0)
     .map((r) => `<li>${e(r)}</li>`)
     .join('')}</ul>
+${partiesHtml(c)}
 </header>`;
 }
 
@@ -347,7 +419,7 @@ function tilesHtml(c: Certificate): string {
   const failedHeat = c.failures.some((f) => f.blocking) ? ' hot' : c.counts.failed > 0 ? ' warm' : '';
   const pct = Math.max(0, Math.min(100, c.coverage.percent));
   return `<div class="tiles">
-<div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
+<div class="tile coverage"><b>${pct}% coverage</b><span>${c.coverage.covered} of ${c.coverage.total} operations had a check run on them${c.parties ? ' (the suites and the client traffic together)' : ''}</span><div class="meter${pct < 100 ? ' short' : ''}"><i style="width:${pct}%"></i></div></div>
 ${tile('passed', c.counts.passed, `${noun(c.counts.passed)} passed`)}
 ${tile('failed', c.counts.failed, `${noun(c.counts.failed)} failed${advisories ? ` (${advisories === c.counts.failed ? 'advisory' : `${advisories} advisory`})` : ''}`, failedHeat)}
 ${tile('blocked', counts.blocked, 'blocked')}
@@ -371,6 +443,8 @@ export function renderCertificateHtml(c: Certificate): string {
 ${bannerHtml(c, title)}
 ${tilesHtml(c)}
 ${failureSummaryHtml(c)}
+${usageHtml(c)}
+${robustnessHtml(c)}
 <h2>At a glance</h2>
 <div class="glance-grid">
 <div><h3>Operations by resource group (each by its worst outcome)</h3>${groupsSvg(c)}</div>

@@ -8,6 +8,10 @@ import type { FailureRecord } from '../suites/lib/check-failure.ts';
 import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type SpecClause } from './clauses.ts';
 import { buildMatrix, type Matrix } from './matrix.ts';
 import type { CheckOutcome, RunOutcomes, Severity, SkipKind } from './outcomes.ts';
+import type { ClientUsage } from './client-usage.ts';
+import type { RobustnessRow } from './robustness.ts';
+import { clientParty, overallStatus, serviceParty, type ClientClaim, type Parties } from './parties.ts';
+import { verdictWord } from './verdict-words.ts';
 import { publicBaseUrl, specProvenance, toolProvenance, type SpecProvenance } from './provenance.ts';
 import { groupNotJudged, groupSkips, notJudgedCount, notJudgedSummary, type NotJudgedGroup } from './skip-groups.ts';
 
@@ -54,6 +58,8 @@ export interface CertificateFailure {
   exchanges: FailureRecord['exchanges'];
   /** The Playwright test id: html/index.html#?testId=… opens it in the Playwright report. */
   testId?: string;
+  /** The `flis run` line that reruns a run against the embedded mock, whose port (in `curl`) is gone after it. */
+  rerun?: string;
   source: 'suite' | 'traffic';
 }
 
@@ -130,6 +136,11 @@ export interface Certificate {
   beyondSpec: ClauseEntry[];
   failures: CertificateFailure[];
   suiteErrors: string[];
+  /**
+   * A partner's certificate (flis certify): a verdict for each party, the partner's client (its recorded traffic) and
+   * the service as the partner uses it (the suites), with what each used of the contract. `verdict` is the worse.
+   */
+  parties?: Parties;
 }
 
 const EXCHANGE_TEXT_LIMIT = 4_000;
@@ -164,6 +175,7 @@ function failureOf(o: CheckOutcome, id: string): CertificateFailure {
       : {}),
     ...(r?.pointer !== undefined ? { pointer: r.pointer } : {}),
     ...(r?.schemaPath ? { schemaPath: r.schemaPath } : {}),
+    ...(r?.rerun ? { rerun: r.rerun } : {}),
   };
 }
 
@@ -324,9 +336,58 @@ export interface CertificateInput {
   subject: CertificateSubject;
   facts: RunFacts;
   date?: Date;
+  /** A partner's certificate: the client's usage (absent when no cassette was given) and what the partner claims. */
+  client?: { usage?: ClientUsage; claim?: ClientClaim; robustness?: RobustnessRow[] };
 }
 
-export function buildCertificate({ run, subject, facts, date = new Date() }: CertificateInput): Certificate {
+function scopeOf(outcomes: readonly CheckOutcome[], facts: RunFacts, coverage: Matrix['coverage']): VerdictScope {
+  return {
+    coverage,
+    skipped: skipSummary(outcomes),
+    ...(facts.shard ? { shard: facts.shard } : {}),
+    ...(facts.suites !== 'all' ? { suites: facts.suites } : {}),
+    notJudged: groupNotJudged(outcomes),
+  };
+}
+
+/** The two parties' verdicts, and the certificate's own verdict made the worse of them, its reasons said per party. */
+function withParties(
+  verdict: Verdict,
+  run: RunOutcomes,
+  failures: readonly CertificateFailure[],
+  facts: RunFacts,
+  client: NonNullable<CertificateInput['client']>,
+): { verdict: Verdict; parties: Parties } {
+  const suiteOutcomes = run.outcomes.filter((o) => !o.id.startsWith('traffic:'));
+  const suiteFailures = failures.filter((f) => f.source === 'suite');
+  const { coverage, rows } = buildMatrix(suiteOutcomes, new Map());
+  const ran = suiteOutcomes.filter((o) => o.status !== 'skipped').length;
+  const serviceVerdict = verdictOf(suiteFailures, run.errors, ran, scopeOf(suiteOutcomes, facts, coverage));
+  const parties: Parties = {
+    client: clientParty(client.usage, failures, client.claim, client.robustness),
+    service: serviceParty(
+      serviceVerdict,
+      failures,
+      rows.filter((r) => r.covered).map((r) => r.operationId),
+      rows.map((r) => r.operationId),
+    ),
+  };
+  const status = overallStatus(parties, verdict.status);
+  return {
+    parties,
+    verdict: {
+      ...verdict,
+      status,
+      scope: status === 'partial' ? 'partial' : verdict.scope,
+      reasons: [
+        `the client: ${verdictWord(parties.client.status)} — ${parties.client.reasons.join('; ')}`,
+        `the service: ${verdictWord(parties.service.status)} — ${parties.service.reasons.join('; ')}`,
+      ],
+    },
+  };
+}
+
+export function buildCertificate({ run, subject, facts, date = new Date(), client }: CertificateInput): Certificate {
   const failedOutcomes = run.outcomes.filter((o) => o.status === 'failed');
   const failureIds = new Map(failedOutcomes.map((o, i) => [o.id, `failure-${i + 1}`]));
   const failures = failedOutcomes.map((o) => failureOf(o, failureIds.get(o.id) ?? ''));
@@ -335,8 +396,9 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
   const skipKind = (k: SkipKind) => run.outcomes.filter((o) => o.status === 'skipped' && o.skipKind === k).length;
   const passed = count('passed') + count('flaky');
   const ran = passed + failures.length;
-  const skipped = skipSummary(run.outcomes);
   const notJudged = groupNotJudged(run.outcomes);
+  const own = verdictOf(failures, run.errors, ran, scopeOf(run.outcomes, facts, coverage));
+  const judged = client ? withParties(own, run, failures, facts, client) : { verdict: own };
   return {
     kind: 'flis-conformance-certificate',
     format: CERTIFICATE_FORMAT,
@@ -345,13 +407,7 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
     spec: specProvenance(),
     tool: toolProvenance(),
     run: facts,
-    verdict: verdictOf(failures, run.errors, ran, {
-      coverage,
-      skipped,
-      ...(facts.shard ? { shard: facts.shard } : {}),
-      ...(facts.suites !== 'all' ? { suites: facts.suites } : {}),
-      notJudged,
-    }),
+    verdict: judged.verdict,
     counts: {
       passed,
       failed: failures.length,
@@ -368,5 +424,6 @@ export function buildCertificate({ run, subject, facts, date = new Date() }: Cer
     ...clauseEntries(run.outcomes),
     failures,
     suiteErrors: run.errors,
+    ...('parties' in judged ? { parties: judged.parties } : {}),
   };
 }

@@ -59,7 +59,7 @@ export function renderDriftMarkdown(r: DriftReport): string {
     '',
     `Generated ${r.generatedAt} from: ${r.sources.join(', ') || '(no traffic)'}. ${r.operationsSeen} operation(s) seen.`,
     'Drift is reported, not failed (`--fail-on drift` makes it a gate, for every kind but the observations).',
-    "Request bodies count only from a client's recorded traffic (cassettes): the suites' own requests are never drift.",
+    "Request bodies count only from a client's recorded traffic (cassettes): the suites' own requests and writes (forced statuses `flis-forced/…`) are never drift, and neither is a documented request field a client leaves out.",
     '',
     ...(body.length
       ? body

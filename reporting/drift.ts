@@ -6,13 +6,17 @@
  * proposed schemas for the records whose fields the spec does not show.
  * Drift is reported, never failed, unless a gate asks (`--fail-on drift`).
  *
- * Two things are never gated drift. Request bodies the suites sent: the suite is the client, and some of its
- * requests are invalid on purpose (a bogus priceStrategy to see it refused); only a partner's client traffic
- * (cassettes) has its requests judged. And values beyond those the spec shows where it shows examples, not a
- * closed list ("Complete lists of allowed status values: not shown"): those are observations, reported only.
+ * Never drift: request bodies the suites sent (the suite is the client, and some of its requests are invalid on
+ * purpose: a bogus priceStrategy to see it refused), and the values the suites write to find their own records
+ * again (forced statuses `flis-forced/<run id>/…`); only a partner's client traffic (cassettes) has its requests
+ * judged. A documented request field a client leaves out is never drift either: a client sends what it needs, and
+ * the client's usage (reporting/client-usage.ts) lists what it did not send. Reported only, never gated: values
+ * beyond those the spec shows where it shows examples, not a closed list ("Complete lists of allowed status values:
+ * not shown"): observations.
  */
 import type { SchemaName } from '../schemas/registry.ts';
 import { openapiDocument, operations, type Operation } from '../specs/contract.ts';
+import { isForcedTag } from '../suites/lib/forced-tag.ts';
 import type { BodyStats, Direction, Observations, OperationStats } from '../suites/lib/observations.ts';
 import { inferSchema, type JsonSchema } from './infer-schema.ts';
 import { documentedPaths, lookup, shownValues } from './schema-walk.ts';
@@ -140,7 +144,7 @@ function valueFindings(
   const shown = shownValues(node);
   if (!shown) return [];
   return Object.entries(values)
-    .filter(([v]) => !shown.values.includes(v))
+    .filter(([v]) => !shown.values.includes(v) && !isForcedTag(v))
     .map(([v, n]) => ({
       kind: shown.closed ? 'value-outside-enum' : 'undocumented-value',
       operationId: c.id,
@@ -173,6 +177,8 @@ function bodyFindings(c: OperationContract, direction: Direction, schema: Schema
     if (verdict.kind === 'documented' && s.values)
       out.push(...valueFindings(c, direction, path, s.values, verdict.node, schema));
   }
+  // A field a client does not send is its choice; a field a server does not answer (or deliver) is worth knowing.
+  if (direction === 'request' && !c.id.startsWith('webhook')) return out;
   for (const path of documentedPaths(schema)) {
     if (!seen.has(path) && seen.has(parentOf(path)) && (body.paths[parentOf(path)]?.types.object ?? 0) > 0) {
       out.push({

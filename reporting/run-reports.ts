@@ -12,6 +12,9 @@ import { readRunOutcomes, type CheckOutcome } from './outcomes.ts';
 import { mergeObservations, type Observations } from '../suites/lib/observations.ts';
 import { observationsFromCassette, readObservationsDir } from './traffic-sources.ts';
 import { trafficOutcomes } from './traffic-outcomes.ts';
+import { clientUsage } from './client-usage.ts';
+import type { ClientClaim } from './parties.ts';
+import type { RobustnessRow } from './robustness.ts';
 import { writeCertificate } from './write-certificate.ts';
 import { fixJunitFile } from './junit-failures.ts';
 
@@ -23,6 +26,10 @@ export interface RunReportsInput {
   facts: Omit<RunFacts, 'cassettes'>;
   /** Cassettes of client traffic to check and count as drift sources (flis certify). */
   cassettes?: string[];
+  /** The operations the partner says its client integrates (flis certify --require-operations, --partner-profile). */
+  clientClaim?: ClientClaim;
+  /** The client command against each conformant variant of the embedded mock (flis certify --client-command). */
+  robustness?: RobustnessRow[];
   /** Extra traffic summaries (the shards' observations, for flis merge). */
   observations?: Observations[];
   secrets: readonly string[];
@@ -42,9 +49,17 @@ export function writeRunReports(input: RunReportsInput): RunReports {
     ...input.facts,
     ...(traffic.length ? { cassettes: traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) } : {}),
   };
+  // A partner's certificate judges the partner's client apart from the service.
+  const client = input.subject.partner
+    ? {
+        ...(input.cassettes?.length ? { usage: clientUsage(input.cassettes) } : {}),
+        ...(input.clientClaim ? { claim: input.clientClaim } : {}),
+        ...(input.robustness ? { robustness: input.robustness } : {}),
+      }
+    : undefined;
   const certificate = writeCertificate(
     input.reportDir,
-    { run: { outcomes, errors: run.errors }, subject: input.subject, facts },
+    { run: { outcomes, errors: run.errors }, subject: input.subject, facts, ...(client ? { client } : {}) },
     input.secrets,
   );
   const clientTraffic = (input.cassettes ?? []).map(observationsFromCassette);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { redactText } from '../suites/lib/redact.ts';
 import { buildCertificate, type Certificate, type CertificateInput } from './certificate.ts';
 import { certificateBaseName, renderCertificateHtml } from './certificate-html.ts';
+import { scopePhrase, verdictWord } from './verdict-words.ts';
 
 export { certificateBaseName };
 
@@ -25,5 +26,5 @@ export function writeCertificate(reportDir: string, input: CertificateInput, sec
 
 /** One line for a terminal or a CI log. */
 export function certificateSummary(c: Certificate, reportDir: string): string {
-  return `certificate: ${c.verdict.status.toUpperCase()} (${c.verdict.reasons.join('; ')}); coverage ${c.coverage.percent}% of ${c.coverage.total} operations; ${join(reportDir, `${certificateBaseName(c.subject.partner)}.html`)}`;
+  return `certificate: ${verdictWord(c.verdict.status)} (${c.verdict.reasons.join('; ')}); scope: ${scopePhrase(c)}; ${join(reportDir, `${certificateBaseName(c.subject.partner)}.html`)}`;
 }

@@ -47,10 +47,12 @@ const LONGEST_FIRST = [
   'tests/runner/cassette-run.test.ts',
   'tests/runner/readme-workflow.test.ts',
   'tests/net/full-run.test.ts',
+  'tests/reporting/certify.test.ts',
   'tests/suites/webhooks-faults.test.ts',
   'tests/reporting/shards.test.ts',
   'tests/runner/read-only.test.ts',
   'tests/suites/near-miss-redaction.test.ts',
+  'tests/reporting/robustness.test.ts',
   'tests/reporting/run-reports.test.ts',
   'tests/cli/cli.test.ts',
 ];

@@ -17,7 +17,9 @@ const help = `Usage: flis certify --partner NAME [--deployment sandbox] [--casse
 Certify a partner's integration: run the conformance suites against the deployment (default: the
 sandbox) with the partner's token, and check every request the partner's client sent and every
 response it got, as recorded by 'flis record' into cassettes, against the contract. Writes one
-certificate covering both: DIR/certificate-<partner>.json and DIR/certificate-<partner>.html; the
+certificate with a verdict for each party: the partner's client (its traffic, and how much of the
+contract it uses: operations, documented request fields, flows) and the service as the partner
+uses it (the suites). DIR/certificate-<partner>.json and DIR/certificate-<partner>.html; the
 client traffic shows in its matrix as traffic:<check> columns (auth-header, write-content-type,
 request-schema, response-schema, json-content-type, no-5xx, known-operation).
 
@@ -25,6 +27,17 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
   --deployment NAME        the deployment to run against (default sandbox; FLIS_SANDBOX_BASE_URL and
                            FLIS_SANDBOX_TOKEN, else FLIS_TOKEN, as for 'flis run')       [env FLIS_DEPLOYMENT]
   --cassette FILE          a cassette of the partner's client traffic (repeatable)
+  --require-operations LIST  comma-separated operationIds the client integrates: certification fails when
+                           the client's traffic does not use each one        [env FLIS_REQUIRE_OPERATIONS]
+  --partner-profile FILE   the same list from a file (YAML or JSON: 'operations: [listOffers, …]')
+                                                                             [env FLIS_PARTNER_PROFILE]
+  --client-command CMD     the partner's own client or test command (run by the shell), run once against
+                           each conformant variant of the embedded mock ('flis mock --help' lists them)
+                           through the recorder, given the base URL and a token in its environment (the
+                           names are in docs/certification.md); a variant it does
+                           not survive (exit code, traffic) fails the client. Cassettes and output in
+                           DIR/robustness/; without --cassette, its plain-mock run is the client's traffic
+                                                                             [env FLIS_CLIENT_COMMAND]
   --suite NAMES            comma-separated suites (default all)                          [env FLIS_SUITES]
   --seed N, --runs N       fast-check seed and runs, as for 'flis run'          [env FLIS_SEED, FLIS_RUNS]
   --visibility-timeout MS  how long to poll for an asynchronous write to show (default 10000)
@@ -38,7 +51,9 @@ ${CONNECTION_HELP}
 
 ${STRICT_HELP}
 ${GATES_HELP}
-A failed check on a documented rule, in the suites or in the client traffic, blocks certification (exit 1).`;
+A failed check on a documented rule, in the suites or in the client traffic, or an operation the partner
+integrates that its client's traffic does not use, blocks certification (exit 1); the line before the
+last says which party failed.`;
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values } = parseCommandArgs('certify', argv, certifyOptionSpec);

@@ -11,6 +11,7 @@ import { loopbackUrl } from '../../mock/webhook-hub.ts';
 import { webhookFaultDescriptions, webhookFaultNames, type WebhookFaultName } from '../../mock/webhook-faults.ts';
 import { mintToken } from '../../runner/start-target.ts';
 import { intOption, listOption, parseCommandArgs, requireLoopback } from '../args.ts';
+import { pasteableExport } from '../mock-options.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 function help(): string {
@@ -65,7 +66,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help());
     return EXIT.ok;
   }
-  const faults = (listOption(v.fault) ?? []).map((f) => oneOf<FaultName>('--fault', f, faultNames));
+  const faults = (listOption(v.fault) ?? []).map((f) =>
+    oneOf<FaultName>('--fault', f, faultNames, "'flis mock --help'"),
+  );
   const variant = v.variant ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)] : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
@@ -74,7 +77,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const tokenFromEnv = io.env.FLIS_MOCK_TOKEN;
   const token = tokenFromEnv || mintToken();
   const webhookFaults = (listOption(v['webhook-fault']) ?? []).map((f) =>
-    oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames),
+    oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames, "'flis mock --help'"),
   );
   const webhooks = v.webhook ?? [];
   for (const w of webhooks)
@@ -97,7 +100,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   });
   io.out(`flis mock: serving ${mock.baseUrl}`);
   const tokenFile = tokenFromEnv ? undefined : writeTokenFile(token, mock.baseUrl);
-  io.out(tokenFile ? `token: in ${tokenFile} (export FLIS_TOKEN=$(cat FILE))` : 'token: from FLIS_MOCK_TOKEN');
+  io.out(
+    tokenFile ? `token: in ${tokenFile}; for a client: ${pasteableExport(tokenFile)}` : 'token: from FLIS_MOCK_TOKEN',
+  );
   if (faults.length) io.out(`faults on: ${faults.join(', ')}`);
   if (webhooks.length) io.out(`webhooks delivered to: ${webhooks.join(', ')}`);
   if (webhookFaults.length) io.out(`webhook faults on: ${webhookFaults.join(', ')}`);

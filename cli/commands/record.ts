@@ -19,6 +19,8 @@ import { defaultMatchOptions } from '../../recorder/match.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
 import { findSecret, formsOf, secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
 import { mintToken } from '../../runner/start-target.ts';
+import { liveCount } from '../live-count.ts';
+import { pasteableExport } from '../mock-options.ts';
 import { intOption, listOption, parseCommandArgs, requireLoopback } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
@@ -32,7 +34,9 @@ const help = `Usage: flis record --upstream NAME|URL --cassette FILE [options]
 A recording reverse proxy on loopback. Point the client's base URL at the address it prints
 (ending in /apis/v0): each request is forwarded to the upstream over a keep-alive pool, the
 answer is streamed back unchanged, and each completed exchange is appended to the cassette,
-redacted and checked against the contract (violations are printed as they pass). Ctrl-C stops it.
+redacted and checked against the contract: one line per exchange and its violations are printed
+as they pass (a live count under them on a terminal). Ctrl-C stops it. The recorder needs no token
+of its own: the client's Authorization is forwarded, and redacted in the cassette.
 
 Options:
   --upstream NAME|URL          a deployment of specs/deployments.yaml (embedded, mock, sandbox,
@@ -59,7 +63,8 @@ Options:
                                run being recorded, which a replay must reuse (repeatable; never a secret)
   --durable                    write each exchange before its answer ends and fdatasync it (survives
                                SIGKILL and power loss; slower). Default: written right after the answer
-  --quiet                      do not print contract violations as they pass
+  --quiet                      print neither a line per exchange (method, path, status, contract verdict)
+                               nor contract violations as they pass; on a terminal, no live count
 
 Replay matching (modes new and replay):
 ${matchHelp}
@@ -155,7 +160,8 @@ interface Upstream {
 }
 
 async function openUpstream(nameOrUrl: string, io: CommandIo, tokenIssued: boolean): Promise<Upstream> {
-  const target = resolveDeployment(nameOrUrl, io.env, undefined, tokenIssued);
+  // A recorder forwards the client's own Authorization: it needs no token of its own, only one to redact if given.
+  const target = resolveDeployment(nameOrUrl, io.env, undefined, true);
   if (target.embedded) {
     const fromEnv = io.env.FLIS_TOKEN;
     const token = fromEnv || mintToken();
@@ -166,7 +172,7 @@ async function openUpstream(nameOrUrl: string, io: CommandIo, tokenIssued: boole
     if (!fromEnv) {
       const file = join(tmpdir(), `flis-record-${new URL(mock.baseUrl).port}.token`);
       writeFileSync(file, token, { mode: 0o600 });
-      note = `token: in ${file} (export FLIS_TOKEN=$(cat FILE))`;
+      note = `token: in ${file}; for a client: ${pasteableExport(file)}`;
     }
     return {
       name: target.name,
@@ -183,7 +189,10 @@ async function openUpstream(nameOrUrl: string, io: CommandIo, tokenIssued: boole
     embedded: false,
     baseUrl: target.baseUrl!,
     secrets,
-    note: '',
+    note:
+      target.token || tokenIssued
+        ? ''
+        : "token: none of the recorder's own (FLIS_TOKEN is not set): the client's Authorization is forwarded as it is, and redacted in the cassette",
     close: async () => {},
   };
 }
@@ -212,8 +221,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     v.upstream && modePolicies[mode].needsUpstream
       ? await openUpstream(v.upstream, io, issuesTokens(net.token))
       : undefined;
-  let recorder: Recorder;
+  let recorder: Recorder | undefined;
   let connection: Connection | undefined;
+  // On a terminal, a count that updates in place under the exchange lines.
+  const count = liveCount(v.quiet ? undefined : process.stderr);
   // The embedded mock is in this process, on loopback: never through the environment's proxy.
   const env = upstream?.embedded ? withoutProxyEnv(io.env) : io.env;
   try {
@@ -248,8 +259,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       ...(timeoutMs !== undefined ? { upstreamTimeoutMs: timeoutMs } : {}),
       durable: v.durable === true,
       labels,
+      logExchanges: !v.quiet,
       log: (line, kind) => {
-        if (!(v.quiet && kind === 'violation')) io.err(line);
+        if (v.quiet && (kind === 'violation' || kind === 'exchange')) return;
+        count.clear();
+        io.err(line);
+        if (kind === 'exchange') count.show(recorder?.stats);
       },
     });
   } catch (e) {
@@ -257,11 +272,13 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     await upstream?.close();
     throw e;
   }
+  if (!recorder) throw new Error('the recorder did not start');
   const to = upstream ? `${upstream.name ?? 'ad-hoc'} (${new URL(upstream.baseUrl).origin})` : 'no upstream';
   io.out(`flis record: serving ${recorder.baseUrl} → ${to}; mode ${mode}; cassette ${resolve(v.cassette)}`);
   if (upstream?.note) io.out(upstream.note);
   await io.stopped;
   await recorder.close();
+  count.clear();
   if (connection) await closeConnection(connection);
   await upstream?.close();
   const s = recorder.stats;

@@ -118,9 +118,19 @@ export function formatFailure(r: FailureRecord): string {
     lines.push(`  rerun: npx flis run --seed ${r.property.seed}`);
   }
   for (const x of r.exchanges) lines.push(describeExchange(x));
-  for (const c of r.curl) lines.push(`  reproduce: ${c}`);
+  // Against the embedded mock, the port a curl names is gone once the run ends: the rerun line reproduces it.
   if (r.rerun) lines.push(`  rerun the run: ${r.rerun}`);
+  else for (const c of r.curl) lines.push(`  reproduce: ${c}`);
   return lines.join('\n');
+}
+
+/**
+ * An error as the terminal shows it: its message, without the stack frames of flis's own code (`dist/…` in an
+ * install). A failure is its record (request, response, pointer, rerun line), not where in the tool it was noticed.
+ */
+export function withoutFrames<E extends Error>(error: E): E {
+  error.stack = `${error.name}: ${error.message}`;
+  return error;
 }
 
 export class CheckFailure extends Error {

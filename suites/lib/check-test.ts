@@ -16,7 +16,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from './check-blocked.ts';
 import { Check, severityOf, type CheckMeta } from './check.ts';
-import { CheckFailure, formatFailure } from './check-failure.ts';
+import { CheckFailure, formatFailure, withoutFrames } from './check-failure.ts';
 import { Cleanup } from './cleanup.ts';
 import { FlisClient } from './client.ts';
 import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
@@ -194,11 +194,11 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
           });
           // The same record as a person reads it (request, response, curl; token redacted), for the Allure report.
           await testInfo.attach('request-response', { body: formatFailure(error.record), contentType: 'text/plain' });
-          throw error;
+          throw withoutFrames(error);
         }
         // Anything else (a network error, a bug) still must not leak the token.
         const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        throw new Error(redactText(message, [t.token]));
+        throw withoutFrames(new Error(redactText(message, [t.token])));
       } finally {
         observer.add(api.exchanges);
         await attachCoverage(api, testInfo);

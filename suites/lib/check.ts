@@ -110,8 +110,11 @@ export class Check {
     const first = result.violations[0];
     if (first) {
       const all = result.violations
-        .slice(0, 10)
+        .slice(0, SHOWN_VIOLATIONS)
         .map((v) => `${v.pointer || '(root)'}: ${v.message} (schema ${v.schemaPath})`);
+      // Every violation, or the count of those left unsaid: a list cut short never reads as the whole.
+      if (result.violations.length > SHOWN_VIOLATIONS)
+        all.push(`… and ${result.violations.length - SHOWN_VIOLATIONS} more`);
       this.fail(
         `response does not match ${schema}.schema.json (${result.violations.length} violation(s)):\n    ${all.join('\n    ')}`,
         { ...this.opDetails(x), pointer: first.pointer, schemaPath: first.schemaPath },
@@ -120,6 +123,9 @@ export class Check {
     }
   }
 }
+
+/** Violations a schema failure lists one by one. */
+export const SHOWN_VIOLATIONS = 10;
 
 /** One line saying how the answer breaks the schema, or undefined when it matches. */
 export function schemaProblem(x: Exchange, schema: SchemaName): string | undefined {

@@ -66,7 +66,19 @@ test('closed sets answer with the allowed values (exit 2)', () => {
   assert.match(progress.err, /'list', 'dot', 'none'/);
   const fault = flis(['run', '--mock-fault', 'nope']);
   assert.equal(fault.code, 2);
-  assert.match(fault.err, /--mock-fault must be one of/);
+  assert.match(fault.err, /--mock-fault: no such name 'nope' \(\d+ names: see 'flis mock --help'\)/);
+});
+
+test('a mistyped fault name is answered with the closest one, not all of them', () => {
+  for (const args of [
+    ['run', '--mock-fault', 'offer-quantity-as-strng'],
+    ['mock', '--fault', 'offer-quantity-as-strng'],
+  ]) {
+    const r = flis(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.err, /did you mean 'offer-quantity-as-string'\?/, r.err);
+    assert.ok(r.err.split(', ').length < 5, `not every fault name: ${r.err}`);
+  }
 });
 
 test('configuration errors exit 2, say what to set, and never print the token', () => {

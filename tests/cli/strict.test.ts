@@ -41,7 +41,7 @@ describe('exit code from the verdict', () => {
     const c = certificateWith([]);
     assert.equal(c.verdict.status, 'certified');
     assert.equal(checkExitOf(c, false), 0);
-    assert.equal(verdictLine('run', c, 0, false), 'flis run: CERTIFIED (the whole contract exercised); exit 0');
+    assert.equal(verdictLine('run', c, 0, false), 'flis run: CERTIFIED (scope: the whole contract); exit 0');
   });
 
   it('an advisory failure exits 0, and 1 with --strict', () => {
@@ -62,7 +62,7 @@ describe('exit code from the verdict', () => {
     const c = certificateWith([], '2/4');
     assert.equal(c.verdict.status, 'partial');
     assert.equal(checkExitOf(c, false), 0);
-    assert.match(verdictLine('run', c, 0, false), /^flis run: PARTIAL \(partial scope: .*shard 2\/4.*\); exit 0$/);
+    assert.match(verdictLine('run', c, 0, false), /^flis run: PARTIAL \(scope: partial — .*shard 2\/4.*\); exit 0$/);
   });
 
   it('--strict or FLIS_STRICT=1', () => {

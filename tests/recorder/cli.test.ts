@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import type { CommandIo } from '../../cli/command.ts';
 import { cassetteCommand } from '../../cli/commands/cassette.ts';
 import { recordCommand } from '../../cli/commands/record.ts';
+import { countLine, liveCount } from '../../cli/live-count.ts';
 import { replayCommand } from '../../cli/commands/replay.ts';
 import { readCassette } from '../../recorder/cassette-reader.ts';
 import { call, startUpstream, tempDir, TOKEN } from './helpers.ts';
@@ -201,5 +202,75 @@ describe('flis record / replay / cassette', () => {
     } finally {
       tmp.cleanup();
     }
+  });
+
+  it('`--upstream URL` without FLIS_TOKEN records a client that sends its own Authorization, one line per exchange', async () => {
+    const tmp = tempDir();
+    const up = await startUpstream();
+    const cassette = tmp.file('own-token.yaml');
+    try {
+      const io = testIo({});
+      const running = recordCommand.run(['--upstream', up.baseUrl, '--cassette', cassette], io);
+      const baseUrl = servingUrl.exec(await io.waitFor(servingUrl))![1]!;
+      assert.ok(
+        io.lines.some((l) => /token: none of the recorder's own .*Authorization is forwarded/.test(l)),
+        io.lines.join('\n'),
+      );
+      assert.equal((await call(baseUrl, '/billingGroups/bg-1')).status, 200);
+      assert.equal(
+        (await call(baseUrl, '/offers', { method: 'POST', body: { offer: { quantity: 'three' } } })).status,
+        201,
+      );
+      io.stop();
+      assert.equal(await running, 0);
+      const exchangeLines = io.errors.filter((l) => / → \d{3} /.test(l) && !l.includes('['));
+      // The verdict counts the violations printed under the line (the test upstream echoes, off the schemas).
+      const violationsOf = (method: string, path: string) =>
+        io.errors.filter((l) => l.startsWith(`${method} ${path} → `) && l.includes('[')).length;
+      const verdict = (n: number) => (n ? `${n} violation${n === 1 ? '' : 's'}` : 'ok');
+      assert.deepEqual(exchangeLines, [
+        `GET /billingGroups/bg-1 → 200 getBillingGroup: ${verdict(violationsOf('GET', '/billingGroups/bg-1'))}`,
+        `POST /offers → 201 createOffer: ${verdict(violationsOf('POST', '/offers'))}`,
+      ]);
+      assert.ok(violationsOf('POST', '/offers') > 0, 'quantity as a string is a violation');
+      const text = readFileSync(cassette, 'utf8');
+      assert.equal(text.includes(TOKEN), false, "the client's own token is redacted");
+      assert.equal(readCassette(cassette).exchanges.length, 2);
+    } finally {
+      await up.close();
+      tmp.cleanup();
+    }
+  });
+
+  it('--quiet prints no line per exchange', async () => {
+    const tmp = tempDir();
+    const up = await startUpstream();
+    try {
+      const io = testIo({ FLIS_TOKEN: TOKEN });
+      const running = recordCommand.run(
+        ['--upstream', up.baseUrl, '--cassette', tmp.file('quiet.yaml'), '--quiet'],
+        io,
+      );
+      const baseUrl = servingUrl.exec(await io.waitFor(servingUrl))![1]!;
+      assert.equal((await call(baseUrl, '/billingGroups/bg-1')).status, 200);
+      io.stop();
+      assert.equal(await running, 0);
+      assert.deepEqual(io.errors, []);
+    } finally {
+      await up.close();
+      tmp.cleanup();
+    }
+  });
+
+  it('a live count on a terminal, nothing on a pipe', () => {
+    assert.equal(countLine({ exchanges: 1, violations: 2 }), '1 exchange, 2 violations so far (Ctrl-C stops)');
+    const written: string[] = [];
+    const tty = { isTTY: true, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const count = liveCount(tty);
+    count.show({ exchanges: 3, violations: 0 });
+    count.clear();
+    assert.deepEqual(written, ['\r\x1b[K3 exchanges, 0 violations so far (Ctrl-C stops)', '\r\x1b[K']);
+    const pipe = { isTTY: false, write: () => assert.fail('nothing on a pipe') } as unknown as NodeJS.WriteStream;
+    liveCount(pipe).show({ exchanges: 1, violations: 0 });
   });
 });

@@ -210,7 +210,8 @@ describe('the scope of a verdict', () => {
     const html = renderCertificateHtml(c);
     assert.match(html, /class="c blocked"/);
     assert.match(html, /class="c inconclusive"/);
-    assert.match(html, /PARTIAL — 0\.8% of the contract exercised/);
+    assert.match(html, /PARTIAL<\/div>/);
+    assert.match(html, /scope: partial — 0\.8% of the operations exercised/);
   });
 });
 

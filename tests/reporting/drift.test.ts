@@ -119,6 +119,36 @@ describe('what is never gated drift', () => {
   });
 });
 
+describe('drift that means something (a client judged on what it sends)', () => {
+  it('a documented request field a client leaves out is never drift', () => {
+    const obs = emptyObservations();
+    observe(obs, { operationId: 'upsertOffer', status: 200, requestBody: { offer: { quantity: 3 } } });
+    const r = buildDriftReport(obs, new Date(), obs);
+    const request = r.findings.filter((f) => f.direction === 'request');
+    assert.deepEqual(request, [], 'nothing about the fields the client did not send');
+    assert.equal(driftCount(r), 0);
+  });
+
+  it('an undocumented field a client sends is request drift, gated', () => {
+    const obs = emptyObservations();
+    observe(obs, { operationId: 'upsertOffer', status: 200, requestBody: { offer: { quantity: 3, carbonKg: 4 } } });
+    const r = buildDriftReport(obs, new Date(), obs);
+    assert.ok(has(r, 'undocumented-field', 'upsertOffer', '/offer/carbonKg'), JSON.stringify(r.findings));
+    assert.equal(driftCount(r), 1, 'gated: the client relies on what the contract does not promise');
+  });
+
+  it("the suites' own forced statuses (flis-forced/…) are never drift, not even an observation", () => {
+    const obs = emptyObservations();
+    observe(obs, {
+      operationId: 'getBillingGroup',
+      status: 200,
+      responseBody: { status: 'flis-forced/flis-run-1/claim' },
+    });
+    const r = buildDriftReport(obs);
+    assert.ok(!r.findings.some((f) => f.value?.startsWith('flis-forced/')), JSON.stringify(r.findings));
+  });
+});
+
 describe('drift from a cassette, and proposed schemas', () => {
   const file = join(dir, 'client.cassette.yaml');
   const json = (v: unknown) => encodeBody(Buffer.from(JSON.stringify(v)), 'application/json');

@@ -35,7 +35,7 @@ test('a read-only run sends no write method to the target, and its verdict is pa
     assert.equal(c.verdict.status, 'partial');
     assert.equal(c.verdict.scope, 'partial');
     assert.ok(c.verdict.skipped.some((s) => /--allow-writes/.test(s.reason)));
-    assert.match(run.out(), /flis run: PARTIAL \(partial scope: .*skipped.*\); exit 0\n*$/);
+    assert.match(run.out(), /flis run: PARTIAL \(scope: partial — .*skipped.*\); exit 0\n*$/);
   } finally {
     await proxy.close();
     await mock.close();

@@ -49,7 +49,7 @@ test("docs/ci.md's sharded workflow against the embedded mock exits 0, gates inc
     // `|| true` as in docs/ci.md masks the shard's exit code; its closing line is asserted instead.
     const r = sh(shardRun!.replaceAll('${{ matrix.shard }}', String(shard)), env);
     assert.equal(r.code, 0, r.out);
-    assert.match(r.out, new RegExp(`flis run: (PARTIAL|NOT-CERTIFIED) .*shard ${shard}/4`), r.out);
+    assert.match(r.out, new RegExp(`flis run: (PARTIAL|NOT CERTIFIED) .*shard ${shard}/4`), r.out);
     // What actions/download-artifact@v4 with `pattern: flis-shard-*, path: shards` lays out.
     mkdirSync(join(dir, 'shards'), { recursive: true });
     cpSync(join(dir, 'reports', `shard-${shard}`), join(dir, 'shards', `flis-shard-${shard}`), { recursive: true });

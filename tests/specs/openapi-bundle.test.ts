@@ -137,6 +137,23 @@ test('openapi-typescript generates named types from the bundle that typecheck', 
   }
 });
 
+test("docs/openapi.md's openapi-typescript commands keep optional what the spec leaves optional, and name the installed bundle", async () => {
+  const doc = readFileSync(join(ROOT, 'docs/openapi.md'), 'utf8');
+  const commands = doc.split('\n').filter((l) => l.startsWith('npx openapi-typescript '));
+  assert.deepEqual(
+    commands.map((c) => c.split(' ')[2]),
+    ['specs/openapi.bundled.yaml', 'node_modules/flis-conformance/dist/specs/openapi.bundled.yaml'],
+  );
+  for (const c of commands) assert.match(c, / --empty-objects-unknown --default-non-nullable false /, c);
+  // The flag matters: with openapi-typescript's default, a field with a default (noPayment) becomes required.
+  const asDocumented = astToString(
+    await openapiTS(pathToFileURL(BUNDLED_FILE), { emptyObjectsUnknown: true, defaultNonNullable: false }),
+  );
+  const byDefault = astToString(await openapiTS(pathToFileURL(BUNDLED_FILE), { emptyObjectsUnknown: true }));
+  assert.match(asDocumented, /\bnoPayment\?: boolean/);
+  assert.match(byDefault, /\bnoPayment: boolean/);
+});
+
 test('Prism, mocking from the bundle on loopback, answers GET /offers with offers that validate against Offer', async () => {
   const prism = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
   const child = spawn(process.execPath, [prism, 'mock', '--host', '127.0.0.1', '--port', '0', BUNDLED_FILE], {

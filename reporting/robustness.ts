@@ -1,0 +1,163 @@
+/**
+ * Does a partner's client survive what the contract allows? `flis certify
+ * --client-command CMD` runs the partner's own command once against each
+ * conformant variant of the embedded mock, through the recorder (cli/robustness.ts);
+ * this file reads what each run recorded and says, per variant, whether the
+ * command succeeded, whether its traffic stayed valid, and what it did that
+ * the plain mock run did not. A variant is a freedom the contract gives the
+ * server, so each row names the contract sentence that allows it.
+ */
+import { forEachCassetteExchange } from './cassettes.ts';
+
+/** What a variant of the embedded mock exercises, and the sentences of the spec that allow it. */
+export interface VariantFreedom {
+  exercises: string;
+  allowedBy: string;
+}
+
+/** One row per conformant variant that `flis mock --help` lists (mock/variant.ts variantPresets). */
+export const VARIANT_FREEDOMS: Record<string, VariantFreedom> = {
+  default: {
+    exercises: 'the plain mock: 200 answers, prefixed ids, writes shown at once (the run the others are compared with)',
+    allowedBy: 'spec 4: the operations and shapes as documented',
+  },
+  different: {
+    exercises: '201 and 202 instead of 200, uuid ids, undocumented extra fields in every answer, lenient input',
+    allowedBy:
+      'spec 4.3: "Success status codes of all endpoints: not shown."; spec 2: "All identifiers are strings."; the schemas do not forbid extra fields',
+  },
+  throttled: {
+    exercises: '429 Too Many Requests with Retry-After above 20 requests a second (burst 20)',
+    allowedBy: 'spec 8: "Rate limits, body size limits, maximum bulk size and maximum page size: not shown."',
+  },
+  'open-choices': {
+    exercises:
+      '202 answers, numeric ids, offers windowed on their write time, bounds that exclude themselves, pages from 0, 20 invoices when no limit is asked',
+    allowedBy:
+      'spec 4.3: "Which timestamp the start and end parameters of GET /offers filter on: not shown."; spec 8: maximum page size not shown; spec 2: identifiers are strings',
+  },
+  eventual: {
+    exercises:
+      "writes that take 400 ms to show, 202 answers, a batch status that says 'state: done', cancelled offers left out of listings",
+    allowedBy:
+      'spec 1: "Offers are written asynchronously. A write returns a batchId, and the integration status of a batch … is read through the bookings status endpoints."',
+  },
+};
+
+export interface RobustnessRow {
+  variant: string;
+  exercises: string;
+  allowedBy: string;
+  /** The command's exit code (null when it was stopped at the time limit). */
+  exitCode: number | null;
+  /** Exchanges the command sent through the recorder. */
+  exchanges: number;
+  /** Violations of rules that bind the client (the request side of the recorder's contract check). */
+  requestViolations: number;
+  /** What the client did here that the plain mock run did not. */
+  differences: string[];
+  /** Survived: exit 0 and valid traffic. */
+  passed: boolean;
+  /** Why not, in a few words. */
+  verdict: string;
+}
+
+export interface TrafficFacts {
+  exchanges: number;
+  requestViolations: number;
+  statuses: Record<string, number>;
+  /**
+   * Answers of 429. Whether a client waited out Retry-After cannot be read from a cassette: parallel first attempts
+   * and early retries of the same operation look alike; exchanges beyond the plain run's say how many were sent again.
+   */
+  throttled: number;
+  /** GETs answered 404 for a record the client itself had written just before. */
+  readsBeforeShown: number;
+  /** Requests whose path holds a character an id must have percent-encoded (space, `#`, `?`, a raw `%`). */
+  unencodedIds: number;
+}
+
+const RAW_IN_PATH = /[\s"<>#?{}|\\^`]|%(?![0-9A-Fa-f]{2})/;
+
+/** What one variant's recorded run shows about the client. */
+export function trafficFacts(cassette: string): TrafficFacts {
+  const facts: TrafficFacts = {
+    exchanges: 0,
+    requestViolations: 0,
+    statuses: {},
+    throttled: 0,
+    readsBeforeShown: 0,
+    unencodedIds: 0,
+  };
+  const written = new Set<string>();
+  forEachCassetteExchange(cassette, (x) => {
+    facts.exchanges += 1;
+    facts.requestViolations += x.violations.filter((v) => v.direction === 'request').length;
+    const status = x.response.status;
+    facts.statuses[status] = (facts.statuses[status] ?? 0) + 1;
+    if (status === 429) facts.throttled += 1;
+    if (RAW_IN_PATH.test(x.request.path)) facts.unencodedIds += 1;
+    if (x.request.method === 'GET' && status === 404 && written.has(x.request.path)) facts.readsBeforeShown += 1;
+    if (['PUT', 'POST'].includes(x.request.method) && status >= 200 && status <= 299) written.add(x.request.path);
+  });
+  return facts;
+}
+
+function statusesBeyond(facts: TrafficFacts, plain: TrafficFacts | undefined): number[] {
+  return Object.keys(facts.statuses)
+    .map(Number)
+    .filter((s) => s !== 429 && !(plain && String(s) in plain.statuses))
+    .sort((a, b) => a - b);
+}
+
+/** What the client did here and not against the plain mock. */
+export function differencesFrom(variant: string, facts: TrafficFacts, plain: TrafficFacts | undefined): string[] {
+  const out: string[] = [];
+  const beyond = statusesBeyond(facts, plain);
+  if (plain && beyond.length) out.push(`answers the plain run never had: ${beyond.join(', ')}`);
+  if (facts.throttled) out.push(`${facts.throttled} answered 429 with Retry-After`);
+  else if (variant === 'throttled')
+    out.push(`throttling never met: no answer was 429 (${facts.exchanges} requests), so this row says nothing of it`);
+  if (facts.readsBeforeShown > (plain?.readsBeforeShown ?? 0))
+    out.push(`${facts.readsBeforeShown} read(s) of a record it wrote, sent before the write had shown (404)`);
+  if (facts.unencodedIds > (plain?.unencodedIds ?? 0))
+    out.push(`${facts.unencodedIds} request(s) with an id not percent-encoded in the path`);
+  if (plain && facts.exchanges !== plain.exchanges)
+    out.push(
+      `${facts.exchanges} exchange${facts.exchanges === 1 ? '' : 's'} where the plain run had ${plain.exchanges}`,
+    );
+  return out;
+}
+
+export function robustnessRow(
+  variant: string,
+  exitCode: number | null,
+  facts: TrafficFacts,
+  plain: TrafficFacts | undefined,
+): RobustnessRow {
+  const freedom = VARIANT_FREEDOMS[variant] ?? { exercises: variant, allowedBy: '(not described)' };
+  const why = [
+    ...(exitCode === 0
+      ? []
+      : [exitCode === null ? 'the command did not finish in time' : `the command exited ${exitCode}`]),
+    ...(facts.requestViolations ? [`${facts.requestViolations} request violation(s)`] : []),
+  ];
+  return {
+    variant,
+    ...freedom,
+    exitCode,
+    exchanges: facts.exchanges,
+    requestViolations: facts.requestViolations,
+    differences: differencesFrom(variant, facts, plain),
+    passed: why.length === 0,
+    verdict: why.length ? why.join('; ') : 'survived',
+  };
+}
+
+/** "did not survive: different, throttled" for the client's verdict. */
+export function robustnessReason(rows: readonly RobustnessRow[]): string | undefined {
+  const failed = rows.filter((r) => !r.passed).map((r) => r.variant);
+  return failed.length
+    ? `did not survive ${failed.length} of the ${rows.length} conformant variants of the embedded mock: ${failed.join(', ')}`
+    : undefined;
+}
