@@ -1,0 +1,257 @@
+/**
+ * A harness for table-driven tests of bad input to the `flis` command: each row runs the real CLI as a child
+ * process in a sandbox folder of its own, and asserts what principle 8 promises of every bad input: exit 2,
+ * exactly one line on stderr, no stack trace, and every file of the sandbox byte-identical afterwards.
+ *
+ * The API (stable; other test files copy and import it):
+ *
+ *   runFlis(args, { cwd?, env?, timeoutMs? }): Promise<FlisResult>
+ *       `node bin/flis.js ...args` with only PATH, HOME and `env` in its environment (no FLIS_* of the caller's);
+ *       FlisResult = { code, signal, stdout, stderr, ms }. A child still running at the deadline (default
+ *       60 s) is killed with SIGKILL and the promise rejects, naming the args and what it printed.
+ *   makeSandbox(prefix?): Sandbox
+ *       a fresh folder under the OS temp dir: { dir, path(...parts), write(rel, text|Buffer),
+ *       mkdir(rel), readOnly(rel), remove() }. readOnly chmods a folder to 0555; remove() undoes that first.
+ *   snapshotDir(dir): DirSnapshot
+ *       every entry under dir (hidden ones too), by relative path: its type, mode and, for a file, the
+ *       SHA-256 of its bytes; for a symlink, its target (never followed).
+ *   diffSnapshots(before, after): string[]
+ *       one line per entry added, removed or changed; empty when the two are identical.
+ *   assertOneLineError(result, { code = 2, stderr?: RegExp, what? }): void
+ *       the exit code, exactly one non-empty line on stderr, no stack trace, and the line matches `stderr`.
+ *   hasStackTrace(text): boolean
+ *   runBadInputTable(title, rows, { concurrency? }): void
+ *       registers one node:test test per row. A row is a BadInputRow:
+ *         { name, args: string[] | (sb) => string[], env?: Record<string,string> | (sb) => Record<string,string>,
+ *           setup?: (sb) => void, cwd?: (sb) => string (default the sandbox), code? (default 2),
+ *           stderr?: RegExp, skip?: string | false (a reason to skip the row) }
+ *       setup runs first, then the sandbox is snapshotted, flis runs with the sandbox as its cwd, and the row
+ *       fails unless the assertions above hold and the sandbox is byte-identical (naming every difference).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const FLIS = join(ROOT, 'bin', 'flis.js');
+
+export interface FlisResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time of the child, for messages only (never asserted: principle 7). */
+  ms: number;
+}
+
+export interface RunFlisOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export function runFlis(args: readonly string[], opts: RunFlisOptions = {}): Promise<FlisResult> {
+  const started = Date.now();
+  const deadline = opts.timeoutMs ?? 60_000;
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [FLIS, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(
+        new Error(`flis ${args.join(' ')} still running after ${deadline} ms; stdout: ${stdout}\nstderr: ${stderr}`),
+      );
+    }, deadline);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      fail(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+export interface Sandbox {
+  dir: string;
+  path(...parts: string[]): string;
+  write(rel: string, content: string | Buffer): string;
+  mkdir(rel: string): string;
+  /** chmod 0555: no entry can be added or removed (except by root, which ignores modes). */
+  readOnly(rel: string): string;
+  remove(): void;
+}
+
+export function makeSandbox(prefix = 'flis-bad-input-'): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const locked: string[] = [];
+  const path = (...parts: string[]) => join(dir, ...parts);
+  return {
+    dir,
+    path,
+    write(rel, content) {
+      const file = path(rel);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, content);
+      return file;
+    },
+    mkdir(rel) {
+      const d = path(rel);
+      mkdirSync(d, { recursive: true });
+      return d;
+    },
+    readOnly(rel) {
+      const d = path(rel);
+      chmodSync(d, 0o555);
+      locked.push(d);
+      return d;
+    },
+    remove() {
+      for (const d of locked) chmodSync(d, 0o755);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Relative path → "dir 755", "file 644 <sha256>" or "link -> target". */
+export type DirSnapshot = Map<string, string>;
+
+export function snapshotDir(dir: string): DirSnapshot {
+  const snap: DirSnapshot = new Map();
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(join(dir, rel)).sort()) {
+      const r = rel ? `${rel}/${name}` : name;
+      const abs = join(dir, r);
+      const st = lstatSync(abs);
+      const mode = (st.mode & 0o7777).toString(8);
+      if (st.isSymbolicLink()) snap.set(r, `link -> ${readlinkSync(abs)}`);
+      else if (st.isDirectory()) {
+        snap.set(r, `dir ${mode}`);
+        walk(r);
+      } else if (st.isFile())
+        snap.set(r, `file ${mode} ${createHash('sha256').update(readFileSync(abs)).digest('hex')}`);
+      else snap.set(r, `other ${mode}`);
+    }
+  };
+  walk('');
+  return snap;
+}
+
+export function diffSnapshots(before: DirSnapshot, after: DirSnapshot): string[] {
+  const out: string[] = [];
+  for (const [p, v] of before) {
+    const now = after.get(p);
+    if (now === undefined) out.push(`removed: ${p} (${v})`);
+    else if (now !== v) out.push(`changed: ${p} (${v} → ${now})`);
+  }
+  for (const [p, v] of after) if (!before.has(p)) out.push(`added: ${p} (${v})`);
+  return out;
+}
+
+/** A JavaScript stack frame, or Node's own report of an uncaught error. */
+export function hasStackTrace(text: string): boolean {
+  return /^\s+at .+(?::\d+:\d+\)?|\(native\)|\(<anonymous>\))\s*$/m.test(text) || /node:internal\//.test(text);
+}
+
+export function assertOneLineError(
+  r: FlisResult,
+  expect: { code?: number; stderr?: RegExp; what?: string } = {},
+): void {
+  const what = expect.what ?? 'flis';
+  const shown = `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+  assert.ok(!hasStackTrace(r.stderr) && !hasStackTrace(r.stdout), `${what}: printed a stack trace\n${shown}`);
+  assert.equal(
+    r.code,
+    expect.code ?? 2,
+    `${what}: exit ${r.code} (signal ${r.signal}), not ${expect.code ?? 2}\n${shown}`,
+  );
+  const lines = r.stderr.replace(/\n$/, '').split('\n');
+  assert.ok(
+    lines.length === 1 && lines[0]!.trim() !== '',
+    `${what}: ${lines.length} line(s) on stderr, not exactly one\n${shown}`,
+  );
+  if (expect.stderr) assert.match(r.stderr, expect.stderr, `${what}: the error line does not say what to fix`);
+}
+
+export interface BadInputRow {
+  name: string;
+  args: string[] | ((sb: Sandbox) => string[]);
+  env?: Record<string, string> | ((sb: Sandbox) => Record<string, string>);
+  setup?: (sb: Sandbox) => void;
+  /** The child's working folder (default: the sandbox). */
+  cwd?: (sb: Sandbox) => string;
+  code?: number;
+  stderr?: RegExp;
+  /** A reason to skip this row here (e.g. a read-only folder means nothing to root). */
+  skip?: string | false;
+  timeoutMs?: number;
+}
+
+export async function checkBadInput(row: BadInputRow): Promise<FlisResult> {
+  const sb = makeSandbox();
+  try {
+    row.setup?.(sb);
+    const before = snapshotDir(sb.dir);
+    const args = typeof row.args === 'function' ? row.args(sb) : row.args;
+    const env = typeof row.env === 'function' ? row.env(sb) : (row.env ?? {});
+    const r = await runFlis(args, {
+      cwd: row.cwd?.(sb) ?? sb.dir,
+      env,
+      ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}),
+    });
+    const what = `flis ${args.join(' ')} (${row.name})`;
+    assertOneLineError(r, {
+      what,
+      ...(row.code !== undefined ? { code: row.code } : {}),
+      ...(row.stderr ? { stderr: row.stderr } : {}),
+    });
+    const changed = diffSnapshots(before, snapshotDir(sb.dir));
+    assert.deepEqual(changed, [], `${what}: the user's files changed:\n${changed.join('\n')}`);
+    return r;
+  } finally {
+    sb.remove();
+  }
+}
+
+export function runBadInputTable(
+  title: string,
+  rows: readonly BadInputRow[],
+  opts: { concurrency?: number } = {},
+): void {
+  test(title, { concurrency: opts.concurrency ?? 1 }, async (t) => {
+    // Started together; the parent's concurrency decides how many run at once.
+    await Promise.all(
+      rows.map((row) =>
+        t.test(row.name, row.skip ? { skip: row.skip } : {}, async () => {
+          await checkBadInput(row);
+        }),
+      ),
+    );
+  });
+}
+
+/** Running as root, folder modes bind nobody: rows about read-only folders are skipped with this reason. */
+export const ROOT_IGNORES_MODES: string | false =
+  process.getuid?.() === 0 ? 'running as root, which writes into read-only folders' : false;
