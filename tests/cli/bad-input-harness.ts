@@ -5,10 +5,12 @@
  *
  * The API (stable; other test files copy and import it):
  *
- *   runFlis(args, { cwd?, env?, timeoutMs? }): Promise<FlisResult>
+ *   runFlis(args, { cwd?, env?, timeoutMs?, unprivileged? }): Promise<FlisResult>
  *       `node bin/flis.js ...args` with only PATH, HOME and `env` in its environment (no FLIS_* of the caller's);
  *       FlisResult = { code, signal, stdout, stderr, ms }. A child still running at the deadline (default
  *       60 s) is killed with SIGKILL and the promise rejects, naming the args and what it printed.
+ *       `unprivileged`: run it without root's power to write anything (setpriv drops every capability), so
+ *       read-only folders and files mean something; UNPRIVILEGED_SKIP says why that cannot be done here.
  *   makeSandbox(prefix?): Sandbox
  *       a fresh folder under the OS temp dir: { dir, path(...parts), write(rel, text|Buffer),
  *       mkdir(rel), readOnly(rel), remove() }. readOnly chmods a folder to 0555; remove() undoes that first.
@@ -24,12 +26,13 @@
  *       registers one node:test test per row. A row is a BadInputRow:
  *         { name, args: string[] | (sb) => string[], env?: Record<string,string> | (sb) => Record<string,string>,
  *           setup?: (sb) => void, cwd?: (sb) => string (default the sandbox), code? (default 2),
- *           stderr?: RegExp, skip?: string | false (a reason to skip the row) }
+ *           stderr?: RegExp, skip?: string | false (a reason to skip the row), unprivileged?: boolean,
+ *           timeoutMs?: number, also?: (result, sb) => void (more assertions, run before the sandbox goes) }
  *       setup runs first, then the sandbox is snapshotted, flis runs with the sandbox as its cwd, and the row
  *       fails unless the assertions above hold and the sandbox is byte-identical (naming every difference).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -62,13 +65,30 @@ export interface RunFlisOptions {
   cwd?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Without root's capabilities (setpriv), so that modes bind; see UNPRIVILEGED_SKIP. */
+  unprivileged?: boolean;
 }
+
+/**
+ * Root writes anything (CAP_DAC_OVERRIDE), so a read-only folder is met only without that power: as root, flis runs
+ * under `setpriv --bounding-set=-all`. Another user is unprivileged already.
+ */
+const DROP_CAPS = ['setpriv', '--bounding-set=-all', '--'];
+const IS_ROOT = process.getuid?.() === 0;
+
+/** Why rows with `unprivileged` cannot run here, or false when they can. */
+export const UNPRIVILEGED_SKIP: string | false =
+  IS_ROOT && spawnSync(DROP_CAPS[0]!, [...DROP_CAPS.slice(1), process.execPath, '--version']).status !== 0
+    ? 'running as root without setpriv (util-linux) to drop root capabilities: a read-only folder binds nobody here'
+    : false;
 
 export function runFlis(args: readonly string[], opts: RunFlisOptions = {}): Promise<FlisResult> {
   const started = Date.now();
   const deadline = opts.timeoutMs ?? 60_000;
+  const argv =
+    opts.unprivileged && IS_ROOT ? [...DROP_CAPS, process.execPath, FLIS, ...args] : [process.execPath, FLIS, ...args];
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [FLIS, ...args], {
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: opts.cwd ?? ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -204,9 +224,13 @@ export interface BadInputRow {
   cwd?: (sb: Sandbox) => string;
   code?: number;
   stderr?: RegExp;
-  /** A reason to skip this row here (e.g. a read-only folder means nothing to root). */
+  /** A reason to skip this row here (e.g. UNPRIVILEGED_SKIP for a row about a read-only folder). */
   skip?: string | false;
   timeoutMs?: number;
+  /** Run flis without root's capabilities (runFlis); give such rows `skip: UNPRIVILEGED_SKIP`. */
+  unprivileged?: boolean;
+  /** More assertions on the result (e.g. nothing was started), run while the sandbox still exists. */
+  also?: (r: FlisResult, sb: Sandbox) => void;
 }
 
 export async function checkBadInput(row: BadInputRow): Promise<FlisResult> {
@@ -220,6 +244,7 @@ export async function checkBadInput(row: BadInputRow): Promise<FlisResult> {
       cwd: row.cwd?.(sb) ?? sb.dir,
       env,
       ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}),
+      ...(row.unprivileged ? { unprivileged: true } : {}),
     });
     const what = `flis ${args.join(' ')} (${row.name})`;
     assertOneLineError(r, {
@@ -229,6 +254,7 @@ export async function checkBadInput(row: BadInputRow): Promise<FlisResult> {
     });
     const changed = diffSnapshots(before, snapshotDir(sb.dir));
     assert.deepEqual(changed, [], `${what}: the user's files changed:\n${changed.join('\n')}`);
+    row.also?.(r, sb);
     return r;
   } finally {
     sb.remove();
@@ -252,6 +278,7 @@ export function runBadInputTable(
   });
 }
 
-/** Running as root, folder modes bind nobody: rows about read-only folders are skipped with this reason. */
-export const ROOT_IGNORES_MODES: string | false =
-  process.getuid?.() === 0 ? 'running as root, which writes into read-only folders' : false;
+/** Running as root, folder modes bind nobody: a reason to skip a row that cannot use `unprivileged`. */
+export const ROOT_IGNORES_MODES: string | false = IS_ROOT
+  ? 'running as root, which writes into read-only folders'
+  : false;
