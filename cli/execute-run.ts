@@ -3,6 +3,7 @@
  * reach the target through the gateway, run the suites, undo what an
  * interrupted run wrote, write the reports and decide the exit code.
  */
+import { checkWritableCassette } from '../recorder/cassette-path.ts';
 import type { RunReports } from '../reporting/run-reports.ts';
 import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
 import { DEFAULT_WORKERS, defaultWorkers, workerConcurrency } from '../runner/run-limits.ts';
@@ -60,12 +61,17 @@ function loadRuntime() {
     import('../runner/run-suites.ts'),
     import('./finish-run.ts'),
     import('./undo-interrupted.ts'),
+    import('../reporting/report-folder.ts'),
   ]);
 }
 
 export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> {
-  const [{ reachTarget }, { runSuites }, { finishRun }, { undoIfInterrupted }] = await loadRuntime();
+  const [{ reachTarget }, { runSuites }, { finishRun }, { undoIfInterrupted }, { checkReportFolder }] =
+    await loadRuntime();
   const { target, limits } = plan;
+  // Before the target starts: a report folder flis may not write is one line, not a mock started for nothing.
+  checkReportFolder(plan.reportDir, plan.reportDirFrom);
+  if (plan.record) checkWritableCassette(plan.record);
   const live = await reachTarget({
     target,
     embedded: plan.embedded,
@@ -105,6 +111,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       allowWrites: target.allowWrites,
       writesSkippedReason: target.writesSkippedReason,
       reportDir: plan.reportDir,
+      reportDirFrom: plan.reportDirFrom,
       progress: plan.progress,
       startedAt: plan.startedAt,
       ...(live.gatewayNonce ? { gatewayNonce: live.gatewayNonce } : {}),

@@ -191,6 +191,20 @@ export function harToCassette(
   return { header, exchanges };
 }
 
+/** The entry's URL; one that is not an absolute URL is named by its entry, never echoed (it may hold a secret). */
+function absoluteUrl(raw: unknown, i: number, file: string): URL {
+  try {
+    return new URL(String(raw));
+  } catch {
+    throw new CassetteParseError(
+      file,
+      1,
+      `log.entries[${i}].request.url to be an absolute URL (e.g. https://host/apis/v0/offers)`,
+      'a value that is not a URL',
+    );
+  }
+}
+
 function fromEntry(
   e: HarEntry,
   i: number,
@@ -202,7 +216,9 @@ function fromEntry(
   if (!e?.request?.url || !e.response || typeof e.response.status !== 'number') {
     throw new CassetteParseError(file, 1, `log.entries[${i}] to have request.url and response.status`);
   }
-  const url = new URL(e.request.url);
+  if (typeof e.request.method !== 'string')
+    throw new CassetteParseError(file, 1, `log.entries[${i}].request.method to be a string`);
+  const url = absoluteUrl(e.request.url, i, file);
   const path = relativePath(url.pathname, basePath);
   const reqHeaders = toMap(e.request.headers ?? []);
   const resHeaders = toMap(e.response.headers ?? []);

@@ -1,9 +1,10 @@
 /**
  * `flis report`: build the self-contained Allure HTML report of a run, offline.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { givenPath } from '../../errors/owned-paths.ts';
 import { buildAllureHtml } from '../../reporting/allure-html.ts';
-import { parseCommandArgs } from '../args.ts';
+import { parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 const help = `Usage: flis report [options] [RESULTS_DIR ...]
@@ -36,13 +37,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help);
     return EXIT.ok;
   }
-  const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
-  const resultsDirs = positionals.length ? positionals : [join(reportDir, 'allure-results')];
+  const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
+  const resultsDirs = positionals.length
+    ? positionals.map((p) => givenPath('RESULTS_DIR', p))
+    : [join(reportDir, 'allure-results')];
   const index = await buildAllureHtml({
     resultsDirs,
-    outputDir: v.output ?? join(reportDir, 'allure-report'),
+    outputDir: v.output !== undefined ? givenPath('--output', v.output) : join(reportDir, 'allure-report'),
+    outputFlag: v.output !== undefined ? '--output' : `${reportDirFrom}'s allure-report`,
     ...(v.name ? { reportName: v.name } : {}),
-    ...(v.history ? { historyPath: resolve(v.history) } : {}),
+    ...(v.history !== undefined ? { historyPath: givenPath('--history', v.history) } : {}),
   });
   io.out(`Allure report: ${index}`);
   return EXIT.ok;
