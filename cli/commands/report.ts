@@ -20,6 +20,8 @@ nothing loaded from outside it), offline, with the allure 3 package.
                            Trend widgets fill in (default: allure-history.jsonl beside the report folder,
                            DIR/allure-history.jsonl); keep it between CI runs (e.g. a cached artifact)
 
+The output folder is one flis created (it carries .flis-owned) or an empty one; a file, or a folder of
+yours, is refused (exit 2) and left untouched.
 Tests are labelled by resource group (epic), operation (feature), check (story) and clause; failed
 tests carry their request and response (token redacted) and the flis-failure record.
 Exit codes: 0 report written, 2 no results or a usage error.`;

@@ -270,6 +270,12 @@ const report: BadInputRow[] = [
     stderr: /permission denied/,
   },
   {
+    name: 'report --report-dir a file',
+    setup: allureResults,
+    args: ['report', '--report-dir', 'notes.txt'],
+    stderr: /no Allure results in .*notes\.txt/,
+  },
+  {
     name: 'report RESULTS_DIR a file',
     setup: allureResults,
     args: ['report', 'notes.txt', 'R/allure-results', '--output', 'out'],
@@ -400,6 +406,26 @@ const cassette: BadInputRow[] = [
   },
 ];
 
+const diff: BadInputRow[] = [
+  {
+    name: 'diff --report-dir an existing file (before either deployment is reached)',
+    setup: usersFiles,
+    args: ['diff', '--deployment', 'embedded', '--deployment', 'embedded', '--report-dir', 'notes.txt'],
+    stderr: /notes\.txt: --report-dir names a file/,
+    also: (r) => assert.doesNotMatch(r.stdout, /flis diff: .* vs /, 'the deployments were reached first'),
+  },
+  {
+    name: "diff FLIS_REPORT_DIR a folder holding the user's diff.md",
+    setup: (sb) => {
+      usersFiles(sb);
+      sb.write('mydocs/diff.md', 'my own notes\n');
+    },
+    args: ['diff', '--deployment', 'embedded', '--deployment', 'embedded'],
+    env: { FLIS_REPORT_DIR: 'mydocs' },
+    stderr: /mydocs\/diff\.md: exists and is not a diff report flis wrote/,
+  },
+];
+
 const cassetteWriters: BadInputRow[] = [
   {
     name: "record --cassette the user's file",
@@ -420,6 +446,7 @@ runBadInputTable('flis run and certify: bad report folders', run, { concurrency:
 runBadInputTable('flis merge: bad report folders and broken shards', merge, { concurrency: 2 });
 runBadInputTable('flis report: bad output folders, results and history', report, { concurrency: 2 });
 runBadInputTable('flis cassette: bad --out, HAR paths and HAR content', cassette, { concurrency: 2 });
+runBadInputTable('flis diff: bad report folders', diff, { concurrency: 2 });
 runBadInputTable("flis record and webhooks: a cassette path that is the user's file", cassetteWriters, {
   concurrency: 2,
 });
