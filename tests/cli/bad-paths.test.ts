@@ -304,6 +304,16 @@ const report: BadInputRow[] = [
   },
 ];
 
+/** A HAR of one GET, its request and response fields overridden. */
+function harOf(o: { request: object; response: object }): string {
+  const entry = {
+    startedDateTime: '2026-01-01T00:00:00.000Z',
+    request: { method: 'GET', url: 'http://127.0.0.1:1/apis/v0/offers', headers: [], ...o.request },
+    response: { status: 200, headers: [], ...o.response },
+  };
+  return JSON.stringify({ log: { version: '1.2', entries: [entry] } });
+}
+
 const cassette: BadInputRow[] = [
   {
     name: 'cassette diff --out an existing file',
@@ -372,29 +382,23 @@ const cassette: BadInputRow[] = [
     args: ['cassette', 'export-har', 'a.yaml', 'notes.txt/out.har'],
     stderr: /notes\.txt is a file/,
   },
-  {
-    name: 'cassette import-har with an entry whose url is not a URL',
-    setup: (sb) => {
-      usersFiles(sb);
-      sb.write(
-        'in.har',
-        JSON.stringify({
-          log: {
-            version: '1.2',
-            entries: [
-              {
-                startedDateTime: '2026-01-01T00:00:00.000Z',
-                request: { method: 'GET', url: 'not a url', headers: [] },
-                response: { status: 200, headers: [] },
-              },
-            ],
-          },
-        }),
-      );
-    },
-    args: ['cassette', 'import-har', 'in.har', 'out.yaml'],
-    stderr: /in\.har:1: expected log\.entries\[0\]\.request\.url to be an absolute URL/,
-  },
+  ...(
+    [
+      ['request.url', 'to be an absolute URL', { url: 'not a url' }, {}],
+      ['response.headers', 'to be as HAR 1.2', {}, { headers: 5 }],
+      ['request.postData.text', 'to be as HAR 1.2', { postData: { mimeType: 'application/json', text: 5 } }, {}],
+    ] as const
+  ).map(
+    ([field, expected, request, response]): BadInputRow => ({
+      name: `cassette import-har with an entry whose ${field} is not what HAR gives it`,
+      setup: (sb) => {
+        usersFiles(sb);
+        sb.write('in.har', harOf({ request, response }));
+      },
+      args: ['cassette', 'import-har', 'in.har', 'out.yaml'],
+      stderr: new RegExp(`in\\.har:1: expected log\\.entries\\[0\\]\\.${field.replaceAll('.', '\\.')} ${expected}`),
+    }),
+  ),
   {
     name: "cassette import-har over the user's file",
     setup: (sb) => {
