@@ -5,8 +5,8 @@
  * URL). Each row: exit 2, one line on stderr, no stack trace, and every file of the sandbox byte-identical.
  */
 import assert from 'node:assert/strict';
-import { crc32 } from 'node:zlib';
 import { writeAllureResults } from '../reporting/allure-fixtures.ts';
+import { zipOf } from '../reporting/zip-fixtures.ts';
 import { type BadInputRow, runBadInputTable, type Sandbox, UNPRIVILEGED_SKIP } from './bad-input-harness.ts';
 
 /** The header document of an empty cassette, as flis writes it. */
@@ -56,36 +56,8 @@ const CERTIFICATE = JSON.stringify({
   verdict: { status: 'certified' },
 });
 
-/** One stored (uncompressed) entry as a zip file; `crcOf` lets a row store a wrong CRC. */
-export function storedZip(name: string, data: Buffer, crcOf = crc32(data)): Buffer {
-  const n = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt32LE(crcOf, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(n.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt32LE(crcOf, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(n.length, 28);
-  const cdOffset = local.length + n.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + n.length, 12);
-  end.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, n, data, central, n, end]);
-}
-
 const REPORT_LINE = 'report.jsonl';
-const WHOLE_ZIP = storedZip(REPORT_LINE, Buffer.from('{"method":"onBlobReportMetadata"}\n'));
+const WHOLE_ZIP = zipOf(REPORT_LINE, Buffer.from('{"method":"onBlobReportMetadata"}\n'));
 
 /** `flis run` must refuse before the target starts: its opening line names the target once it is reached. */
 const nothingStarted = (r: { stdout: string }) =>
@@ -225,7 +197,7 @@ const merge: BadInputRow[] = [
   },
   {
     name: 'merge a shard whose blob zip has a corrupt entry (its CRC-32 does not match)',
-    setup: (sb) => shard(sb, 's1', CERTIFICATE, storedZip(REPORT_LINE, Buffer.from('{"method":"x"}\n'), 1234)),
+    setup: (sb) => shard(sb, 's1', CERTIFICATE, zipOf(REPORT_LINE, Buffer.from('{"method":"x"}\n'), { crc: 1234 })),
     args: ['merge', 's1', '--report-dir', 'merged'],
     stderr: /report-1-of-1\.zip: is not a whole zip/,
   },
