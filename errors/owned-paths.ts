@@ -104,9 +104,10 @@ function throughFile(path: string, what: string): PathError {
   );
 }
 
-function mkdirOrFail(dir: string, what: string): void {
+/** mkdir -p; answers the first folder it created (the folders from it down to `dir` are flis's). */
+function mkdirOrFail(dir: string, what: string): string | undefined {
   try {
-    mkdirSync(dir, { recursive: true });
+    return mkdirSync(dir, { recursive: true });
   } catch (e) {
     // mkdir -p says EEXIST or ENOTDIR when a part of the path is a file.
     const code = (e as NodeJS.ErrnoException).code;
@@ -201,7 +202,10 @@ export function claimFolder(dir: string, claim: FolderClaim): void {
   const what = `the ${claim.flag} folder`;
   const verdict = checkFolder(dir, claim);
   if (verdict === 'owned') return;
-  if (verdict === 'create') mkdirOrFail(dir, what);
+  const first = verdict === 'create' ? mkdirOrFail(dir, what) : undefined;
+  // Every folder mkdir -p made is flis's: reports/ made for reports/shard-1 may take the merged reports later.
+  for (let d = dir; first !== undefined && d.length > first.length && d !== dirname(d); d = dirname(d))
+    writeMarker(dirname(d), what);
   writeMarker(dir, what);
 }
 

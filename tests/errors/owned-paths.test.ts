@@ -23,8 +23,10 @@ describe('folders', () => {
   it('creates a missing folder with the marker, adopts an empty one, accepts a marked one', () => {
     const sb = makeSandbox();
     try {
-      claimFolder(sb.path('new/reports'), { flag: '--report-dir' });
-      assert.ok(existsSync(sb.path('new/reports', MARKER)), 'a created folder carries the marker');
+      claimFolder(sb.path('new/reports/shard-1'), { flag: '--report-dir' });
+      for (const made of ['new', 'new/reports', 'new/reports/shard-1'])
+        assert.ok(existsSync(sb.path(made, MARKER)), `${made}, created by flis, carries the marker`);
+      assert.ok(!existsSync(sb.path(MARKER)), 'a folder that was there already is not marked');
       sb.mkdir('empty');
       claimFolder(sb.path('empty'), { flag: '--report-dir' });
       assert.ok(existsSync(sb.path('empty', MARKER)), 'an empty folder is adopted');
