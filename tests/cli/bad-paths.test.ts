@@ -139,6 +139,7 @@ const run: BadInputRow[] = [
     setup: usersFiles,
     args: ['certify', '--partner', 'acme', '--deployment', 'embedded', '--report-dir', 'notes.txt'],
     stderr: /notes\.txt: --report-dir names a file/,
+    also: (r) => assert.doesNotMatch(r.stdout, /flis certify: acme on .* at http/, 'the target was started first'),
   },
 ];
 
