@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors/flis-error.ts';
+import { pathFrom } from '../errors/owned-paths.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -74,6 +75,22 @@ export function listOption(raw: string | string[] | undefined): string[] | undef
     .map((s) => s.trim())
     .filter(Boolean);
   return items.length ? items : undefined;
+}
+
+/**
+ * The report folder (`--report-dir`, else FLIS_REPORT_DIR, else reports/) and the name the user gave it by, for
+ * its errors. An empty or blank one is a usage error, never the current folder.
+ */
+export function reportDirOf(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  flagName = '--report-dir',
+): { reportDir: string; reportDirFrom: string } {
+  const fromEnv = flag === undefined && env.FLIS_REPORT_DIR !== undefined;
+  return {
+    reportDir: pathFrom(flagName, flag, { name: 'FLIS_REPORT_DIR', value: env.FLIS_REPORT_DIR }, 'reports'),
+    reportDirFrom: fromEnv ? 'FLIS_REPORT_DIR' : flagName,
+  };
 }
 
 const YES = /^(1|true|yes|on)$/i;

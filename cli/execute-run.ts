@@ -4,6 +4,7 @@
  * interrupted run wrote, write the reports and decide the exit code.
  */
 import { join } from 'node:path';
+import { checkWritableCassette } from '../recorder/cassette-path.ts';
 import { skipSummary } from '../reporting/certificate.ts';
 import type { RunReports } from '../reporting/run-reports.ts';
 import { groupSkips, skipGroupLine } from '../reporting/skip-groups.ts';
@@ -58,12 +59,17 @@ function loadRuntime() {
     import('../runner/run-suites.ts'),
     import('./finish-run.ts'),
     import('./undo-interrupted.ts'),
+    import('../reporting/report-folder.ts'),
   ]);
 }
 
 export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> {
-  const [{ reachTarget }, { runSuites }, { finishRun }, { undoIfInterrupted }] = await loadRuntime();
+  const [{ reachTarget }, { runSuites }, { finishRun }, { undoIfInterrupted }, { checkReportFolder }] =
+    await loadRuntime();
   const { target, limits } = plan;
+  // Before the target starts: a report folder flis may not write is one line, not a mock started for nothing.
+  checkReportFolder(plan.reportDir, plan.reportDirFrom);
+  if (plan.record) checkWritableCassette(plan.record);
   const live = await reachTarget({
     target,
     embedded: plan.embedded,
@@ -103,6 +109,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       allowWrites: target.allowWrites,
       writesSkippedReason: target.writesSkippedReason,
       reportDir: plan.reportDir,
+      reportDirFrom: plan.reportDirFrom,
       progress: plan.progress,
       startedAt: plan.startedAt,
       ...(live.gatewayNonce ? { gatewayNonce: live.gatewayNonce } : {}),

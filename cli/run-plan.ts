@@ -20,7 +20,7 @@ import type { RunLimits } from '../runner/run-limits.ts';
 import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
-import { flagOrEnv, flagOrEnvValue, intOption, listOption, sourceName } from './args.ts';
+import { flagOrEnv, flagOrEnvValue, intOption, listOption, reportDirOf, sourceName } from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
 import { embeddedOptions, embeddedOptionSpec, hasEmbeddedOptions, reproduceCommand } from './mock-options.ts';
@@ -92,6 +92,8 @@ export interface RunPlan {
   concurrency?: number;
   progress: Progress;
   reportDir: string;
+  /** Who named the report folder, for its errors: FLIS_REPORT_DIR, else --report-dir (or its default). */
+  reportDirFrom: string;
   shard?: string;
   runId?: string;
   startedAt: number;
@@ -210,7 +212,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     clientCassettes,
     embedded,
     progress,
-    reportDir: resolve(str(v['report-dir']) ?? env.FLIS_REPORT_DIR ?? 'reports'),
+    ...reportDirOf(str(v['report-dir']), env),
     // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
     ...optional('runId', replay?.run.runId ?? (env.FLIS_RUN_ID || (record ? newRunId() : undefined))),
     startedAt: replay?.run.startedAt ?? Date.now(),

@@ -19,6 +19,8 @@ export type FlisErrorCode =
   | 'FLIS_ERR_PROXY'
   /** A TLS handshake failed: the deployment's CA is not trusted, or it refused the client certificate. */
   | 'FLIS_ERR_TLS'
+  /** A path flis may not write, or may not replace because it cannot prove it wrote what is there (errors/owned-paths.ts). */
+  | 'FLIS_ERR_PATH'
   | 'FLIS_ERR_INTERNAL';
 
 export class FlisError extends Error {

@@ -3,27 +3,32 @@
  * path through a file, or a place the user cannot write is answered with one
  * line naming the file and what to do (exit 2), never a stack trace.
  */
-import { accessSync, constants, mkdirSync, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '../errors/flis-error.ts';
-
-const reasons: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'the file system is read-only',
-  ENOTDIR: 'a part of the path is a file, not a directory',
-  EISDIR: 'it is a directory',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is exceeded',
-  ENAMETOOLONG: 'the name is too long',
-};
+import { ConfigError, UsageError } from '../errors/flis-error.ts';
+import { PathError, reasonOf } from '../errors/owned-paths.ts';
 
 /** An fs error on a cassette, as the one line a user acts on. */
 export function cassetteFileError(file: string, err: unknown, doing = 'cannot be written'): ConfigError {
-  const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-  return new ConfigError(`the cassette ${doing}: ${reasons[code] ?? code}; give a --cassette FILE you can write`, {
+  return new ConfigError(`the cassette ${doing}: ${reasonOf(err)}; give a --cassette FILE you can write`, {
     file,
   });
+}
+
+/**
+ * A cassette's header document names its kind near the top (recorder/cassette-yaml.ts): a file that starts so is
+ * one flis wrote, and may be replaced or appended to. Anything else is the user's.
+ */
+function isFlisCassette(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
+    const header = /^\uFEFF?(?:---[^\n]*\n)?([\s\S]*?)(?:\n(?:---|\.\.\.)|$)/.exec(text)?.[1] ?? '';
+    return /^kind: flis-cassette\s*$/m.test(header) && /^format: \d+\s*$/m.test(header);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function directoryError(file: string): ConfigError {
@@ -53,6 +58,7 @@ export function checkReadableCassette(file: string): void {
 
 /** The cassette can be created or replaced: a file (or nothing yet) in a directory the user can write. */
 export function checkWritableCassette(file: string): void {
+  if (file.trim() === '') throw new UsageError('the cassette path is empty; give a --cassette FILE');
   const st = statOrNone(file);
   if (st?.isDirectory()) throw directoryError(file);
   if (st && !st.isFile()) throw new ConfigError('is not a regular file; give a --cassette FILE of its own', { file });
@@ -70,4 +76,10 @@ export function checkWritableCassette(file: string): void {
   } catch (e) {
     throw cassetteFileError(file, e);
   }
+  // The ownership rule (errors/owned-paths.ts): a file that is not a cassette is the user's, never replaced.
+  if (st && st.size > 0 && !isFlisCassette(file))
+    throw new PathError(
+      file,
+      'exists and is not a cassette flis wrote; flis never overwrites a file it cannot prove it wrote: remove it or give another name',
+    );
 }

@@ -4,10 +4,11 @@
  * HAR is never one object or one string). The HAR goes to a temp file beside
  * OUT, renamed over it when complete: a failure leaves an existing OUT as it was.
  */
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileParts, parseExchange, readCassetteHeader, walkCassette } from './cassette-reader.ts';
 import { ConfigError } from '../errors/flis-error.ts';
+import { claimFile, reasonOf } from '../errors/owned-paths.ts';
 import { harBase, harEntry } from './har.ts';
 import { toolInfo } from './header.ts';
 
@@ -19,10 +20,26 @@ function indented(value: unknown, depth: number): string {
   return JSON.stringify(value, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`);
 }
 
+/** The HAR exporter writes its creator near the top: a file that starts so is one flis exported. */
+function isFlisHar(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(512);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
+    const start = `{"log":{"version":"1.2","creator":{"name":${JSON.stringify(toolInfo().name)}`;
+    return text.replace(/\s+/g, '').startsWith(start);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Writes the HAR of `file` to `out`; returns the number of entries. Throws CassetteParseError for a bad cassette. */
 export function exportHarFile(file: string, out: string): number {
   const header = readCassetteHeader(file);
   const base = harBase(header);
+  // Before a byte is written: OUT must be a file flis may replace (absent, empty, or a HAR flis exported).
+  claimFile(out, { flag: 'OUT.har', kind: 'a HAR file', isOurs: isFlisHar });
+  mkdirSync(dirname(out), { recursive: true });
   const temp = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
   let fd: number;
   try {
@@ -58,6 +75,13 @@ export function exportHarFile(file: string, out: string): number {
     throw e;
   }
   closeSync(fd);
-  renameSync(temp, out);
+  try {
+    renameSync(temp, out);
+  } catch (e) {
+    unlinkSync(temp);
+    throw new ConfigError(`the HAR file cannot be written (${reasonOf(e)}); give an OUT.har file name you can write`, {
+      file: out,
+    });
+  }
   return entries;
 }

@@ -191,6 +191,48 @@ export function harToCassette(
   return { header, exchanges };
 }
 
+const isNameValues = (v: unknown): boolean =>
+  v === undefined ||
+  (Array.isArray(v) &&
+    v.every((h) => h && typeof h === 'object' && typeof h.name === 'string' && typeof h.value === 'string'));
+const isOptional = (v: unknown, type: string): boolean => v === undefined || typeof v === type;
+
+/**
+ * The fields an entry is read by, of the types HAR 1.2 gives them; the first that is not is named by its place
+ * (log.entries[i].request.headers), so a HAR from another tool that is malformed is one line, not a stack trace.
+ */
+function checkEntryShape(e: HarEntry, i: number, file: string): void {
+  const { request: q, response: r } = e;
+  const content = r.content as unknown;
+  const wrong = [
+    ['request.method', typeof q.method === 'string'],
+    ['request.headers', isNameValues(q.headers)],
+    ['request.queryString', isNameValues(q.queryString)],
+    ['request.postData', q.postData === undefined || (typeof q.postData === 'object' && q.postData !== null)],
+    ['request.postData.text', isOptional(q.postData?.text, 'string')],
+    ['response.headers', isNameValues(r.headers)],
+    ['response.content', content === undefined || (typeof content === 'object' && content !== null)],
+    ['response.content.text', isOptional(r.content?.text, 'string')],
+    ['startedDateTime', isOptional(e.startedDateTime, 'string')],
+  ].find(([, ok]) => !ok);
+  if (wrong)
+    throw new CassetteParseError(file, 1, `log.entries[${i}].${wrong[0]} to be as HAR 1.2 gives it`, 'another type');
+}
+
+/** The entry's URL; one that is not an absolute URL is named by its entry, never echoed (it may hold a secret). */
+function absoluteUrl(raw: unknown, i: number, file: string): URL {
+  try {
+    return new URL(String(raw));
+  } catch {
+    throw new CassetteParseError(
+      file,
+      1,
+      `log.entries[${i}].request.url to be an absolute URL (e.g. https://host/apis/v0/offers)`,
+      'a value that is not a URL',
+    );
+  }
+}
+
 function fromEntry(
   e: HarEntry,
   i: number,
@@ -202,7 +244,8 @@ function fromEntry(
   if (!e?.request?.url || !e.response || typeof e.response.status !== 'number') {
     throw new CassetteParseError(file, 1, `log.entries[${i}] to have request.url and response.status`);
   }
-  const url = new URL(e.request.url);
+  checkEntryShape(e, i, file);
+  const url = absoluteUrl(e.request.url, i, file);
   const path = relativePath(url.pathname, basePath);
   const reqHeaders = toMap(e.request.headers ?? []);
   const resHeaders = toMap(e.response.headers ?? []);

@@ -12,11 +12,21 @@
  * never clears, so the Trend widget fills in from the second report on.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { FlisError } from '../errors/flis-error.ts';
+import { ConfigError, FlisError } from '../errors/flis-error.ts';
+import { checkFolder, claimFile, claimFolder, clearOwned, PathError } from '../errors/owned-paths.ts';
 
 /**
  * The allure command (its package's cli.js), found the way Node finds the package: installed from the package,
@@ -37,6 +47,8 @@ export interface AllureHtmlOptions {
   reportName?: string;
   /** The history file (default: allure-history.jsonl beside the output folder). */
   historyPath?: string;
+  /** The flag that named the output folder, for its errors (default --output). */
+  outputFlag?: string;
 }
 
 export const DEFAULT_REPORT_NAME = 'FLIS conformance';
@@ -70,19 +82,68 @@ function runAllure(cli: string, args: string[], cwd: string): Promise<{ code: nu
   });
 }
 
+/** What allure's single-file report writes into its output folder: all flis clears there before a new one. */
+const ALLURE_OUTPUTS = ['index.html', 'summary.json', 'test-results.json', 'data', 'widgets', 'history', 'export'];
+
+/** An Allure report folder an older flis left (no marker): nothing in it but what allure writes, an index.html among it. */
+function provesAllureReport(_dir: string, entries: string[]): boolean {
+  return entries.includes('index.html') && entries.every((e) => ALLURE_OUTPUTS.includes(e));
+}
+
+/** A results folder given by the user: a folder (a file there is a mistake to name), holding result files. */
+function hasResults(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  if (!statSync(dir).isDirectory())
+    throw new PathError(dir, 'is a file, not a folder of Allure results; give the allure-results folder of a run');
+  return readdirSync(dir).some((f) => f.endsWith('-result.json'));
+}
+
+/**
+ * The history allure reads and appends to: one JSON object per line. A malformed line would stop allure with a
+ * stack trace after the report folder was cleared; it is named here first.
+ */
+export function checkHistoryFile(file: string): void {
+  claimFile(file, { flag: '--history', kind: 'an Allure history file', isOurs: () => true });
+  if (!existsSync(file)) return;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      entry = undefined;
+    }
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+      throw new ConfigError(
+        'is not an Allure history line (one JSON object per line); delete the line, or the file to start the trend afresh',
+        { file, line: i + 1 },
+      );
+  }
+}
+
 export async function buildAllureHtml(opts: AllureHtmlOptions): Promise<string> {
   const cli = ALLURE_CLI;
   if (!cli || !existsSync(cli))
     throw new FlisError('FLIS_ERR_CONFIG', 'the allure package is not installed (no allure/cli.js); run npm ci');
-  const dirs = opts.resultsDirs.filter((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('-result.json')));
+  const dirs = opts.resultsDirs.filter(hasResults);
   if (dirs.length === 0)
     throw new FlisError(
       'FLIS_ERR_USAGE',
       `no Allure results in ${opts.resultsDirs.join(', ')}; run 'flis run' first (it writes <report-dir>/allure-results)`,
     );
   const output = resolve(opts.outputDir);
-  rmSync(output, { recursive: true, force: true });
-  mkdirSync(dirname(output), { recursive: true });
+  const historyPath = resolve(opts.historyPath ?? defaultHistoryPath(output));
+  // Every path is checked before anything is cleared: the output folder must be flis's, the history readable.
+  const outputClaim = { flag: opts.outputFlag ?? '--output', provesOurs: provesAllureReport };
+  checkFolder(output, outputClaim);
+  checkHistoryFile(historyPath);
+  claimFolder(output, outputClaim);
+  clearOwned(
+    output,
+    readdirSync(output).filter((e) => ALLURE_OUTPUTS.includes(e)),
+  );
+  mkdirSync(dirname(historyPath), { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'flis-allure-'));
   try {
     const reportName = opts.reportName ?? DEFAULT_REPORT_NAME;
@@ -90,7 +151,7 @@ export async function buildAllureHtml(opts: AllureHtmlOptions): Promise<string> 
     const config = {
       name: reportName,
       output,
-      historyPath: resolve(opts.historyPath ?? defaultHistoryPath(output)),
+      historyPath,
       plugins: { allure2: { options: { singleFile: true, reportLanguage: 'en', reportName } } },
     };
     const configFile = join(work, 'allurerc.mjs');

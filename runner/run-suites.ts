@@ -4,11 +4,12 @@
  * The token travels only in the child's environment, never on a command line.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import type { NetworkFacts } from '../reporting/certificate.ts';
+import { clearReportFolder } from '../reporting/report-folder.ts';
 import { redactText } from '../suites/lib/redact.ts';
 import { pipeRedacted } from './redacting-stream.ts';
 import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKER_CONCURRENCY } from './run-limits.ts';
@@ -44,6 +45,8 @@ export interface SuiteRunOptions {
   /** Playwright project names: the folders under suites/. All when absent. */
   suites?: string[];
   reportDir: string;
+  /** Who named the report folder (--report-dir, FLIS_REPORT_DIR), for its errors. */
+  reportDirFrom?: string;
   seed?: number;
   runs?: number;
   runId?: string;
@@ -125,16 +128,10 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
   const seed = opts.seed ?? newSeed();
   const runId = opts.runId ?? newRunId();
   const reportDir = resolve(opts.reportDir);
-  mkdirSync(reportDir, { recursive: true });
+  // A run owns its report folder: what an earlier run wrote there goes (its results would be read as this run's,
+  // its certificate would sit beside this run's results); a folder flis cannot prove its own is refused (exit 2).
+  clearReportFolder(reportDir, opts.reportDirFrom);
   const resultsFile = join(reportDir, 'results.json');
-  // Results of an earlier run in the same folder would be read as this run's (Allure and observations accumulate files).
-  for (const stale of [
-    resultsFile,
-    join(reportDir, 'allure-results'),
-    join(reportDir, OBSERVATIONS_DIR),
-    join(reportDir, 'blob'),
-  ])
-    rmSync(stale, { recursive: true, force: true });
   const args = [
     PLAYWRIGHT_CLI,
     'test',

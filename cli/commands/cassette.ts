@@ -1,6 +1,6 @@
 /** `flis cassette lint|scan|export-har|import-har`: check, scan and convert cassettes. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { formatViolation } from '../../recorder/contract-check.ts';
@@ -14,7 +14,8 @@ import { scanCassette } from '../../recorder/scan.ts';
 import { secretsFromEnv } from '../../recorder/secrets.ts';
 import { judgeDelivery } from '../../webhooks/cassette.ts';
 import { diffCassettes, diffLine, diffMarkdown } from '../../reporting/cassette-diff.ts';
-import { listOption, parseCommandArgs } from '../args.ts';
+import { checkDiffFolder, claimDiffFolder } from '../../reporting/report-folder.ts';
+import { listOption, parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 const subcommands = ['lint', 'repair', 'diff', 'scan', 'export-har', 'import-har'] as const;
@@ -80,10 +81,12 @@ function repair(file: string, io: CommandIo): number {
   return EXIT.ok;
 }
 
-function diff(a: string, b: string, io: CommandIo, out: string): number {
+function diff(a: string, b: string, io: CommandIo, out: { reportDir: string; reportDirFrom: string }): number {
+  const dir = out.reportDir;
+  // The folder is checked before the cassettes are read (a bad --out costs nothing), and claimed once they were.
+  checkDiffFolder(dir, out.reportDirFrom);
   const r = diffCassettes(a, b);
-  const dir = resolve(out);
-  mkdirSync(dir, { recursive: true });
+  claimDiffFolder(dir, out.reportDirFrom);
   writeFileSync(join(dir, 'diff.json'), `${JSON.stringify(r, null, 2)}\n`);
   writeFileSync(join(dir, 'diff.md'), diffMarkdown(r));
   for (const d of r.differences) io.out(diffLine(d));
@@ -144,7 +147,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (sub === 'repair') return repair(positionals(sub, args, ['FILE'])[0]!, io);
   if (sub === 'diff') {
     const [a, b] = positionals(sub, args, ['A.yaml', 'B.yaml']);
-    return diff(a!, b!, io, v.out ?? io.env.FLIS_REPORT_DIR ?? 'reports');
+    return diff(a!, b!, io, reportDirOf(v.out, io.env, '--out'));
   }
   if (sub === 'scan') return scan(positionals(sub, args, ['FILE'])[0]!, io, secretEnv);
   if (sub === 'export-har') {

@@ -3,8 +3,8 @@
  * mock and the sandbox), and where their answers differ beyond what the
  * contract leaves open, per operation.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type ResolvedTarget, resolveTarget } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
 import { closeConnection, openConnection, withoutProxyEnv } from '../../net/connection.ts';
@@ -12,12 +12,13 @@ import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '.
 import { checkConnection } from '../../net/preflight.ts';
 import { issuesTokens, type TokenOptions, withTargetToken } from '../../net/token-options.ts';
 import type { Connection, ConnectionSettings } from '../../net/types.ts';
+import { checkDiffFolder, claimDiffFolder } from '../../reporting/report-folder.ts';
 import { type Difference, differencesByOperation } from '../../reporting/shape-diff.ts';
 import { redactText } from '../../suites/lib/redact.ts';
 import { type DiffTarget, runDifferential } from '../../runner/differential.ts';
 import { newRunId, newSeed } from '../../runner/run-suites.ts';
 import { startTarget } from '../../runner/start-target.ts';
-import { intOption, parseCommandArgs } from '../args.ts';
+import { intOption, parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 const help = `Usage: flis diff --deployment A --deployment B [--seed N] [options]
@@ -117,7 +118,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const seed = intOption('seed', v.seed, { max: 2 ** 31 - 1 }) ?? newSeed();
   const runs = intOption('runs', v.runs, { min: 1, max: 1000 }) ?? 5;
   const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? 10_000;
-  const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
+  const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
   const net = parseConnectionOptions(v, io.env);
   const resolved = names.map((n) =>
     resolveTarget(
@@ -126,6 +127,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     ),
   );
   const writes = resolved.every((r) => r.allowWrites);
+  // Before either deployment is reached: a report folder flis may not write is one line, not a wasted diff.
+  checkDiffFolder(reportDir, reportDirFrom);
   const live: Reached[] = [];
   try {
     for (const [i, r] of resolved.entries()) live.push(await reach(names[i] ?? '', r, net, io.env));
@@ -143,7 +146,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     const diffs = differencesByOperation(pairs);
     // Every token issued during the diff, the client secret and proxy credentials, learnt by now.
     const secrets = live.flatMap((l) => l.connection.tokens.secrets());
-    mkdirSync(reportDir, { recursive: true });
+    claimDiffFolder(reportDir, reportDirFrom);
     writeFileSync(
       join(reportDir, 'diff.json'),
       redactText(

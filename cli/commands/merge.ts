@@ -2,11 +2,12 @@
  * `flis merge`: the shards of a CI run as one report folder with one
  * Playwright report, one Allure result set, one certificate and one drift report.
  */
-import { resolve } from 'node:path';
 import { UsageError } from '../../errors/flis-error.ts';
+import { givenPath } from '../../errors/owned-paths.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
 import { mergeShards } from '../../reporting/merge-shards.ts';
-import { parseCommandArgs } from '../args.ts';
+import { checkReportFolder } from '../../reporting/report-folder.ts';
+import { parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { envSecrets, finishRun } from '../finish-run.ts';
 import { gateOptionSpec, parseGates, STRICT_HELP, strictOf } from '../gate-options.ts';
@@ -36,11 +37,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     );
   const gates = parseGates(v);
   const strict = strictOf(v, io.env);
-  const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
-  if (positionals.map((p) => resolve(p)).includes(reportDir))
+  const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
+  const shards = positionals.map((p) => givenPath('SHARD_DIR', p));
+  if (shards.includes(reportDir))
     throw new UsageError(`--report-dir ${reportDir} is one of the shard folders; merge into a folder of its own`);
+  // Before a shard is read: a report folder flis may not write is one line.
+  checkReportFolder(reportDir, reportDirFrom);
   const secrets = envSecrets(io.env);
-  const merged = await mergeShards(positionals, reportDir, secrets);
+  const merged = await mergeShards(shards, reportDir, secrets, reportDirFrom);
   for (const w of merged.warnings) io.err(`flis merge: warning: ${w}`);
   // A failed contract check in any shard fails the merged run, as it would have failed the unsharded one.
   const { exitCode } = finishRun(

@@ -14,6 +14,7 @@ import { checkConnection } from '../../net/preflight.ts';
 import { isDirect } from '../../net/proxy-url.ts';
 import { issuesTokens, withTargetToken } from '../../net/token-options.ts';
 import type { Connection } from '../../net/types.ts';
+import { checkWritableCassette } from '../../recorder/cassette-path.ts';
 import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
 import { defaultMatchOptions } from '../../recorder/match.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
@@ -205,6 +206,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const mode = parseMode(v.mode ?? 'record');
   if (!v.cassette) throw new UsageError(`--cassette FILE is required. See 'flis record --help'.`);
+  // Before the upstream is reached: a cassette path flis may not write (or a file of the user's) is one line.
+  if (modePolicies[mode].write !== 'none') checkWritableCassette(resolve(v.cassette));
   if (!v.upstream && modePolicies[mode].needsUpstream)
     throw new UsageError(`--upstream NAME|URL is required in mode '${mode}'. See 'flis record --help'.`);
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;

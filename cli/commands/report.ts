@@ -1,9 +1,10 @@
 /**
  * `flis report`: build the self-contained Allure HTML report of a run, offline.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { givenPath } from '../../errors/owned-paths.ts';
 import { buildAllureHtml } from '../../reporting/allure-html.ts';
-import { parseCommandArgs } from '../args.ts';
+import { parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 const help = `Usage: flis report [options] [RESULTS_DIR ...]
@@ -19,6 +20,8 @@ nothing loaded from outside it), offline, with the allure 3 package.
                            Trend widgets fill in (default: allure-history.jsonl beside the report folder,
                            DIR/allure-history.jsonl); keep it between CI runs (e.g. a cached artifact)
 
+The output folder is one flis created (it carries .flis-owned) or an empty one; a file, or a folder of
+yours, is refused (exit 2) and left untouched.
 Tests are labelled by resource group (epic), operation (feature), check (story) and clause; failed
 tests carry their request and response (token redacted) and the flis-failure record.
 Exit codes: 0 report written, 2 no results or a usage error.`;
@@ -36,13 +39,16 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help);
     return EXIT.ok;
   }
-  const reportDir = resolve(v['report-dir'] ?? io.env.FLIS_REPORT_DIR ?? 'reports');
-  const resultsDirs = positionals.length ? positionals : [join(reportDir, 'allure-results')];
+  const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
+  const resultsDirs = positionals.length
+    ? positionals.map((p) => givenPath('RESULTS_DIR', p))
+    : [join(reportDir, 'allure-results')];
   const index = await buildAllureHtml({
     resultsDirs,
-    outputDir: v.output ?? join(reportDir, 'allure-report'),
+    outputDir: v.output !== undefined ? givenPath('--output', v.output) : join(reportDir, 'allure-report'),
+    outputFlag: v.output !== undefined ? '--output' : `${reportDirFrom}'s allure-report`,
     ...(v.name ? { reportName: v.name } : {}),
-    ...(v.history ? { historyPath: resolve(v.history) } : {}),
+    ...(v.history !== undefined ? { historyPath: givenPath('--history', v.history) } : {}),
   });
   io.out(`Allure report: ${index}`);
   return EXIT.ok;

@@ -68,6 +68,8 @@ A read-only target (live data, or --base-url without --allow-writes) never recei
 or DELETE. An unreachable target exits 2 before any suite runs. The first SIGINT/SIGTERM stops the run,
 undoes what it wrote, writes the reports of what ran and exits 130/143; a second one exits at once.
 
+DIR is a folder flis created (it carries .flis-owned), an empty one, or one an older flis left; a run clears
+what runs write there and nothing else. A file, or a folder holding your files, is refused (exit 2).
 Reports: DIR/html/index.html (Playwright), DIR/junit.xml, DIR/results.json, DIR/run.json,
 DIR/allure-results/ ('flis report' builds the Allure HTML), DIR/certificate.json and DIR/certificate.html
 (the conformance certificate), DIR/drift.md and DIR/drift.json (undocumented fields, values and status
