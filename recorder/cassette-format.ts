@@ -84,6 +84,11 @@ export interface Violation {
   pointer?: string;
   /** Location of the rule in the schema. */
   schemaPath?: string;
+  /**
+   * Set on the entry that follows the listed violations of one body and schema
+   * when there were more: how many were not listed (recorder/contract-check.ts).
+   */
+  more?: number;
   message: string;
 }
 
