@@ -89,6 +89,8 @@ export interface Violation {
    * when there were more: how many were not listed (recorder/contract-check.ts).
    */
   more?: number;
+  /** Set with `more` when it is a lower bound (past the cap, an item of a list counts once). */
+  atLeast?: true;
   message: string;
 }
 

@@ -163,7 +163,10 @@ function* schemaChecks(
       ...base,
       pointer: '',
       more,
-      message: `and ${more} more violation(s) of ${schema}.schema.json in this body (the first ${out.length} are listed)`,
+      ...(verdict.exact ? {} : { atLeast: true as const }),
+      message: verdict.exact
+        ? `and ${more} more violation(s) of ${schema}.schema.json in this body (the first ${out.length} are listed)`
+        : `and at least ${more} more violation(s) of ${schema}.schema.json in this body (the first ${out.length} are listed; past them, an item of the list counts once however many rules it breaks)`,
     });
   return out;
 }

@@ -112,18 +112,18 @@ export function linearErrorMerge(code: string): string {
   return out;
 }
 
-function addAll(): Ajv2020 {
+function addAll(allErrors = true): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
-    allErrors: true,
+    allErrors,
     allowUnionTypes: true,
-    verbose: true,
+    verbose: allErrors,
     code: { process: linearErrorMerge },
   });
   addFormats(ajv);
   for (const name of schemaNames) {
     const schema = { ...readSchemaFile(name), $id: `${BASE}${name}.schema.json` };
-    claim(schema, name);
+    if (allErrors) claim(schema, name);
     ajv.addSchema(schema);
   }
   return ajv;
@@ -139,6 +139,20 @@ export function validatorFor(name: SchemaName): ValidateFunction {
   fn = registry.getSchema(`${BASE}${name}.schema.json`);
   if (!fn) throw new Error(`schema ${name}.schema.json did not compile`);
   compiled.set(name, fn);
+  return fn;
+}
+
+/** Validators that stop at the first error: only whether a value is valid (validateInSlices, past its cap). */
+let firstErrorRegistry: Ajv2020 | undefined;
+const firstErrorCompiled = new Map<SchemaName, ValidateFunction>();
+
+function firstErrorValidatorFor(name: SchemaName): ValidateFunction {
+  let fn = firstErrorCompiled.get(name);
+  if (fn) return fn;
+  firstErrorRegistry ??= addAll(false);
+  fn = firstErrorRegistry.getSchema(`${BASE}${name}.schema.json`);
+  if (!fn) throw new Error(`schema ${name}.schema.json did not compile`);
+  firstErrorCompiled.set(name, fn);
   return fn;
 }
 
@@ -164,17 +178,24 @@ export function validate(name: SchemaName, data: unknown): ValidationResult {
 
 /** A verdict that lists at most a given number of violations and counts all of them. */
 export interface CappedValidationResult extends ValidationResult {
-  /** Every violation found, listed or not (`violations.length` is at most the cap). */
+  /** The violations found, listed or not (`violations.length` is at most the cap). */
   total: number;
+  /**
+   * False when `total` is a lower bound: once the cap is full, each further item of a list is only asked whether it
+   * is valid, and an invalid one counts once however many rules it breaks.
+   */
+  exact: boolean;
 }
 
 /**
  * Validates like validate(), but turns only the first `max` errors into
- * violations and counts the rest. An invalid body can hold millions of errors
- * (an empty object in a list of offers breaks ~40 rules); formatting them all
- * costs more than validating. A list schema (an array whose items are one $ref)
- * is judged item by item, so the errors alive at once are one item's, not the
- * whole body's: the same verdict, with the garbage collector's work linear too.
+ * violations. An invalid body can hold millions of errors (an empty object in
+ * a list of offers breaks ~40 rules), and gathering and formatting them costs
+ * far more than validating. A list schema (an array whose items are one $ref)
+ * is judged item by item: until the cap is full, with every error of an item;
+ * after it, each item is only asked whether it is valid (ajv stops at its first
+ * error) and an invalid one counts once, so the count of the rest is a lower
+ * bound and costs no more than validating a valid list.
  */
 export function validateCapped(name: SchemaName, data: unknown, max: number): CappedValidationResult {
   return runToEnd(validateInSlices(name, data, max));
@@ -195,14 +216,23 @@ export function* validateInSlices(
   const item = listItemSchema(name);
   const out: SchemaViolation[] = [];
   let total = 0;
+  let exact = true;
   if (item && Array.isArray(data)) {
     const fn = validatorFor(item);
+    let firstError: ValidateFunction | undefined;
     for (let i = 0; i < data.length; i++) {
       if (i > 0 && i % ITEMS_PER_SLICE === 0) yield;
-      total += collect(fn, data[i], item, `/${i}`, max, out);
+      if (out.length < max) total += collect(fn, data[i], item, `/${i}`, max, out);
+      else {
+        firstError ??= firstErrorValidatorFor(item);
+        if (!firstError(data[i])) {
+          total += 1;
+          exact = false;
+        }
+      }
     }
   } else total = collect(validatorFor(name), data, name, '', max, out);
-  return { valid: total === 0, violations: out, total };
+  return { valid: total === 0, violations: out, total, exact };
 }
 
 /** Runs steps without pausing and returns their result. */

@@ -25,7 +25,9 @@ const help = `Usage: flis cassette <subcommand> ...
                                           check every exchange against the contract, citing the clause;
                                           exit 1 when a violation is found. A torn last exchange or text
                                           after the last document is a warning (see repair). Webhook
-                                          cassettes (flis webhooks listen) are judged by spec 6
+                                          cassettes (flis webhooks listen) are judged by spec 6. A body
+                                          lists at most 10 schema violations and counts the rest. FILE must
+                                          be a regular file. SIGINT/SIGTERM end it at once
   flis cassette repair FILE               cut a torn last exchange, or text after the last document, off
                                           FILE (written to a temporary file, then renamed over FILE)
   flis cassette diff A.yaml B.yaml [--out DIR]
@@ -75,8 +77,9 @@ function lint(file: string, io: CommandIo): number {
   let total = 0;
   for (const f of report.findings) total += violationCount(f.violation);
   const unlisted = total - report.findings.filter((f) => f.violation.more === undefined).length;
+  const atLeast = report.findings.some((f) => f.violation.atLeast) ? 'at least ' : '';
   io.out(
-    `flis cassette lint: ${report.exchanges} exchanges, ${total} contract violations${unlisted ? ` (${unlisted} not listed)` : ''}${report.tail ? ', 1 warning' : ''}`,
+    `flis cassette lint: ${report.exchanges} exchanges, ${atLeast}${total} contract violations${unlisted ? ` (${unlisted} not listed)` : ''}${report.tail ? ', 1 warning' : ''}`,
   );
   return report.findings.length ? EXIT.checkFailed : EXIT.ok;
 }
