@@ -11,6 +11,12 @@ export interface CommandIo {
   stopped: Promise<void>;
   /** The same, with the signal: `flis run` exits 130 (SIGINT) or 143 (SIGTERM) after cleaning up. */
   signal?: Promise<StopSignal>;
+  /**
+   * For a command with nothing to clean up that may hold the thread for long (a lint of a large cassette): from now
+   * on SIGINT/SIGTERM end the process at once, by the signal's default action (exit status 130/143 in a shell),
+   * even in the middle of synchronous work, where a listener would wait for it to end.
+   */
+  endOnSignal?: () => void;
 }
 
 export interface Command {

@@ -48,10 +48,11 @@ function secretsIn(env: NodeJS.ProcessEnv): string[] {
  * Listening replaces Node's default of dying on the first signal, so a command that does not await it
  * still gets the second-signal exit.
  */
-function stopSignal(): Promise<StopSignal> {
-  return new Promise((done) => {
+function stopSignal(): { signal: Promise<StopSignal>; release(): void } {
+  let on: ((signal: StopSignal) => void) | undefined;
+  const signal = new Promise<StopSignal>((done) => {
     let first: StopSignal | undefined;
-    const on = (signal: StopSignal) => {
+    on = (signal: StopSignal) => {
       if (first) {
         process.stderr.write(`flis: ${signal} again: exiting at once, without cleaning up\n`);
         process.exit(SIGNAL_EXIT[signal]);
@@ -63,17 +64,23 @@ function stopSignal(): Promise<StopSignal> {
     process.on('SIGINT', on);
     process.on('SIGTERM', on);
   });
+  // Without a listener, the signal's default action ends the process at once, whatever JavaScript is running.
+  const release = () => {
+    if (on) for (const s of ['SIGINT', 'SIGTERM'] as const) process.off(s, on);
+  };
+  return { signal, release };
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const secrets = secretsIn(env);
-  const signal = stopSignal();
+  const { signal, release } = stopSignal();
   const io: CommandIo = {
     out: (line) => process.stdout.write(`${redactText(line, secrets)}\n`),
     err: (line) => process.stderr.write(`${redactText(line, secrets)}\n`),
     env,
     stopped: signal.then(() => undefined),
     signal,
+    endOnSignal: release,
   };
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {

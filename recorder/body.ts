@@ -4,7 +4,7 @@
  * it gives back the exact bytes received, so replay never alters a body.
  */
 import { isAscii } from 'node:buffer';
-import type { SchemaName, SchemaViolation } from '../schemas/registry.ts';
+import type { CappedValidationResult, SchemaName } from '../schemas/registry.ts';
 import { isCanonicalJson } from './canonical-json.ts';
 import { hiddenField } from './hidden-field.ts';
 import type { StoredBody } from './cassette-format.ts';
@@ -66,7 +66,7 @@ export interface JsonSource {
    * The body's flow text (cassette-yaml.ts), and its verdicts by schema (contract-check.ts).
    */
   flow: FlowJson | undefined;
-  verdicts: Map<SchemaName, SchemaViolation[]> | undefined;
+  verdicts: Map<SchemaName, CappedValidationResult> | undefined;
 }
 
 const jsonSources = hiddenField<StoredBody, JsonSource>('the JSON text and bytes a body arrived as');

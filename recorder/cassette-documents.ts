@@ -93,8 +93,15 @@ export function* splitDocuments(
     else onIgnored?.(stray);
   };
 
+  /** Chunks of a line longer than a chunk, joined once its newline comes: joining at every chunk is quadratic. */
+  let waiting: Buffer[] = [];
   for (const chunk of chunks) {
-    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    if (carry.length && chunk.indexOf(NL) < 0) {
+      waiting.push(chunk);
+      continue;
+    }
+    const buf = carry.length ? Buffer.concat([carry, ...waiting, chunk]) : chunk;
+    waiting = [];
     let start = 0;
     for (let nl = buf.indexOf(NL); nl >= 0; nl = buf.indexOf(NL, start)) {
       line(buf, start, nl + 1);
@@ -109,6 +116,7 @@ export function* splitDocuments(
     base += start;
     yield* out.splice(0);
   }
+  if (waiting.length) carry = Buffer.concat([carry, ...waiting]);
   if (carry.length) line(carry, 0, carry.length);
   if (doc) finish(false, carry, carry.length);
   yield* out.splice(0);

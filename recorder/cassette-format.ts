@@ -84,6 +84,13 @@ export interface Violation {
   pointer?: string;
   /** Location of the rule in the schema. */
   schemaPath?: string;
+  /**
+   * Set on the entry that follows the listed violations of one body and schema
+   * when there were more: how many were not listed (recorder/contract-check.ts).
+   */
+  more?: number;
+  /** Set with `more` when it is a lower bound (past the cap, an item of a list counts once). */
+  atLeast?: true;
   message: string;
 }
 

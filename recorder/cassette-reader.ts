@@ -7,7 +7,7 @@
  * while writing it), and text after the last document is junk: either is
  * reported as the cassette's tail, never silently replayed.
  */
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, openSync, type Stats, statSync } from 'node:fs';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import {
   CASSETTE_FORMAT,
@@ -115,13 +115,26 @@ export function readCassetteHeader(file: string): CassetteHeader {
 
 /** The documents of a cassette file, read in chunks; an unreadable file is a CassetteParseError. */
 export function fileParts(file: string, onIgnored?: (line: StrayLine) => void): Iterable<CassettePart> {
+  let kind: string | undefined;
   try {
-    if (statSync(file).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
-    closeSync(openSync(file, 'r'));
+    kind = notRegular(statSync(file));
+    if (!kind) closeSync(openSync(file, 'r'));
   } catch (e) {
     throw new CassetteParseError(file, 1, 'a readable cassette file', (isErrno(e) ? e.code : undefined) ?? String(e));
   }
+  // A device or a pipe can be endless (/dev/zero) or block for ever: a cassette is a file with an end.
+  if (kind) throw new CassetteParseError(file, 1, 'a regular file (a cassette)', kind);
   return splitDocuments(fileChunks(file), onIgnored);
+}
+
+function notRegular(st: Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
 }
 
 /**

@@ -4,13 +4,14 @@
  * enforces (the operation's own clause for its schemas). A partner recording
  * its own client sees at once where its traffic leaves the contract.
  */
-import { type SchemaViolation, validate, type SchemaName } from '../schemas/registry.ts';
+import { type CappedValidationResult, runToEnd, type SchemaName, validateInSlices } from '../schemas/registry.ts';
 import { matchOperation, type Operation } from '../specs/contract.ts';
 import { jsonSourceOf, jsonValue } from './body.ts';
 import { hiddenField } from './hidden-field.ts';
 import type { RecordedRequest, RecordedResponse, StoredBody, Violation } from './cassette-format.ts';
 
-const MAX_SCHEMA_VIOLATIONS = 10;
+/** Violations listed per body and schema; the rest are counted in one more entry (`more`). */
+export const MAX_SCHEMA_VIOLATIONS = 10;
 
 export interface CheckInput {
   request: RecordedRequest;
@@ -21,7 +22,20 @@ export interface CheckInput {
   upstreamFailed: boolean;
 }
 
-export function checkExchange(x: CheckInput): { operation: Operation | undefined; violations: Violation[] } {
+export interface CheckResult {
+  operation: Operation | undefined;
+  violations: Violation[];
+}
+
+export function checkExchange(x: CheckInput): CheckResult {
+  return runToEnd(checkExchangeInSlices(x));
+}
+
+/**
+ * The check as steps that pause between slices of a large list body (schemas/registry.ts validateInSlices): the
+ * recorder judges a large body a slice per event-loop turn, and `flis cassette lint` answers a signal between two.
+ */
+export function* checkExchangeInSlices(x: CheckInput): Generator<void, CheckResult, void> {
   const operation = operationFor(x.request.method, x.request.path);
   const opId = operation?.operationId ?? null;
   const v: Violation[] = [];
@@ -43,8 +57,8 @@ export function checkExchange(x: CheckInput): { operation: Operation | undefined
       message: `the request carries no 'Authorization: Bearer <token>' header`,
     });
   }
-  v.push(...requestChecks(x.request, operation));
-  if (!x.upstreamFailed) v.push(...responseChecks(x.response, operation));
+  v.push(...(yield* requestChecks(x.request, operation)));
+  if (!x.upstreamFailed) v.push(...(yield* responseChecks(x.response, operation)));
   return { operation, violations: v };
 }
 
@@ -67,7 +81,7 @@ function operationFor(method: string, path: string): Operation | undefined {
   return op ?? undefined;
 }
 
-function requestChecks(req: RecordedRequest, op: Operation | undefined): Violation[] {
+function* requestChecks(req: RecordedRequest, op: Operation | undefined): Generator<void, Violation[], void> {
   const opId = op?.operationId ?? null;
   const out: Violation[] = [];
   const hasBody = req.body !== null && req.body.size > 0;
@@ -85,7 +99,7 @@ function requestChecks(req: RecordedRequest, op: Operation | undefined): Violati
     // One fault, one failure: a body sent under another content type is write-content-type's finding; the schema
     // judges it only when its text is JSON all the same (a wrong value in it is a fault of its own).
     const body = out.length ? asJsonText(req.body) : req.body;
-    if (body) out.push(...schemaChecks('request', op, op.requestSchema, body));
+    if (body) out.push(...(yield* schemaChecks('request', op, op.requestSchema, body)));
   }
   return out;
 }
@@ -101,7 +115,7 @@ function asJsonText(body: StoredBody | null): StoredBody | null {
   }
 }
 
-function responseChecks(res: RecordedResponse, op: Operation | undefined): Violation[] {
+function* responseChecks(res: RecordedResponse, op: Operation | undefined): Generator<void, Violation[], void> {
   const opId = op?.operationId ?? null;
   const out: Violation[] = [];
   if (res.status >= 500) {
@@ -124,16 +138,16 @@ function responseChecks(res: RecordedResponse, op: Operation | undefined): Viola
     });
   }
   if (op?.responseSchema && res.status >= 200 && res.status <= 299)
-    out.push(...schemaChecks('response', op, op.responseSchema, res.body));
+    out.push(...(yield* schemaChecks('response', op, op.responseSchema, res.body)));
   return out;
 }
 
-function schemaChecks(
+function* schemaChecks(
   direction: 'request' | 'response',
   op: Operation,
   schema: SchemaName,
   body: RecordedRequest['body'],
-): Violation[] {
+): Generator<void, Violation[], void> {
   const base = {
     check: `${direction}-schema`,
     clause: op.clause,
@@ -152,14 +166,25 @@ function schemaChecks(
       },
     ];
   }
-  return schemaViolations(schema, json.value, body!)
-    .slice(0, MAX_SCHEMA_VIOLATIONS)
-    .map((s) => ({
+  const verdict = yield* schemaViolations(schema, json.value, body!);
+  const out: Violation[] = verdict.violations.map((s) => ({
+    ...base,
+    pointer: s.pointer,
+    schemaPath: s.schemaPath,
+    message: `${s.pointer || '(root)'}: ${s.message}`,
+  }));
+  const more = verdict.total - out.length;
+  if (more > 0)
+    out.push({
       ...base,
-      pointer: s.pointer,
-      schemaPath: s.schemaPath,
-      message: `${s.pointer || '(root)'}: ${s.message}`,
-    }));
+      pointer: '',
+      more,
+      ...(verdict.exact ? {} : { atLeast: true as const }),
+      message: verdict.exact
+        ? `and ${more} more violation(s) of ${schema}.schema.json in this body (the first ${out.length} are listed)`
+        : `and at least ${more} more violation(s) of ${schema}.schema.json in this body (the first ${out.length} are listed; past them, an item of the list counts once however many rules it breaks)`,
+    });
+  return out;
 }
 
 /**
@@ -167,17 +192,21 @@ function schemaChecks(
  * repeated answer is the same parsed value (recorder/body.ts storedBody), and
  * validation neither changes the value nor depends on anything else.
  */
-const verdicts = hiddenField<object, Map<SchemaName, SchemaViolation[]>>('the verdicts on a body value');
+const verdicts = hiddenField<object, Map<SchemaName, CappedValidationResult>>('the verdicts on a body value');
 
-function schemaViolations(schema: SchemaName, value: unknown, body: StoredBody): SchemaViolation[] {
-  if (value === null || typeof value !== 'object') return validate(schema, value).violations;
+function* schemaViolations(
+  schema: SchemaName,
+  value: unknown,
+  body: StoredBody,
+): Generator<void, CappedValidationResult, void> {
+  if (value === null || typeof value !== 'object') return yield* validateInSlices(schema, value, MAX_SCHEMA_VIOLATIONS);
   // A body this process stored keeps its verdicts with its source (recorder/body.ts JsonSource); one read back
   // from a cassette, on its value.
   const source = jsonSourceOf(body);
   const known = source ? source.verdicts : verdicts.get(value);
   let out = known?.get(schema);
   if (out) return out;
-  out = validate(schema, value).violations;
+  out = yield* validateInSlices(schema, value, MAX_SCHEMA_VIOLATIONS);
   if (known) known.set(schema, out);
   else if (source) source.verdicts = new Map([[schema, out]]);
   else verdicts.set(value, new Map([[schema, out]]));
@@ -186,6 +215,11 @@ function schemaViolations(schema: SchemaName, value: unknown, body: StoredBody):
 
 function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** How many violations an entry stands for: itself, or the ones it says were not listed. */
+export function violationCount(v: Violation): number {
+  return v.more ?? 1;
 }
 
 /** One line per violation, for live printing and `flis cassette lint`. */

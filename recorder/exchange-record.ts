@@ -9,10 +9,11 @@ import { performance } from 'node:perf_hooks';
 import { type BodyCapture, storedBody } from './body.ts';
 import type { Exchange, RecordedRequest, RecordedResponse, UpstreamFailure } from './cassette-format.ts';
 import type { LateRedaction } from './cassette-writer.ts';
-import { checkExchange, formatViolation } from './contract-check.ts';
+import { checkExchangeInSlices, formatViolation, violationCount } from './contract-check.ts';
 import { CassetteSecretError } from './errors.ts';
 import { headerValue, type Ctx, type Pending } from './proxy-context.ts';
 import { keepHeaders, type Redactor } from './redact.ts';
+import { runToEnd } from '../schemas/registry.ts';
 import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
 function queryOf(url: URL): Record<string, string | string[]> {
@@ -106,7 +107,7 @@ export function record(
   if (failure) ctx.stats.failures += 1;
   // Storing a body (decoding it, checking it is byte-faithful JSON) is part of the job: off the response path too.
   const completed = new Completed(ctx, req, x, reqCapture, response, failure);
-  if (ctx.o.durable) completed.run();
+  if (ctx.o.durable) runToEnd(completed.steps());
   else ctx.queue.push(completed);
 }
 
@@ -124,8 +125,8 @@ class Completed {
     readonly failure: UpstreamFailure | undefined,
   ) {}
 
-  run(): void {
-    checkAndAppend(this.ctx, this);
+  steps(): Generator<void, void, void> {
+    return checkAndAppend(this.ctx, this);
   }
 }
 
@@ -141,7 +142,8 @@ export function exchangeLine(
   return `${method} ${path} → ${status} ${operationId ?? '(no operation of the contract)'}: ${verdict}`;
 }
 
-function checkAndAppend(ctx: Ctx, c: Completed): void {
+/** Pauses (yields) only inside the contract check of a large list body. */
+function* checkAndAppend(ctx: Ctx, c: Completed): Generator<void, void, void> {
   const { req, x, reqCapture, failure } = c;
   const r = c.response;
   const response =
@@ -149,19 +151,17 @@ function checkAndAppend(ctx: Ctx, c: Completed): void {
   let t = stageStart();
   const request = recordedRequest(ctx, req, x, reqCapture);
   if (STAGE_TIMES) t = stageEnd('redaction and scan', t);
-  const { operation, violations } = checkExchange({
+  const { operation, violations } = yield* checkExchangeInSlices({
     request,
     response,
     authorization: x.authorization,
     upstreamFailed: failure !== undefined,
   });
   if (STAGE_TIMES) stageEnd('contract check', t);
-  ctx.stats.violations += violations.length;
+  const found = violations.reduce((n, v) => n + violationCount(v), 0);
+  ctx.stats.violations += found;
   if (ctx.o.logExchanges)
-    ctx.log(
-      exchangeLine(request.method, request.path, response.status, operation?.operationId, violations.length),
-      'exchange',
-    );
+    ctx.log(exchangeLine(request.method, request.path, response.status, operation?.operationId, found), 'exchange');
   for (const v of violations)
     ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
   if (!ctx.writer) return;

@@ -91,12 +91,39 @@ function claim(node: unknown, name: SchemaName): void {
   for (const child of Object.values(node)) claim(child, name);
 }
 
-function addAll(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
+/**
+ * ajv merges the errors of a schema behind a $ref into its caller's with
+ * `vErrors = vErrors.concat(sub.errors)`, which copies every error gathered so
+ * far: with allErrors, a list of N invalid items costs O(N²) (a 1 MB list of
+ * invalid offers took minutes). Appending in place makes it linear. The
+ * rewrite is checked: a generated validator that still concatenates is an error,
+ * so an ajv upgrade that changes the emitted code fails loudly instead of
+ * silently turning quadratic again.
+ */
+const CONCAT_MERGE = /vErrors = vErrors === null \? ([\w$.]+) : vErrors\.concat\(\1\);/g;
+
+export function linearErrorMerge(code: string): string {
+  const out = code.replace(
+    CONCAT_MERGE,
+    'if(vErrors === null){vErrors = $1;}else{for(const e of $1){vErrors.push(e);}}',
+  );
+  if (out.includes('vErrors.concat('))
+    throw new Error('schemas/registry.ts: ajv emitted an error merge it cannot make linear');
+  return out;
+}
+
+function addAll(allErrors = true): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors,
+    allowUnionTypes: true,
+    verbose: allErrors,
+    code: { process: linearErrorMerge },
+  });
   addFormats(ajv);
   for (const name of schemaNames) {
     const schema = { ...readSchemaFile(name), $id: `${BASE}${name}.schema.json` };
-    claim(schema, name);
+    if (allErrors) claim(schema, name);
     ajv.addSchema(schema);
   }
   return ajv;
@@ -115,6 +142,20 @@ export function validatorFor(name: SchemaName): ValidateFunction {
   return fn;
 }
 
+/** Validators that stop at the first error: only whether a value is valid (validateInSlices, past its cap). */
+let firstErrorRegistry: Ajv2020 | undefined;
+const firstErrorCompiled = new Map<SchemaName, ValidateFunction>();
+
+function firstErrorValidatorFor(name: SchemaName): ValidateFunction {
+  let fn = firstErrorCompiled.get(name);
+  if (fn) return fn;
+  firstErrorRegistry ??= addAll(false);
+  fn = firstErrorRegistry.getSchema(`${BASE}${name}.schema.json`);
+  if (!fn) throw new Error(`schema ${name}.schema.json did not compile`);
+  firstErrorCompiled.set(name, fn);
+  return fn;
+}
+
 /** "offer.schema.json#/properties/quantity/type": the file that holds the rule, and the rule's pointer in it. */
 function schemaPathOf(e: ErrorObject, root: SchemaName): string {
   const file = (e.parentSchema && ownerOf.get(e.parentSchema)) ?? root;
@@ -122,15 +163,118 @@ function schemaPathOf(e: ErrorObject, root: SchemaName): string {
   return `${file}.schema.json#${local}`;
 }
 
-function toViolation(e: ErrorObject, root: SchemaName): SchemaViolation {
+function toViolation(e: ErrorObject, root: SchemaName, prefix = ''): SchemaViolation {
   const schemaPath = schemaPathOf(e, root);
   const allowed =
     e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` : '';
-  return { pointer: e.instancePath, schemaPath, message: `${e.message ?? e.keyword}${allowed}` };
+  return { pointer: `${prefix}${e.instancePath}`, schemaPath, message: `${e.message ?? e.keyword}${allowed}` };
 }
 
 export function validate(name: SchemaName, data: unknown): ValidationResult {
   const fn = validatorFor(name);
   const valid = fn(data) as boolean;
   return { valid, violations: valid ? [] : (fn.errors ?? []).map((e) => toViolation(e, name)) };
+}
+
+/** A verdict that lists at most a given number of violations and counts all of them. */
+export interface CappedValidationResult extends ValidationResult {
+  /** The violations found, listed or not (`violations.length` is at most the cap). */
+  total: number;
+  /**
+   * False when `total` is a lower bound: once the cap is full, each further item of a list is only asked whether it
+   * is valid, and an invalid one counts once however many rules it breaks.
+   */
+  exact: boolean;
+}
+
+/**
+ * Validates like validate(), but turns only the first `max` errors into
+ * violations. An invalid body can hold millions of errors (an empty object in
+ * a list of offers breaks ~40 rules), and gathering and formatting them costs
+ * far more than validating. A list schema (an array whose items are one $ref)
+ * is judged item by item: until the cap is full, with every error of an item;
+ * after it, each item is only asked whether it is valid (ajv stops at its first
+ * error) and an invalid one counts once, so the count of the rest is a lower
+ * bound and costs no more than validating a valid list.
+ */
+export function validateCapped(name: SchemaName, data: unknown, max: number): CappedValidationResult {
+  return runToEnd(validateInSlices(name, data, max));
+}
+
+/** Items of a list judged between two pauses of validateInSlices. */
+export const ITEMS_PER_SLICE = 256;
+
+/**
+ * validateCapped as steps: it pauses (yields) after every ITEMS_PER_SLICE items of a list, so a caller with an
+ * event loop to keep can let other work run between slices. Driven to the end with runToEnd.
+ */
+export function* validateInSlices(
+  name: SchemaName,
+  data: unknown,
+  max: number,
+): Generator<void, CappedValidationResult, void> {
+  const item = listItemSchema(name);
+  const out: SchemaViolation[] = [];
+  let total = 0;
+  let exact = true;
+  if (item && Array.isArray(data)) {
+    const fn = validatorFor(item);
+    let firstError: ValidateFunction | undefined;
+    for (let i = 0; i < data.length; i++) {
+      if (i > 0 && i % ITEMS_PER_SLICE === 0) yield;
+      if (out.length < max) total += collect(fn, data[i], item, `/${i}`, max, out);
+      else {
+        firstError ??= firstErrorValidatorFor(item);
+        if (!firstError(data[i])) {
+          total += 1;
+          exact = false;
+        }
+      }
+    }
+  } else total = collect(validatorFor(name), data, name, '', max, out);
+  return { valid: total === 0, violations: out, total, exact };
+}
+
+/** Runs steps without pausing and returns their result. */
+export function runToEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Runs one validator; appends its first errors to `into` up to `max` in all; returns how many errors it found. */
+function collect(
+  fn: ValidateFunction,
+  data: unknown,
+  root: SchemaName,
+  prefix: string,
+  max: number,
+  into: SchemaViolation[],
+): number {
+  if (fn(data)) return 0;
+  const errors = fn.errors ?? [];
+  for (let i = 0; i < errors.length && into.length < max; i++) into.push(toViolation(errors[i]!, root, prefix));
+  return errors.length;
+}
+
+const ANNOTATIONS = new Set(['$schema', 'title', 'description', 'type', 'items']);
+const listItems = new Map<SchemaName, SchemaName | null>();
+
+/**
+ * The item schema of a list schema: `{"type": "array", "items": {"$ref": "X.schema.json"}}` with nothing but
+ * annotations beside, whose only errors are "not an array" and its items' own. Anything else is judged whole.
+ */
+export function listItemSchema(name: SchemaName): SchemaName | undefined {
+  let item = listItems.get(name);
+  if (item === undefined) {
+    const s = readSchemaFile(name);
+    const items = s.items as Record<string, unknown> | undefined;
+    const ref = items && Object.keys(items).length === 1 ? items.$ref : undefined;
+    const target = typeof ref === 'string' ? /^([a-z-]+)\.schema\.json$/.exec(ref)?.[1] : undefined;
+    const plain = s.type === 'array' && Object.keys(s).every((k) => ANNOTATIONS.has(k));
+    item = plain && target && (schemaNames as readonly string[]).includes(target) ? (target as SchemaName) : null;
+    listItems.set(name, item);
+  }
+  return item ?? undefined;
 }

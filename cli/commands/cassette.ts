@@ -1,9 +1,9 @@
 /** `flis cassette lint|scan|export-har|import-har`: check, scan and convert cassettes. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
-import { formatViolation } from '../../recorder/contract-check.ts';
+import { formatViolation, violationCount } from '../../recorder/contract-check.ts';
 import { CassetteParseError } from '../../recorder/errors.ts';
 import { harToCassette } from '../../recorder/har.ts';
 import { exportHarFile } from '../../recorder/har-file.ts';
@@ -26,7 +26,9 @@ const help = `Usage: flis cassette <subcommand> ...
                                           check every exchange against the contract, citing the clause;
                                           exit 1 when a violation is found. A torn last exchange or text
                                           after the last document is a warning (see repair). Webhook
-                                          cassettes (flis webhooks listen) are judged by spec 6
+                                          cassettes (flis webhooks listen) are judged by spec 6. A body
+                                          lists at most 10 schema violations and counts the rest. FILE must
+                                          be a regular file. SIGINT/SIGTERM end it at once
   flis cassette repair FILE               cut a torn last exchange, or text after the last document, off
                                           FILE (written to a temporary file, then renamed over FILE)
   flis cassette diff A.yaml B.yaml [--out DIR]
@@ -59,16 +61,36 @@ function positionals(sub: string, got: string[], names: string[]): string[] {
   return got;
 }
 
+/** Above this size, lint says what it is reading before it starts (a long, silent wait looks like a hang). */
+const ANNOUNCED_BYTES = 8 * 1024 * 1024;
+
 function lint(file: string, io: CommandIo): number {
+  // Reading writes nothing: a signal may end it at once, even inside the parse of one large body.
+  io.endOnSignal?.();
+  const size = fileSize(file);
+  if (size !== undefined && size > ANNOUNCED_BYTES)
+    io.err(`flis cassette lint: reading ${file} (${(size / 1e6).toFixed(1)} MB)`);
   const report = lintCassette(file, judgeDelivery);
   for (const f of report.findings)
     io.out(`${file}:${f.line}: seq ${f.seq} ${f.method} ${f.path} → ${f.status}: ${formatViolation(f.violation)}`);
   if (report.tail)
     io.out(`${file}:${report.tail.line}: warning: ${report.tail.message}; 'flis cassette repair ${file}' cuts it off`);
+  let total = 0;
+  for (const f of report.findings) total += violationCount(f.violation);
+  const unlisted = total - report.findings.filter((f) => f.violation.more === undefined).length;
+  const atLeast = report.findings.some((f) => f.violation.atLeast) ? 'at least ' : '';
   io.out(
-    `flis cassette lint: ${report.exchanges} exchanges, ${report.findings.length} contract violations${report.tail ? ', 1 warning' : ''}`,
+    `flis cassette lint: ${report.exchanges} exchanges, ${atLeast}${total} contract violations${unlisted ? ` (${unlisted} not listed)` : ''}${report.tail ? ', 1 warning' : ''}`,
   );
   return report.findings.length ? EXIT.checkFailed : EXIT.ok;
+}
+
+function fileSize(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined; // The reader names the problem.
+  }
 }
 
 function repair(file: string, io: CommandIo): number {

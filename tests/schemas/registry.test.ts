@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { readSchemaFile, schemaFilesOnDisk, schemaNames, validate, validatorFor } from '../../schemas/registry.ts';
+import {
+  linearErrorMerge,
+  listItemSchema,
+  readSchemaFile,
+  schemaFilesOnDisk,
+  schemaNames,
+  validate,
+  validateCapped,
+  validatorFor,
+} from '../../schemas/registry.ts';
 import { generateTypes, TYPES_FILE } from '../../scripts/generate-types.ts';
 
 test('schemaNames lists exactly the schema files on disk', () => {
@@ -111,4 +120,53 @@ test('write bodies: nothing is required, types are checked, bulk items need an i
   assert.equal(validate('offer-write', { offer: { transportTimestamp: '2026-01-01T00:00:00+05:30' } }).valid, true);
   assert.equal(validate('offer-bulk', [{ offer: {} }]).valid, false);
   assert.equal(validate('offer-bulk', [{ id: 'x', cancel: true }]).valid, true);
+});
+
+test('no compiled validator merges errors with concat (which copies every error so far: quadratic with allErrors)', () => {
+  for (const name of schemaNames)
+    assert.doesNotMatch(validatorFor(name).toString(), /\.concat\(/, `${name}: a $ref's errors are concatenated`);
+  assert.throws(() => linearErrorMerge('x = vErrors.concat(other);'), /cannot make linear/);
+});
+
+test('validateCapped lists the first violations, with pointer and rule, as validate() finds them', () => {
+  const list = [{}, { ...offer, quantity: 'two' }, {}];
+  const all = validate('offer-list', list).violations;
+  const uncapped = validateCapped('offer-list', list, 1000);
+  assert.deepEqual(uncapped, { valid: false, violations: all, total: all.length, exact: true }, 'under the cap: all');
+  const capped = validateCapped('offer-list', list, 5);
+  assert.deepEqual(capped.violations, all.slice(0, 5), 'the listed ones are the first');
+  assert.equal(capped.violations[0]!.pointer, '/0');
+  assert.equal(capped.violations[0]!.schemaPath, 'offer.schema.json#/required');
+  const later = uncapped.violations.find((v) => v.pointer === '/1/quantity');
+  assert.equal(later?.schemaPath, 'offer.schema.json#/properties/quantity/type');
+  assert.deepEqual(validateCapped('offer-list', [offer, offer], 5), {
+    valid: true,
+    violations: [],
+    total: 0,
+    exact: true,
+  });
+  const notList = validateCapped('offer-list', { not: 'a list' }, 5);
+  assert.deepEqual(notList.violations, validate('offer-list', { not: 'a list' }).violations);
+});
+
+test('past the cap, each further invalid item of a list counts once (a lower bound), valid ones not at all', () => {
+  const list = [{}, offer, { ...offer, quantity: 'two' }, {}, offer];
+  const first = validate('offer', {}).violations.length;
+  const r = validateCapped('offer-list', list, 5);
+  assert.equal(r.violations.length, 5);
+  assert.equal(r.total, first + 2, 'every error of the item that filled the cap, then one per invalid item');
+  assert.equal(r.exact, false);
+  assert.ok(r.total <= validate('offer-list', list).violations.length, 'never more than there are');
+});
+
+test('list schemas are judged item by item only where the list adds no rule of its own', () => {
+  assert.equal(listItemSchema('offer-list'), 'offer');
+  assert.equal(listItemSchema('invoice-list'), 'invoice-list-item');
+  assert.equal(listItemSchema('offer'), undefined);
+  for (const name of schemaNames) {
+    const item = listItemSchema(name);
+    if (!item) continue;
+    const keys = Object.keys(readSchemaFile(name)).filter((k) => !['$schema', 'title', 'description'].includes(k));
+    assert.deepEqual(keys.sort(), ['items', 'type'], `${name} has rules beside its items`);
+  }
 });
