@@ -48,8 +48,12 @@ function readPageRequest(ctx: MockContext, request: FastifyRequest): InvoicePage
   const firstPage = ctx.variant.firstPage ?? 1;
   const page = firstPage === 0 ? wholeNumberParam(request, 'page') : positiveIntParam(request, 'page');
   const req: InvoicePageRequest = { firstPage, defaultPageSize: ctx.variant.defaultPageSize ?? 0 };
-  // created-since-widened: counted from the day before.
-  const widen = ctx.faults.has('created-since-widened') ? 86_400_000 : 0;
+  // created-since-widened: counted from the day before; created-since-hours-early: from 10:00 UTC of the day before.
+  const widen = ctx.faults.has('created-since-widened')
+    ? 86_400_000
+    : ctx.faults.has('created-since-hours-early')
+      ? 14 * 3_600_000
+      : 0;
   if (createdSince !== undefined && !ctx.faults.has('created-since-ignored'))
     req.createdSinceMs = (dateStartMs(createdSince) as number) - widen;
   if (updatedSince !== undefined) req.updatedSinceMs = dateStartMs(updatedSince) as number;
