@@ -67,6 +67,8 @@ export const faultNames = [
   'references-sorted',
   'timestamp-offset-dropped',
   'created-since-hours-early',
+  'half-open-window-500',
+  'invoice-json-bom',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -165,6 +167,10 @@ export const faultDescriptions: Record<FaultName, string> = {
     'A transportTimestamp written with an offset (…T12:00:00+02:00) is stored as its wall time in UTC (…T12:00:00Z): another instant (spec 2, 2.3).',
   'created-since-hours-early':
     'GET /invoices reads createdSince 14 hours early (from 10:00 UTC of the day before), so it lists invoices created late on the day before (spec 4.2).',
+  'half-open-window-500':
+    'GET /offers with start alone or end alone answers 500 (a window with one bound is a request the server can judge: a 4xx or a list).',
+  'invoice-json-bom':
+    'GET /invoices/{invoiceId} sends its JSON after a UTF-8 byte-order mark (RFC 8259 section 8.1: a networked JSON text must not begin with one).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

@@ -1,5 +1,5 @@
 /** Invoices (spec 4.2): a filtered, paged list and two single views that differ in what they embed (spec 2.6). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { dateStartMs } from '../formats.ts';
@@ -73,6 +73,11 @@ function existingInvoice(ctx: MockContext, request: FastifyRequest): Invoice {
   return all[(all.findIndex((i) => i.id === invoice.id) + 1) % all.length] ?? invoice;
 }
 
+/** The invoice-json-bom fault: the JSON text is sent after a UTF-8 byte-order mark (RFC 8259 section 8.1 forbids one). */
+async function withByteOrderMark(_request: FastifyRequest, _reply: FastifyReply, payload: unknown): Promise<unknown> {
+  return typeof payload === 'string' ? `\uFEFF${payload}` : payload;
+}
+
 export function invoiceRoutes(ctx: MockContext) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get('/invoices', async (request) => {
@@ -85,7 +90,8 @@ export function invoiceRoutes(ctx: MockContext) {
         (dropped ? page.slice(0, -1) : page).map((i) => listItem(ctx, i)),
       );
     });
-    app.get('/invoices/:invoiceId', async (request) => withBillingGroups(ctx, existingInvoice(ctx, request)));
+    const single = ctx.faults.has('invoice-json-bom') ? { onSend: withByteOrderMark } : {};
+    app.get('/invoices/:invoiceId', single, async (request) => withBillingGroups(ctx, existingInvoice(ctx, request)));
     app.get('/invoicesBillingGroupDetailsSnapshot/:invoiceId', async (request) =>
       withDetails(ctx, existingInvoice(ctx, request)),
     );

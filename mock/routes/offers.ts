@@ -146,6 +146,8 @@ function listOffers(ctx: MockContext) {
     const widen = ctx.faults.has('offer-window-widened') ? WIDENED_MS : 0;
     const start = dateTimeParam(request, 'start');
     const end = dateTimeParam(request, 'end');
+    const halfOpen = (start === undefined) !== (end === undefined);
+    if (halfOpen && ctx.faults.has('half-open-window-500')) throw new HttpError(500, 'INTERNAL', 'internal error');
     if (ctx.variant.offerListNeedsWindow && (start === undefined || end === undefined))
       throw new HttpError(400, 'INVALID_QUERY', 'GET /offers needs both start and end');
     const listedOffer = (o: Offer): boolean => ctx.variant.listsCancelledOffers !== false || !o.canceled;

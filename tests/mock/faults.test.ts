@@ -467,6 +467,20 @@ const probes: Record<FaultName, Probe> = {
     assert.equal(Date.parse(read) === Date.parse(transportTimestamp), !faulty, read);
     if (faulty) assert.equal(Date.parse(read), Date.parse('2030-06-15T12:00:00Z'));
   },
+  'invoice-json-bom': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    const res = await fetch(`${mock.baseUrl}/invoices/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.equal(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])), faulty);
+    assert.equal(JSON.parse(new TextDecoder().decode(bytes)).id, id, 'the JSON after it is the invoice');
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+  },
+  'half-open-window-500': async (mock, faulty) => {
+    for (const query of [{ start: '2025-01-01T00:00:00Z' }, { end: '2030-01-01T00:00:00Z' }])
+      assert.equal((await call(mock, 'GET', '/offers', { query })).status, faulty ? 500 : 200, JSON.stringify(query));
+    const both = { start: '2025-01-01T00:00:00Z', end: '2030-01-01T00:00:00Z' };
+    assert.equal((await call(mock, 'GET', '/offers', { query: both })).status, 200, 'a whole window is listed');
+  },
   'created-since-hours-early': async (mock, faulty) => {
     const all = (await call(mock, 'GET', '/invoices')).body as { id: string; created: string }[];
     // An invoice created after 10:00 UTC: reading its next day 14 hours early takes it in.

@@ -173,6 +173,15 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['invoice-since'],
     evidence: { check: 'invoice-since', message: /createdSince=.* before that date/ },
   },
+  'half-open-window-500': {
+    fails: ['no-5xx'],
+    evidence: { check: 'no-5xx', operation: 'listOffers', message: /half-open window/ },
+  },
+  // Advisory: json-content-type's failure record carries severity advisory.
+  'invoice-json-bom': {
+    fails: ['json-content-type'],
+    evidence: { check: 'json-content-type', operation: 'getInvoice', message: /byte-order mark/ },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */
