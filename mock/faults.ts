@@ -69,6 +69,7 @@ export const faultNames = [
   'created-since-hours-early',
   'half-open-window-500',
   'invoice-json-bom',
+  'catalogue-write-refused',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -171,6 +172,8 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /offers with start alone or end alone answers 500 (a window with one bound is a request the server can judge: a 4xx or a list).',
   'invoice-json-bom':
     'GET /invoices/{invoiceId} sends its JSON after a UTF-8 byte-order mark (RFC 8259 section 8.1: a networked JSON text must not begin with one).',
+  'catalogue-write-refused':
+    'PUT /largeContracts/{contractId} answers 403 to the valid token: a catalogued write the token cannot make is not served (spec 4.3).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

@@ -475,6 +475,13 @@ const probes: Record<FaultName, Probe> = {
     assert.equal(JSON.parse(new TextDecoder().decode(bytes)).id, id, 'the JSON after it is the invoice');
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
   },
+  'catalogue-write-refused': async (mock, faulty) => {
+    const put = await call(mock, 'PUT', '/largeContracts/fault-contract', { json: { name: 'lc' } });
+    assert.equal(put.status, faulty ? 403 : 200);
+    const order = await call(mock, 'PUT', '/orders/fault-order', { json: { name: 'o' } });
+    assert.equal(order.status, 200, 'other catalogue writes are served');
+    assert.equal((await call(mock, 'PUT', '/largeContracts/x', { json: {}, token: null })).status, 401);
+  },
   'half-open-window-500': async (mock, faulty) => {
     for (const query of [{ start: '2025-01-01T00:00:00Z' }, { end: '2030-01-01T00:00:00Z' }])
       assert.equal((await call(mock, 'GET', '/offers', { query })).status, faulty ? 500 : 200, JSON.stringify(query));

@@ -182,6 +182,11 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['json-content-type'],
     evidence: { check: 'json-content-type', operation: 'getInvoice', message: /byte-order mark/ },
   },
+  // Advisory: operation-served's failure record carries severity advisory; the record GETs it needs are blocked.
+  'catalogue-write-refused': {
+    fails: ['operation-served'],
+    evidence: { check: 'operation-served', operation: 'upsertLargeContract', message: /refused the valid token/ },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */

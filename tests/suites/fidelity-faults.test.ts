@@ -25,7 +25,9 @@ const RUNS: FaultRun[] = [
     // A batchId handed out twice (record-identity), references read back sorted (offer-upsert; the generated offer
     // flows that draw a list out of order are blocked by it, which ones depends on the seed), and createdSince read
     // 14 hours early (invoice-since), a 500 for a window with one bound (no-5xx, which alone sends one), and a
-    // byte-order mark before an invoice's JSON (json-content-type, advisory).
+    // byte-order mark before an invoice's JSON (json-content-type, advisory), and a catalogued write refused to the
+    // valid token (operation-served, advisory; the record GET that needed it is blocked).
+    mustBlock: { 'json-content-type': /^blocked by operation-served on upsertLargeContract: / },
     suites: ['contract', 'offers', 'lifecycle', 'invoices'],
     faults: [
       'bulk-batch-id-reused',
@@ -33,6 +35,7 @@ const RUNS: FaultRun[] = [
       'created-since-hours-early',
       'half-open-window-500',
       'invoice-json-bom',
+      'catalogue-write-refused',
     ],
   },
   { suites: ['offers'], faults: ['timestamp-offset-dropped'] },
