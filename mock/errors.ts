@@ -9,6 +9,7 @@ import type { SchemaViolation } from '../schemas/registry.ts';
 
 export type ErrorCode =
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'GONE'

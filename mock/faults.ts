@@ -62,6 +62,14 @@ export const faultNames = [
   // Issue 17 sections 3 and 5, continued: a fault only a sequence meets, and a GET by id answering another offer.
   'delete-after-update-ignored',
   'offer-get-wrong',
+  // What the server hands out names one write each; what was written reads back as written; bounds between days.
+  'bulk-batch-id-reused',
+  'references-sorted',
+  'timestamp-offset-dropped',
+  'created-since-hours-early',
+  'half-open-window-500',
+  'invoice-json-bom',
+  'catalogue-write-refused',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -152,6 +160,20 @@ export const faultDescriptions: Record<FaultName, string> = {
     'DELETE /offers/{offerId} of an offer updated since its creation answers a batchId but leaves it live; offers never updated are cancelled (spec 3 rule 4).',
   'offer-get-wrong':
     'GET /offers/{offerId} answers the next stored offer (with its own id) instead of the one asked for (spec 4.1).',
+  'bulk-batch-id-reused':
+    "Every POST /offers/bulk after the first answers the first bulk's batchId, whose status then speaks of the latest bulk only (spec 1, 2.7: a batchId names one write).",
+  'references-sorted':
+    'Offer references are stored sorted instead of in the order written (spec 2.2, 2.3: an array of string, and JSON arrays are ordered).',
+  'timestamp-offset-dropped':
+    'A transportTimestamp written with an offset (…T12:00:00+02:00) is stored as its wall time in UTC (…T12:00:00Z): another instant (spec 2, 2.3).',
+  'created-since-hours-early':
+    'GET /invoices reads createdSince 14 hours early (from 10:00 UTC of the day before), so it lists invoices created late on the day before (spec 4.2).',
+  'half-open-window-500':
+    'GET /offers with start alone or end alone answers 500 (a window with one bound is a request the server can judge: a 4xx or a list).',
+  'invoice-json-bom':
+    'GET /invoices/{invoiceId} sends its JSON after a UTF-8 byte-order mark (RFC 8259 section 8.1: a networked JSON text must not begin with one).',
+  'catalogue-write-refused':
+    'PUT /largeContracts/{contractId} answers 403 to the valid token: a catalogued write the token cannot make is not served (spec 4.3).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

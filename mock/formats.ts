@@ -86,3 +86,19 @@ export function withUtcOffset(value: string, offsetMinutes: number): string {
   const pad = (n: number): string => String(n).padStart(2, '0');
   return `${local}${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
+
+/**
+ * A date-time written at an offset other than Z, as the same instant in UTC notation: the mock answers timestamps in
+ * UTC (spec 2) and reads back what was written. A value already in Z, or not a date-time, stays as written.
+ */
+export function sameInstantInUtc(value: string): string {
+  if (/[Zz]$/.test(value)) return value;
+  const ms = dateTimeMs(value);
+  return ms === undefined ? value : new Date(ms).toISOString();
+}
+
+/** The wall-clock time of a date-time with its offset dropped and read as UTC: another instant (a fault). */
+export function offsetDropped(value: string): string {
+  const m = /^(.*\d)(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$/.exec(value);
+  return m && isDateTime(value) ? `${m[1]}Z` : value;
+}

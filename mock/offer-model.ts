@@ -5,7 +5,7 @@
  */
 import { carrierByExternalId, carrierById, districtFor, type Directory } from './directory.ts';
 import type { Offer as OfferShape } from '../schemas/types.generated.ts';
-import { isoSeconds } from './formats.ts';
+import { isoSeconds, offsetDropped, sameInstantInUtc } from './formats.ts';
 import { asObject, clone, isObject, numberOrUndefined, type JsonObject } from './json.ts';
 
 export const priceStrategies = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided'] as const;
@@ -37,6 +37,10 @@ export interface WriteOptions {
   ignoreCancel?: boolean;
   /** The settled-ignored fault. */
   ignoreSettled?: boolean;
+  /** The references-sorted fault: references stored sorted, not in the order written. */
+  sortReferences?: boolean;
+  /** The timestamp-offset-dropped fault: a transportTimestamp's offset is dropped, its wall time read as UTC. */
+  dropTimestampOffset?: boolean;
 }
 
 /** Status of an offer the client has just written; spec 3 shows only "Delivered", which a new offer is not yet. */
@@ -91,10 +95,16 @@ function blankOffer(id: string, dir: Directory): Offer {
   };
 }
 
-function copyWrittenFields(offer: Offer, written: JsonObject): void {
+function copyWrittenFields(offer: Offer, written: JsonObject, opts: WriteOptions): void {
   const target = offer as unknown as JsonObject;
   // The body passed the offer-write schema, except under invalid-body-accepted, where storing it as sent is the point.
   for (const field of writtenOfferFields) if (field in written) target[field] = clone(written[field]);
+  const at = written.transportTimestamp;
+  // Timestamps are answered in UTC (spec 2): a time written at another offset is kept as the same instant.
+  if (typeof at === 'string')
+    target.transportTimestamp = opts.dropTimestampOffset ? offsetDropped(at) : sameInstantInUtc(at);
+  if (opts.sortReferences && Array.isArray(target.references))
+    target.references = [...target.references].sort() as JsonObject['references'];
 }
 
 function applyCarrierMapping(offer: Offer, mapping: JsonObject, written: JsonObject, dir: Directory): void {
@@ -180,7 +190,7 @@ export function applyWrite(current: Offer, body: unknown, dir: Directory, opts: 
   const b = asObject(body);
   const written = asObject(b.offer);
   const mapping = asObject(b.mappingRequests);
-  copyWrittenFields(next, written);
+  copyWrittenFields(next, written, opts);
   applyCarrierMapping(next, mapping, written, dir);
   applyProductMapping(next, mapping);
   applyContentMapping(next, mapping);

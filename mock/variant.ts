@@ -40,46 +40,69 @@ export interface MockVariant {
   listsCancelledOffers?: boolean;
   /** How long a write takes to show when startMock is given no writeDelayMs (spec 1: asynchronous). Default 0. */
   writeDelayMs?: number;
+  /**
+   * GET /offers answers 400 unless both `start` and `end` are given: spec 4.1 documents them, and whether they are
+   * required is not shown. Default false.
+   */
+  offerListNeedsWindow?: boolean;
+  /**
+   * GET /offers/{offerId} answers every version of the offer, oldest first (one element per offerVersion written):
+   * spec 4.1 says "array of Offer" and not why it is an array. Default false: the current offer alone.
+   */
+  offerVersionsAnswered?: boolean;
 }
 
-export const variantPresets: Record<'default' | 'different' | 'throttled' | 'open-choices' | 'eventual', MockVariant> =
-  {
-    default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
-    different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
-    // About 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
-    throttled: {
-      createdStatus: 200,
-      idFormat: 'prefixed',
-      extraFields: false,
-      lenientInput: false,
-      maxBulkItems: 0,
-      throttle: { perSecond: 100, burst: 100 },
-    },
-    // Issue 17 (verdicts-a): offers windowed on their write time, bounds that exclude themselves, pages from 0, and
-    // a list cut at 20 when no limit is asked for.
-    'open-choices': {
-      createdStatus: 202,
-      idFormat: 'numeric',
-      extraFields: false,
-      lenientInput: false,
-      maxBulkItems: 0,
-      offerWindowOn: 'written',
-      windowBounds: 'exclusive',
-      firstPage: 0,
-      defaultPageSize: 20,
-    },
-    // Issue 17: an asynchronous server whose batch status says `state: done`, whose listing leaves cancelled offers out.
-    eventual: {
-      createdStatus: 202,
-      idFormat: 'numeric',
-      extraFields: false,
-      lenientInput: false,
-      maxBulkItems: 0,
-      batchStatusWords: 'done',
-      listsCancelledOffers: false,
-      writeDelayMs: 400,
-    },
-  };
+export const variantPresets: Record<
+  'default' | 'different' | 'throttled' | 'open-choices' | 'eventual' | 'offer-versions',
+  MockVariant
+> = {
+  default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
+  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
+  // About 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
+  throttled: {
+    createdStatus: 200,
+    idFormat: 'prefixed',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    throttle: { perSecond: 100, burst: 100 },
+  },
+  // Issue 17 (verdicts-a): offers windowed on their write time, bounds that exclude themselves, pages from 0, and
+  // a list cut at 20 when no limit is asked for.
+  'open-choices': {
+    createdStatus: 202,
+    idFormat: 'numeric',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    offerWindowOn: 'written',
+    windowBounds: 'exclusive',
+    firstPage: 0,
+    defaultPageSize: 20,
+  },
+  // Issue 17: an asynchronous server whose batch status says `state: done`, whose listing leaves cancelled offers out.
+  eventual: {
+    createdStatus: 202,
+    idFormat: 'numeric',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    batchStatusWords: 'done',
+    listsCancelledOffers: false,
+    writeDelayMs: 400,
+  },
+  // An offers API built by someone else: GET /offers refuses a list without its documented window, and GET
+  // /offers/{offerId} answers every version of the offer.
+  'offer-versions': {
+    createdStatus: 201,
+    idFormat: 'prefixed',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    offerListNeedsWindow: true,
+    offerVersionsAnswered: true,
+  },
+};
 
 export type VariantPresetName = keyof typeof variantPresets;
 export const variantPresetNames = Object.keys(variantPresets) as VariantPresetName[];
@@ -102,6 +125,8 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
     throw new Error('variant.batchStatusWords must be one of processed, done, none');
   if (v.writeDelayMs !== undefined && (!Number.isFinite(v.writeDelayMs) || v.writeDelayMs < 0))
     throw new Error('variant.writeDelayMs must be a number of at least 0');
+  for (const key of ['offerListNeedsWindow', 'offerVersionsAnswered'] as const)
+    if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new Error(`variant.${key} must be a boolean`);
   return v;
 }
 

@@ -490,7 +490,10 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** The route-missing, record-route-missing and deprecated-removed faults replace a handler by the answer a broken deployment gives. */
+/**
+ * The route-missing, record-route-missing, deprecated-removed and catalogue-write-refused faults replace a handler by
+ * the answer a broken deployment gives.
+ */
 function faultyAnswer(ctx: MockContext, route: CatalogueRoute): HttpError | undefined {
   if (route.deprecated && ctx.faults.has('deprecated-removed'))
     return new HttpError(410, 'GONE', `${route.method} ${route.path} has been removed`);
@@ -498,6 +501,8 @@ function faultyAnswer(ctx: MockContext, route: CatalogueRoute): HttpError | unde
     return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
   if (route.operationId === 'getOrder' && ctx.faults.has('record-route-missing'))
     return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
+  if (route.operationId === 'upsertLargeContract' && ctx.faults.has('catalogue-write-refused'))
+    return new HttpError(403, 'FORBIDDEN', 'this token may not write large contracts');
   return undefined;
 }
 

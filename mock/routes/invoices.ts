@@ -1,5 +1,5 @@
 /** Invoices (spec 4.2): a filtered, paged list and two single views that differ in what they embed (spec 2.6). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { dateStartMs } from '../formats.ts';
@@ -48,8 +48,12 @@ function readPageRequest(ctx: MockContext, request: FastifyRequest): InvoicePage
   const firstPage = ctx.variant.firstPage ?? 1;
   const page = firstPage === 0 ? wholeNumberParam(request, 'page') : positiveIntParam(request, 'page');
   const req: InvoicePageRequest = { firstPage, defaultPageSize: ctx.variant.defaultPageSize ?? 0 };
-  // created-since-widened: counted from the day before.
-  const widen = ctx.faults.has('created-since-widened') ? 86_400_000 : 0;
+  // created-since-widened: counted from the day before; created-since-hours-early: from 10:00 UTC of the day before.
+  const widen = ctx.faults.has('created-since-widened')
+    ? 86_400_000
+    : ctx.faults.has('created-since-hours-early')
+      ? 14 * 3_600_000
+      : 0;
   if (createdSince !== undefined && !ctx.faults.has('created-since-ignored'))
     req.createdSinceMs = (dateStartMs(createdSince) as number) - widen;
   if (updatedSince !== undefined) req.updatedSinceMs = dateStartMs(updatedSince) as number;
@@ -69,6 +73,11 @@ function existingInvoice(ctx: MockContext, request: FastifyRequest): Invoice {
   return all[(all.findIndex((i) => i.id === invoice.id) + 1) % all.length] ?? invoice;
 }
 
+/** The invoice-json-bom fault: the JSON text is sent after a UTF-8 byte-order mark (RFC 8259 section 8.1 forbids one). */
+async function withByteOrderMark(_request: FastifyRequest, _reply: FastifyReply, payload: unknown): Promise<unknown> {
+  return typeof payload === 'string' ? `\uFEFF${payload}` : payload;
+}
+
 export function invoiceRoutes(ctx: MockContext) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get('/invoices', async (request) => {
@@ -81,7 +90,8 @@ export function invoiceRoutes(ctx: MockContext) {
         (dropped ? page.slice(0, -1) : page).map((i) => listItem(ctx, i)),
       );
     });
-    app.get('/invoices/:invoiceId', async (request) => withBillingGroups(ctx, existingInvoice(ctx, request)));
+    const single = ctx.faults.has('invoice-json-bom') ? { onSend: withByteOrderMark } : {};
+    app.get('/invoices/:invoiceId', single, async (request) => withBillingGroups(ctx, existingInvoice(ctx, request)));
     app.get('/invoicesBillingGroupDetailsSnapshot/:invoiceId', async (request) =>
       withDetails(ctx, existingInvoice(ctx, request)),
     );

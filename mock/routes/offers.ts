@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SchemaName, SchemaViolation } from '../../schemas/registry.ts';
 import type { MockContext } from '../context.ts';
 import { HttpError, isBadBodyError, notFound } from '../errors.ts';
-import { asObject, isObject, type JsonObject } from '../json.ts';
+import { asObject, clone, isObject, type JsonObject } from '../json.ts';
 import { applyWrite, createOffer, type Offer } from '../offer-model.ts';
 import type { OfferMutation, OfferWrite } from '../offers-store.ts';
 import { withUtcOffset } from '../formats.ts';
@@ -66,16 +66,35 @@ function upsert(ctx: MockContext, offerId: string, body: unknown, inBulk = false
     // Each fault bends one kind of write, so each is caught by the one check that writes that way.
     ignoreCancel: ctx.faults.has(inBulk ? 'bulk-cancel-ignored' : 'cancel-flag-ignored'),
     ignoreSettled: !inBulk && ctx.faults.has('settled-ignored'),
+    sortReferences: ctx.faults.has('references-sorted'),
+    dropTimestampOffset: ctx.faults.has('timestamp-offset-dropped'),
   };
   const write: OfferMutation = (existing) => {
     if (!existing) return createOffer(offerId, body, ctx.directory, opts);
     if (ctx.faults.has('update-not-applied')) return existing;
     updatedOffers(ctx).add(offerId);
-    return applyWrite(existing, body, ctx.directory, opts);
+    const next = applyWrite(existing, body, ctx.directory, opts);
+    keepVersion(ctx, existing, next);
+    return next;
   };
   const mutate: OfferMutation = (existing) => storeWrittenPriceStrategy(ctx, write(existing), body);
   const bookingId = asObject(asObject(body).offer).bookingId;
   return { offerId, operation: 'UPSERT', mutate, ...(typeof bookingId === 'string' ? { bookingId } : {}) };
+}
+
+/** The offerVersion-answering variant: each offer's earlier versions, oldest first (one list per mock). */
+const earlierVersions = new WeakMap<MockContext, Map<string, Offer[]>>();
+function versionsOf(ctx: MockContext): Map<string, Offer[]> {
+  let byId = earlierVersions.get(ctx);
+  if (!byId) earlierVersions.set(ctx, (byId = new Map()));
+  return byId;
+}
+
+/** A write that changes offerVersion keeps the offer as it was, for a variant that answers every version. */
+function keepVersion(ctx: MockContext, existing: Offer, next: Offer): void {
+  if (!ctx.variant.offerVersionsAnswered || existing.offerVersion === next.offerVersion) return;
+  const byId = versionsOf(ctx);
+  byId.set(existing.id, [...(byId.get(existing.id) ?? []), clone(existing)]);
 }
 
 /** The offers updated since their creation, for the delete-after-update-ignored fault (one set per mock). */
@@ -127,6 +146,10 @@ function listOffers(ctx: MockContext) {
     const widen = ctx.faults.has('offer-window-widened') ? WIDENED_MS : 0;
     const start = dateTimeParam(request, 'start');
     const end = dateTimeParam(request, 'end');
+    const halfOpen = (start === undefined) !== (end === undefined);
+    if (halfOpen && ctx.faults.has('half-open-window-500')) throw new HttpError(500, 'INTERNAL', 'internal error');
+    if (ctx.variant.offerListNeedsWindow && (start === undefined || end === undefined))
+      throw new HttpError(400, 'INVALID_QUERY', 'GET /offers needs both start and end');
     const listedOffer = (o: Offer): boolean => ctx.variant.listsCancelledOffers !== false || !o.canceled;
     const listed = ctx.offers
       .list()
@@ -159,8 +182,10 @@ function getOffer(ctx: MockContext) {
   return async (request: FastifyRequest) => {
     const offer = ctx.offers.get(pathParam(request, 'offerId'));
     if (!offer) throw notFound('offer');
-    // An array of one Offer: that is the documented response of this operation (spec 4.1).
-    return [presentOffer(ctx, answeredOffer(ctx, offer))];
+    // An array of Offer (spec 4.1): the current offer, after its earlier versions for the variant that keeps them.
+    const answered = answeredOffer(ctx, offer);
+    const earlier = ctx.variant.offerVersionsAnswered ? (versionsOf(ctx).get(answered.id) ?? []) : [];
+    return [...earlier, answered].map((o) => presentOffer(ctx, o));
   };
 }
 
@@ -201,12 +226,15 @@ function deleteOfferRoute(ctx: MockContext) {
 }
 
 function bulkOfferRoute(ctx: MockContext) {
+  // bulk-batch-id-reused: every bulk after the first answers the first one's batchId (and files its writes under it).
+  let firstBatchId: string | undefined;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const body = checkWriteBody(ctx, 'offer-bulk', request.body);
     const max = ctx.variant.maxBulkItems;
     if (max > 0 && Array.isArray(body) && body.length > max)
       throw new HttpError(413, 'BULK_TOO_LARGE', `a bulk takes at most ${max} items; this one has ${body.length}`);
-    const batchId = ctx.ids.next('batch');
+    const fresh = ctx.ids.next('batch');
+    const batchId = ctx.faults.has('bulk-batch-id-reused') ? (firstBatchId ??= fresh) : fresh;
     ctx.offers.submit(batchId, bulkWrites(ctx, body));
     return reply.code(offerAckStatus(ctx.variant)).send({ success: true, batchId });
   };

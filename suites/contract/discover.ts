@@ -7,6 +7,7 @@
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { skipTest, type CheckContext } from '../lib/check-test.ts';
+import { wholeListQuery } from '../lib/whole-list.ts';
 
 export interface Listed {
   id: string;
@@ -28,7 +29,7 @@ export async function firstListed(
   listOperationId: 'listOffers' | 'listBillingGroups' | 'listInvoices',
 ): Promise<Listed> {
   const op = operationById(listOperationId);
-  const list = await ctx.api.op(op);
+  const list = await ctx.api.op(op, { query: wholeListQuery(listOperationId) });
   const item = is2xx(list) ? firstWithId(list.response.body) : undefined;
   if (!item) {
     const why = is2xx(list) ? 'it lists no record with an id' : `it answered ${list.response.status}`;

@@ -2,7 +2,9 @@
  * json-content-type: bodies are JSON (spec 4), so a JSON body is labelled as
  * JSON (application/json or any +json type). Judged on the documented
  * responses of 4.1 and 4.2 and on the parameterless GETs of 4.3. Error bodies
- * are not judged: their shape is not shown (spec 7).
+ * are not judged: their shape is not shown (spec 7). A byte-order mark before
+ * the body (judged on the raw bytes) is an advisory failure: RFC 8259 section
+ * 8.1 forbids it, the spec says only that bodies are JSON.
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
@@ -20,6 +22,7 @@ function expectJsonTyped(ctx: CheckContext, answers: readonly Exchange[]): void 
     );
   }
   for (const x of judged) ctx.check.expectJsonContentType(x);
+  for (const x of judged) ctx.check.expectNoByteOrderMark(x);
 }
 
 for (const op of operations().filter((o) => o.documented)) {

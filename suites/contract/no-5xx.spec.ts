@@ -3,7 +3,9 @@
  * semantics; contract). Every check already fails on any 5xx it meets
  * (checkTest sweeps its exchanges, suites/lib/no-5xx.ts); these probes go looking for one with bad input to the
  * documented operations: malformed JSON and schema-invalid write bodies,
- * wrongly typed query parameters and unknown ids. Only the 5xx is judged here:
+ * wrongly typed query parameters, a window with one bound only (start or end
+ * alone: required-ness is not shown, so a 4xx or a list are both fine) and
+ * unknown ids. Only the 5xx is judged here:
  * whether a server refuses bad input or reads it leniently is not shown (the
  * spec binds the client, spec 5 rule 3; spec 7 shows no error codes), and the
  * advisory bad-input-rejected check reports acceptance.
@@ -16,6 +18,7 @@ import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from '../lib/fixtures.ts';
 import { cancelLater } from '../lib/offer-api.ts';
+import { WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 const WRONG_TYPED: Record<string, string> = {
   date: 'not-a-date',
@@ -68,6 +71,24 @@ async function badBodies(ctx: CheckContext, op: Operation): Promise<void> {
   }
 }
 
+/** Valid bounds of a window, by the format of its `start` and `end` (spec 4.1: date-times; spec 4.2: dates). */
+const WINDOW_BOUNDS: Record<string, { start: string; end: string }> = {
+  'date-time': WHOLE_OFFER_WINDOW,
+  date: { start: '1900-01-01', end: '2199-12-31' },
+};
+
+/** A window with one valid bound only, each way. */
+async function halfOpenWindows(ctx: CheckContext, op: Operation): Promise<void> {
+  const start = op.query.find((q) => q.name === 'start');
+  const bounds = start && op.query.some((q) => q.name === 'end') ? WINDOW_BOUNDS[start.format ?? ''] : undefined;
+  if (!bounds) return;
+  for (const bound of ['start', 'end'] as const)
+    ctx.check.expectNo5xx(
+      await ctx.api.op(op, { query: { [bound]: bounds[bound] } }),
+      `a half-open window: ${bound} alone`,
+    );
+}
+
 async function badQuery(ctx: CheckContext, op: Operation): Promise<void> {
   const query = Object.fromEntries(
     op.query.map((q) => [q.name, wrongTypedValue(q)]).filter(([, v]) => v !== undefined),
@@ -76,6 +97,7 @@ async function badQuery(ctx: CheckContext, op: Operation): Promise<void> {
     await ctx.api.op(op, { query }),
     `wrongly typed query parameters ${Object.keys(query).join(', ')}`,
   );
+  await halfOpenWindows(ctx, op);
 }
 
 async function unknownIds(ctx: CheckContext, op: Operation): Promise<void> {

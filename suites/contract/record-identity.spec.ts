@@ -10,12 +10,17 @@
  * The checks that read records by id on their way (forced statuses, invoice
  * forms and references, every offer flow) report themselves blocked by this
  * one when the answer is another record.
+ *
+ * What the server hands out names one thing each: two bulk writes of different
+ * offers answer two batchIds (spec 1: "a write returns a batchId"), and the
+ * batch status of each (whose body is not shown, spec 4.3) never speaks of the
+ * other write's offers alone.
  */
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
-import { offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
+import { offerBulkItem, offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { cancelOffer } from '../lib/offer-api.ts';
 import { listedOfferIds, otherOfferIds } from '../lib/offer-identity.ts';
@@ -219,6 +224,61 @@ test(
       }
       const read = (w: Written) => ctx.api.op(operationById('getBooking'), { params: { bookingId: w.id } });
       await expectEachOwn(ctx, written, read, (x) => x.response.body);
+    },
+  ),
+);
+
+/** One bulk write of the test: the offers it wrote, the batchId it was answered, and the exchange. */
+interface BulkWrite {
+  ids: string[];
+  batchId: string;
+  exchange: Exchange;
+}
+
+async function bulkOfTwo(ctx: CheckContext): Promise<BulkWrite> {
+  const items = [0, 1].map(() => ({ ...offerBulkItem(ctx.runId), id: ctx.cleanup.newOfferId('identity-bulk') }));
+  const x = await ctx.api.op(operationById('bulkWriteOffers'), { json: items });
+  if (!is2xx(x)) skipTest(ctx, `POST /offers/bulk answered ${x.response.status}: no batchId to judge`);
+  ctx.check.expectSchema(x, 'bulk-ack', 'spec 2.7');
+  return { ids: items.map((i) => i.id), batchId: (x.response.body as { batchId: string }).batchId, exchange: x };
+}
+
+test(
+  ...checkTest(
+    {
+      check: 'record-identity',
+      clause: 'spec 4.1, spec 4.3',
+      operation: operationById('bulkWriteOffers'),
+      title: 'two bulk writes answer two batchIds, and each batch status speaks of its own write',
+      writes: true,
+    },
+    async (ctx) => {
+      const [a, b] = [await bulkOfTwo(ctx), await bulkOfTwo(ctx)];
+      if (a.batchId === b.batchId)
+        ctx.check.fail(
+          `two POST /offers/bulk of different offers (${a.ids.join(', ')}; then ${b.ids.join(', ')}) both answered batchId ${JSON.stringify(a.batchId)}: a batchId names one write (spec 1), so the status of the first can no longer be read`,
+          { exchanges: [a.exchange, b.exchange], pointer: '/batchId' },
+        );
+      const status = operationById('getBatchRequestsStatus');
+      for (const [own, other] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const seen = await pollVisible(() => ctx.api.op(status, { params: { batchId: own.batchId } }), is2xx);
+        if (!seen.ok) continue; // a batch status that never answers is batch-status's to judge
+        const text = seen.value.response.text;
+        const names = (ids: string[]) => ids.some((id) => text.includes(id));
+        if (!names(own.ids) && names(other.ids))
+          ctx.check.fail(
+            `GET /bookings/requestsStatus/batch/${own.batchId} speaks of the offers of another bulk write (${other.ids.join(', ')}) and of none of its own (${own.ids.join(', ')})`,
+            {
+              exchanges: [own.exchange, seen.value],
+              operationId: status.operationId,
+              method: status.method,
+              path: status.path,
+            },
+          );
+      }
     },
   ),
 );

@@ -61,6 +61,7 @@ async function written(
   const params = { ...known };
   for (const p of put.pathParams) params[p] ??= newId(p);
   const x = await ctx.api.op(put, { params, json: opaqueRecord(ctx.runId) });
+  if (x.response.status === 401 || x.response.status === 403) refusedWrite(ctx, put, x);
   if (!is2xx(x)) return undefined;
   const del = opAt('delete', put.path);
   if (del) ctx.cleanup.add(`delete ${fillPath(put.path, params)}`, () => ctx.api.op(del, { params }));
@@ -68,6 +69,28 @@ async function written(
   // Writes are asynchronous (spec 1): wait until the record reads, so the operation under test finds it.
   if (get) await pollVisible(() => ctx.api.op(get, { params }), is2xx);
   return params[param];
+}
+
+/** The check that owns "every catalogued operation is served" (spec 4.3). */
+const OPERATION_SERVED = 'operation-served';
+
+/**
+ * A catalogued write the valid token is refused (401, 403) is an operation that is not served, not a record that
+ * cannot be had: operation-served fails (advisory: the spec does not say every token may make every write), the checks
+ * that needed the record are blocked by it. auth-required, which asks the same of every operation, says not judged.
+ */
+function refusedWrite(ctx: CheckContext, put: Operation, x: Exchange): void {
+  const check = ctx.check.meta.check;
+  if (check === 'auth-required') return;
+  const why = `${put.method.toUpperCase()} ${put.path} refused the valid token (${x.response.status}): a catalogued write the token cannot make is not served`;
+  if (check !== OPERATION_SERVED) ctx.check.blocked(OPERATION_SERVED, x, why);
+  ctx.check.fail(why, {
+    exchanges: [x],
+    operationId: put.operationId,
+    method: put.method,
+    path: put.path,
+    severity: 'advisory',
+  });
 }
 
 /** A batch id comes from writing an offer (spec 1: a write returns a batchId); the offer is cancelled afterwards. */

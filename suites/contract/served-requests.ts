@@ -22,6 +22,7 @@ import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../li
 import { recordsOf } from './listed-records.ts';
 import { cancelLater, cancelOffer, waitForOffer } from '../lib/offer-api.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';
+import { wholeListQuery } from '../lib/whole-list.ts';
 
 export interface ServedRequest {
   call: CallOptions;
@@ -68,7 +69,7 @@ export class SharedRecords {
 
 async function firstOf(ctx: CheckContext, listOperationId: string): Promise<{ id: string; status?: string } | string> {
   const op = operationById(listOperationId);
-  const x = await ctx.api.op(op);
+  const x = await ctx.api.op(op, { query: wholeListQuery(listOperationId) });
   const first = is2xx(x) ? recordsOf(x.response.body).find((r) => typeof r.id === 'string') : undefined;
   if (!first)
     return `no record to address: ${op.method.toUpperCase()} ${op.path} answered ${x.response.status}${is2xx(x) ? ' with no record carrying an id' : ''}`;
@@ -112,7 +113,11 @@ async function groupToForce(
 
 type Prepare = (ctx: CheckContext, op: Operation, shared: SharedRecords) => Promise<Preparation>;
 
-const listing: Prepare = async () => served({});
+/** A list, with the parameters it documents where a server may need them (suites/lib/whole-list.ts). */
+const listing: Prepare = async (_ctx, op) => {
+  const query = wholeListQuery(op.operationId);
+  return served(Object.keys(query).length > 0 ? { query } : {});
+};
 
 function readingListed(listOperationId: string, param: string): Prepare {
   return async (ctx, _op, shared) => {

@@ -4,7 +4,9 @@
  * (productSpatialRequirement, productMassKg, metadata, priceTransport, priceFaf)
  * are only ever null or absent: any other value would be a guess at a type a
  * conformant server may refuse. `noPayment` is sometimes left out to exercise
- * its default (false). References: empty, one, or long lists.
+ * its default (false). References: empty, one, or long lists, and lists in
+ * descending order (a JSON array reads back in the order written; the listed
+ * edges of offer-edge-bodies.ts reach it on every run).
  */
 import fc from 'fast-check';
 import type { OfferWriteOffer } from '../../schemas/types.generated.ts';
@@ -33,6 +35,7 @@ export function offerWriteOfferArb(runId: string, options: OfferWriteOfferOption
         fc.constant([] as string[]),
         fc.array(runTaggedIdArb(runId, 'ref'), { minLength: 1, maxLength: 3 }),
         fc.array(runTaggedIdArb(runId, 'ref'), { minLength: 20, maxLength: 60 }),
+        fc.array(runTaggedIdArb(runId, 'ref'), { minLength: 2, maxLength: 5 }).map((xs) => [...xs].sort().reverse()),
       ),
       offerVersion: runTaggedIdArb(runId, 'v'),
       bookingId: runTaggedIdArb(runId, 'booking'),

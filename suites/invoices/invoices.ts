@@ -43,16 +43,18 @@ function utcDay(ms: number): string {
 
 /**
  * The dates worth sending as createdSince and updatedSince, all of them on every run (the same server gets the
- * same verdict whatever the seed): each day an invoice's created or updated falls on, the day after it, and a day
- * strictly between its created and updated days. The values that tell two readings apart lie between the values
- * records carry: a server that compares updatedSince with created differs from one that compares it with updated
- * only for a date after an invoice's created day and before its updated day.
+ * same verdict whatever the seed): each day an invoice's created or updated falls on, the days just before and
+ * after it, and a day strictly between its created and updated days. The values that tell two readings apart lie
+ * between the values records carry: a server that reads the date some hours early differs from one that reads it
+ * at 00:00 UTC only on the day after a record's day (it lists a record of the day before); one that compares
+ * updatedSince with created differs only for a date after an invoice's created day and before its updated day.
  */
 export function sinceDates(all: readonly ListedInvoice[]): string[] {
   const days = new Set<string>();
   for (const inv of all) {
     const [c, u] = [Date.parse(inv.created), Date.parse(inv.updated)];
     for (const t of [c, u].filter(Number.isFinite)) {
+      days.add(utcDay(t - DAY_MS));
       days.add(utcDay(t));
       days.add(utcDay(t + DAY_MS));
     }

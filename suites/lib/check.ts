@@ -78,6 +78,18 @@ export class Check {
     }
   }
 
+  /**
+   * No byte-order mark before a JSON body: RFC 8259 section 8.1 says a networked JSON text must not carry one. The spec
+   * says only that bodies are JSON (spec 4), so this is advisory.
+   */
+  expectNoByteOrderMark(x: Exchange): void {
+    if (x.response.bom)
+      this.fail(
+        'the JSON body begins with a UTF-8 byte-order mark (EF BB BF); RFC 8259 section 8.1: a JSON text sent over a network must not, and parsers that follow it refuse the body (advisory)',
+        { ...this.opDetails(x), severity: 'advisory' },
+      );
+  }
+
   expectJsonContentType(x: Exchange): void {
     const ct = x.response.headers['content-type'];
     if (x.response.text !== '' && !isJsonContentType(ct)) {

@@ -148,17 +148,30 @@ export class FlisClient {
       headersTimeout: timeout,
       bodyTimeout: timeout,
     });
-    const text = await res.body.text();
+    // The raw bytes, not text(): decoding drops a leading byte-order mark, which json-content-type judges.
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    const text = UTF8.decode(bytes);
     const headers = headersOf(res.headers);
     const status = res.statusCode;
     const synthetic = syntheticAnswer(headers, text, this.target.gatewayNonce);
     if (synthetic) stopOnSynthetic(synthetic, sent.method, path);
     return {
       request: sent,
-      response: { status, headers, body: parseJson(text), text, durationMs: Date.now() - started },
+      response: {
+        status,
+        headers,
+        body: parseJson(text),
+        text,
+        ...(bom ? { bom: true as const } : {}),
+        durationMs: Date.now() - started,
+      },
     };
   }
 }
+
+/** UTF-8 as undici's text() decodes it: a leading byte-order mark is dropped, invalid bytes become U+FFFD. */
+const UTF8 = new TextDecoder('utf-8');
 
 function parseJson(text: string): unknown {
   if (text === '') return undefined;

@@ -12,7 +12,10 @@ export interface ReceivedResponse {
   headers: Record<string, string>;
   /** Parsed JSON when the body parses, the raw text otherwise. */
   body: unknown;
+  /** The body decoded as UTF-8, a leading byte-order mark left out (as undici's text() does). */
   text: string;
+  /** True when the body's raw bytes began with a UTF-8 byte-order mark (EF BB BF), which `text` no longer shows. */
+  bom?: true;
   durationMs: number;
 }
 

@@ -106,8 +106,13 @@ export async function bulkWriteOffers(ctx: CheckContext, items: OfferBulkItem[])
 
 export interface OfferRead {
   exchange: Exchange;
-  /** The element of the answered array that is this offer, if any. */
+  /** The element of the answered array that is this offer, if any: the last of its versions. */
   offer?: Record<string, unknown>;
+  /**
+   * Every element that is this offer. The answer is an "array of Offer" (spec 4.1) and the spec does not say why: a
+   * server may answer one element, or every version of the offer, in an order of its own.
+   */
+  versions: Record<string, unknown>[];
   /** How a 2xx answer breaks the Offer list shape (spec 2.2), if it does: response-schema's to judge, not the flow's. */
   shapeProblem?: string;
 }
@@ -157,21 +162,33 @@ function listedOther(ctx: CheckContext, id: string, answered: string): Promise<b
 }
 
 /**
- * GET /offers/{offerId} answers an array of Offer (spec 4.1). The element with
- * the requested id is the offer; a one-element array is taken as the offer
- * even if the server shows another id in it (id formats are the server's),
- * unless that id is another offer this test wrote, or the server lists both
- * ids as offers: then the GET answered another record, which is
- * record-identity's to report (the flow is blocked).
+ * The elements of a GET /offers/{offerId} answer that are the offer asked for: those carrying its id; else, when every
+ * element carries one and the same other id (an id format of the server's own), all of them.
+ */
+function versionsIn(objects: readonly Record<string, unknown>[], id: string): Record<string, unknown>[] {
+  const own = objects.filter((o) => o.id === id);
+  if (own.length > 0) return own;
+  const ids = new Set(objects.map((o) => o.id));
+  return ids.size === 1 ? [...objects] : [];
+}
+
+/**
+ * GET /offers/{offerId} answers an array of Offer (spec 4.1). The elements with
+ * the requested id are the offer (one, or several versions of it); an answer
+ * whose elements all carry one other id is taken as the offer too (id formats
+ * are the server's), unless that id is another offer this test wrote, or the
+ * server lists both ids as offers: then the GET answered another record, which
+ * is record-identity's to report (the flow is blocked).
  */
 export async function readOffer(ctx: CheckContext, id: string, opts: ReadOptions = {}): Promise<OfferRead> {
   const x = await ctx.api.op(operationById('getOffer'), { params: { offerId: id } });
   const body = x.response.body;
-  if (x.response.status < 200 || x.response.status > 299) return { exchange: x };
+  if (x.response.status < 200 || x.response.status > 299) return { exchange: x, versions: [] };
   const shapeProblem = shapeProblemOf(body, opts.ownFields ?? []);
-  if (!Array.isArray(body)) return { exchange: x, ...(shapeProblem ? { shapeProblem } : {}) };
+  if (!Array.isArray(body)) return { exchange: x, versions: [], ...(shapeProblem ? { shapeProblem } : {}) };
   const objects = body.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
-  const offer = objects.find((o) => o.id === id) ?? (objects.length === 1 ? objects[0] : undefined);
+  const versions = versionsIn(objects, id);
+  const offer = versions.at(-1);
   if (offer && offer.id !== id && typeof offer.id === 'string') {
     const whose = ctx.cleanup.wrote(offer.id)
       ? 'another offer this test wrote'
@@ -185,7 +202,32 @@ export async function readOffer(ctx: CheckContext, id: string, opts: ReadOptions
         `GET /offers/${id} answered offer ${offer.id}, ${whose} (a GET by id answers the record with that id)`,
       );
   }
-  return { exchange: x, ...(offer ? { offer } : {}), ...(shapeProblem ? { shapeProblem } : {}) };
+  return { exchange: x, versions, ...(offer ? { offer } : {}), ...(shapeProblem ? { shapeProblem } : {}) };
+}
+
+/**
+ * The version of a read that is the write: the last one meeting every expectation (whichever place the server gives
+ * it), else the last. A read-back accepts any answer that contains the written record.
+ */
+export function writtenVersion(
+  read: OfferRead,
+  expectations: readonly Expectation[],
+): Record<string, unknown> | undefined {
+  return [...read.versions].reverse().find((v) => mismatches(v, expectations).length === 0) ?? read.offer;
+}
+
+/**
+ * How a poll judges one read of a write: accept when some version meets every expectation; wait while none does but
+ * one still shows each unmet field as it was before the write (or nothing is readable yet); impossible otherwise.
+ */
+export function readVerdict(
+  read: OfferRead,
+  expectations: readonly Expectation[],
+  before?: Record<string, unknown>,
+): 'accept' | 'wait' | 'impossible' {
+  if (read.versions.length === 0) return 'wait';
+  if (read.versions.some((v) => mismatches(v, expectations).length === 0)) return 'accept';
+  return read.versions.some((v) => unmetVerdict(v, expectations, before) === 'wait') ? 'wait' : 'impossible';
 }
 
 /** One read of a poll, and whether the write's batches said they were processed before it was sent. */
@@ -228,29 +270,29 @@ export async function awaitOffer(
   const r = await pollVisible(fetch, ({ read, processedBefore }) => {
     if (read.shapeProblem !== undefined) return 'accept';
     if (read.offer === undefined) return processedBefore ? 'impossible' : 'wait';
-    if (mismatches(read.offer, expectations).length === 0) return 'accept';
-    const verdict = unmetVerdict(read.offer, expectations, opts.before);
+    const verdict = readVerdict(read, expectations, opts.before);
     return verdict === 'wait' && processedBefore ? 'impossible' : verdict;
   });
   const last = r.value.read;
   if (last.shapeProblem !== undefined)
     ctx.check.blocked(RESPONSE_SCHEMA, last.exchange, `GET /offers/${id}: ${last.shapeProblem}`);
-  if (r.ok && last.offer) {
+  const seen = writtenVersion(last, expectations);
+  if (r.ok && seen) {
     noteVisibleAfter(r.elapsedMs);
-    return last.offer;
+    return seen;
   }
   const after = r.impossible
     ? r.value.processedBefore
       ? `after ${r.elapsedMs} ms, once its batch said it was processed`
       : `after ${r.elapsedMs} ms, with a value that is neither the one before the write nor the one written`
     : `after ${r.elapsedMs} ms`;
-  const why = last.offer
-    ? `still differs ${after}:\n    ${mismatches(last.offer, expectations).join('\n    ')}`
+  const why = seen
+    ? `still differs ${after}:\n    ${mismatches(seen, expectations).join('\n    ')}`
     : `was not readable ${after}: GET answered ${last.exchange.response.status}${Array.isArray(last.exchange.response.body) ? ` with ${last.exchange.response.body.length} offer(s)` : ''}`;
   if (opts.setupOwnedBy) {
     const owner =
-      opts.setupOwnedBy === 'offer-upsert' && last.offer
-        ? readBackOwner(unmetPointers(last.offer, expectations))
+      opts.setupOwnedBy === 'offer-upsert' && seen
+        ? readBackOwner(unmetPointers(seen, expectations))
         : opts.setupOwnedBy;
     return ctx.check.blocked(owner, last.exchange, `offer ${id} ${what}: ${why}`);
   }
@@ -390,13 +432,9 @@ async function controlWrite(ctx: CheckContext, body: OfferWrite): Promise<Contro
   const expectations = expectationsOf(single, { created: true });
   const r = await pollVisible(
     () => readOffer(ctx, id),
-    (read) => {
-      if (read.shapeProblem !== undefined) return 'accept';
-      if (read.offer === undefined) return 'wait';
-      return mismatches(read.offer, expectations).length === 0 ? 'accept' : unmetVerdict(read.offer, expectations);
-    },
+    (read) => (read.shapeProblem !== undefined ? 'accept' : readVerdict(read, expectations)),
   );
-  const offer = r.value.offer;
+  const offer = writtenVersion(r.value, expectations);
   if (r.value.shapeProblem !== undefined) return { id, owner: RESPONSE_SCHEMA };
   if (!offer) return { id, owner: 'offer-upsert' };
   if (offer.canceled === true) ctx.cleanup.offerCancelled(id);
@@ -426,9 +464,8 @@ export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promis
       return { was, read: await readOffer(ctx, c.id) };
     },
     ({ was, read }) => {
-      if (read.offer === undefined) return 'wait';
-      if (mismatches(read.offer, canceled).length === 0) return 'accept';
-      return was ? 'impossible' : unmetVerdict(read.offer, canceled, c.offer);
+      const verdict = readVerdict(read, canceled, c.offer);
+      return verdict === 'wait' && was && read.versions.length > 0 ? 'impossible' : verdict;
     },
   );
   if (!r.ok) return 'offer-cancel';

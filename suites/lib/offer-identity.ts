@@ -8,6 +8,7 @@
 import { operationById } from '../../specs/contract.ts';
 import type { FlisClient } from './client.ts';
 import type { Exchange } from './exchange.ts';
+import { WHOLE_OFFER_WINDOW } from './whole-list.ts';
 
 type Json = Record<string, unknown>;
 
@@ -23,9 +24,9 @@ export function otherOfferIds(x: Exchange, id: string): string[] {
   return offers.map((o) => o.id).filter((v): v is string => typeof v === 'string');
 }
 
-/** The ids an unfiltered GET /offers lists (an unfiltered list is how the contract suite finds offers too). */
+/** The ids GET /offers lists over the whole window (the list the contract suite finds offers in too). */
 export async function listedOfferIds(api: FlisClient): Promise<{ ids: Set<string>; exchange: Exchange }> {
-  const exchange = await api.op(operationById('listOffers'));
+  const exchange = await api.op(operationById('listOffers'), { query: WHOLE_OFFER_WINDOW });
   const ok = exchange.response.status >= 200 && exchange.response.status <= 299;
   const ids = ok ? offersIn(exchange.response.body).map((o) => o.id) : [];
   return { ids: new Set(ids.filter((v): v is string => typeof v === 'string')), exchange };

@@ -10,11 +10,12 @@
  *   shown), so only the fields it carries are expected;
  * - numbers within a relative 1e-9 (absolute 1e-6 near zero, which covers a
  *   server that keeps six decimals of a coordinate), timestamps as instants,
- *   references as a multiset, a null key-value store as null or empty.
+ *   references in the order written (a JSON array is an ordered sequence, RFC 8259
+ *   section 5), a null key-value store as null or empty.
  */
 import type { Location, OfferWrite } from '../../schemas/types.generated.ts';
 
-export type Compare = 'exact' | 'number' | 'instant' | 'multiset' | 'null-or-empty';
+export type Compare = 'exact' | 'number' | 'instant' | 'null-or-empty';
 
 export interface Expectation {
   /** JSON pointer into the Offer. */
@@ -57,8 +58,7 @@ export function expectationsOf(body: OfferWrite, opts: ExpectOptions): Expectati
   const mapping = body.mappingRequests ?? {};
   const out: Expectation[] = [];
   const exact = (pointer: string, value: unknown): void => void out.push({ pointer, value, compare: 'exact' });
-  if (offer.references !== undefined)
-    out.push({ pointer: '/references', value: offer.references, compare: 'multiset' });
+  if (offer.references !== undefined) out.push({ pointer: '/references', value: offer.references, compare: 'exact' });
   if (offer.offerVersion !== undefined) exact('/offerVersion', offer.offerVersion);
   if (offer.bookingId !== undefined) exact('/bookingId', offer.bookingId);
   if (offer.carrierId !== undefined && mapping.carrier === undefined) exact('/carrierId', offer.carrierId);
@@ -98,12 +98,6 @@ function sameInstant(a: unknown, b: string): boolean {
   return typeof a === 'string' && Date.parse(a) === Date.parse(b);
 }
 
-function sameMultiset(a: unknown, b: unknown): boolean {
-  if (!Array.isArray(a) || !Array.isArray(b)) return false;
-  const sort = (xs: unknown[]): string[] => xs.map((x) => JSON.stringify(x)).sort();
-  return JSON.stringify(sort(a)) === JSON.stringify(sort(b));
-}
-
 function isEmptyObject(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
@@ -114,8 +108,6 @@ export function matches(actual: unknown, e: Expectation): boolean {
       return sameNumber(actual, e.value as number);
     case 'instant':
       return sameInstant(actual, e.value as string);
-    case 'multiset':
-      return sameMultiset(actual, e.value);
     case 'null-or-empty':
       return actual === null || isEmptyObject(actual);
     case 'exact':
@@ -138,7 +130,6 @@ function sameAsBefore(actual: unknown, old: unknown, e: Expectation): boolean {
   if (old === undefined || old === null) return actual === undefined || actual === null;
   if (e.compare === 'number' && typeof old === 'number') return matches(actual, { ...e, value: old });
   if (e.compare === 'instant' && typeof old === 'string') return matches(actual, { ...e, value: old });
-  if (e.compare === 'multiset') return matches(actual, { ...e, value: old });
   return JSON.stringify(actual) === JSON.stringify(old);
 }
 

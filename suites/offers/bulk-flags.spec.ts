@@ -16,8 +16,8 @@ import { checkTest, test } from '../lib/check-test.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, readOffer } from '../lib/offer-api.ts';
-import { expectationsOf, mismatches, unmetVerdict, type Expectation } from '../lib/readback.ts';
+import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offer-api.ts';
+import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;
@@ -53,16 +53,12 @@ async function judge(flow: CheckContext, item: OfferBulkItem): Promise<Judged | 
   // A field that shows a value this item never had cannot turn right later: stop polling at once (suites/lib/poll.ts).
   const r = await pollVisible(
     () => readOffer(flow, item.id),
-    (read) => {
-      if (read.shapeProblem !== undefined) return 'accept';
-      if (read.offer === undefined) return 'wait';
-      return mismatches(read.offer, all).length === 0 ? 'accept' : unmetVerdict(read.offer, all);
-    },
+    (read) => (read.shapeProblem !== undefined ? 'accept' : readVerdict(read, all)),
   );
   // A broken Offer shape is response-schema's to report; comparing flags on it would fail this check for that fault.
   if (r.value.shapeProblem !== undefined)
     flow.check.blocked(RESPONSE_SCHEMA, r.value.exchange, `GET /offers/${item.id}: ${r.value.shapeProblem}`);
-  const offer = r.value.offer;
+  const offer = writtenVersion(r.value, content);
   if (!offer || mismatches(offer, content).length > 0) return undefined;
   if (offer.canceled === true) flow.cleanup.offerCancelled(item.id);
   return { item, wrong: mismatches(offer, flags) };

@@ -441,6 +441,70 @@ const probes: Record<FaultName, Probe> = {
       );
     }
   },
+  'bulk-batch-id-reused': async (mock, faulty) => {
+    const bulk = async (tag: string) =>
+      (await call(mock, 'POST', '/offers/bulk', { json: [{ id: `fault-batch-${tag}`, ...offerBody(tag) }] })).body;
+    const [a, b] = [await bulk('b1'), await bulk('b2')];
+    assert.equal(a.batchId === b.batchId, faulty);
+    const status = (await call(mock, 'GET', `/bookings/requestsStatus/batch/${a.batchId as string}`)).text;
+    assert.equal(status.includes('fault-batch-b1'), !faulty, 'the first batch speaks of its own write');
+  },
+  'references-sorted': async (mock, faulty) => {
+    const body = offerBody('rs');
+    const references = ['rs-c', 'rs-a', 'rs-b'];
+    await call(mock, 'PUT', '/offers/fault-refs', { json: { ...body, offer: { ...body.offer, references } } });
+    assert.deepEqual((await offer(mock, 'fault-refs'))?.references, faulty ? [...references].sort() : references);
+    assert.equal((await offer(mock, 'fault-refs'))?.offerVersion, body.offer.offerVersion, 'other fields as written');
+  },
+  'timestamp-offset-dropped': async (mock, faulty) => {
+    const body = offerBody('ts');
+    const transportTimestamp = '2030-06-15T12:00:00+02:00';
+    await call(mock, 'PUT', '/offers/fault-offset', {
+      json: { ...body, offer: { ...body.offer, transportTimestamp } },
+    });
+    const read = (await offer(mock, 'fault-offset'))?.transportTimestamp as string;
+    assert.ok(read.endsWith('Z'), `answered in UTC: ${read}`);
+    assert.equal(Date.parse(read) === Date.parse(transportTimestamp), !faulty, read);
+    if (faulty) assert.equal(Date.parse(read), Date.parse('2030-06-15T12:00:00Z'));
+  },
+  'invoice-json-bom': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    const res = await fetch(`${mock.baseUrl}/invoices/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.equal(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])), faulty);
+    assert.equal(JSON.parse(new TextDecoder().decode(bytes)).id, id, 'the JSON after it is the invoice');
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+  },
+  'catalogue-write-refused': async (mock, faulty) => {
+    const put = await call(mock, 'PUT', '/largeContracts/fault-contract', { json: { name: 'lc' } });
+    assert.equal(put.status, faulty ? 403 : 200);
+    const order = await call(mock, 'PUT', '/orders/fault-order', { json: { name: 'o' } });
+    assert.equal(order.status, 200, 'other catalogue writes are served');
+    assert.equal((await call(mock, 'PUT', '/largeContracts/x', { json: {}, token: null })).status, 401);
+  },
+  'half-open-window-500': async (mock, faulty) => {
+    for (const query of [{ start: '2025-01-01T00:00:00Z' }, { end: '2030-01-01T00:00:00Z' }])
+      assert.equal((await call(mock, 'GET', '/offers', { query })).status, faulty ? 500 : 200, JSON.stringify(query));
+    const both = { start: '2025-01-01T00:00:00Z', end: '2030-01-01T00:00:00Z' };
+    assert.equal((await call(mock, 'GET', '/offers', { query: both })).status, 200, 'a whole window is listed');
+  },
+  'created-since-hours-early': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string; created: string }[];
+    // An invoice created after 10:00 UTC: reading its next day 14 hours early takes it in.
+    const late = all.find((i) => new Date(i.created).getUTCHours() >= 10)!;
+    const next = new Date(Date.parse(late.created) + 86_400_000).toISOString().slice(0, 10);
+    const since = (await call(mock, 'GET', '/invoices', { query: { createdSince: next } })).body as { id: string }[];
+    assert.equal(
+      since.some((i) => i.id === late.id),
+      faulty,
+    );
+    const early = all.find((i) => new Date(i.created).getUTCHours() < 10);
+    if (early) {
+      const day = new Date(Date.parse(early.created) + 86_400_000).toISOString().slice(0, 10);
+      const got = (await call(mock, 'GET', '/invoices', { query: { createdSince: day } })).body as { id: string }[];
+      assert.ok(!got.some((i) => i.id === early.id), 'an invoice from before 10:00 of the day before stays out');
+    }
+  },
 };
 
 describe('fault switches', () => {

@@ -1,5 +1,7 @@
 /**
- * The suites' client sends a body's bytes exactly as the check wrote them. (Playwright's request context, used
+ * The suites' client sends a body's bytes exactly as the check wrote them, and
+ * tells from the raw bytes of an answer whether it began with a byte-order mark
+ * (decoding hides one; json-content-type judges it). (Playwright's request context, used
  * before, JSON-encoded a string body it could not parse when the content type was JSON, so a malformed-JSON probe
  * arrived as a valid JSON string literal and the no-5xx / bad-input checks never sent malformed JSON at all.)
  */
@@ -17,6 +19,10 @@ const server = createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     received.push(Buffer.concat(chunks).toString('utf8'));
+    if (req.url?.endsWith('/bom')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from('\uFEFF{"id":"ü"}', 'utf8'));
+      return;
+    }
     res.writeHead(400, { 'content-type': 'application/json' }).end('{}');
   });
 });
@@ -35,6 +41,21 @@ test('malformed JSON, JSON and text bodies arrive byte for byte', async () => {
     for (const raw of bodies) await api.send('post', '/offers', { raw });
     await api.send('post', '/offers', { json: { offer: { quantity: 1 } } });
     assert.deepEqual(received, [...bodies, '{"offer":{"quantity":1}}']);
+  } finally {
+    await agent.close();
+  }
+});
+
+test('an answer beginning with a UTF-8 byte-order mark is flagged; its text and JSON are read without it', async () => {
+  const agent = new Agent();
+  try {
+    const api = new FlisClient(agent, testTarget(baseUrl));
+    const marked = await api.send('get', '/bom');
+    assert.equal(marked.response.bom, true);
+    assert.equal(marked.response.text, '{"id":"ü"}');
+    assert.deepEqual(marked.response.body, { id: 'ü' });
+    const plain = await api.send('post', '/offers', { raw: '{}' });
+    assert.equal(plain.response.bom, undefined, 'no mark, no flag');
   } finally {
     await agent.close();
   }

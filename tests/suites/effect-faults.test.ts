@@ -6,22 +6,19 @@
  * Faults that cannot hide each other share a run (different checks, or
  * different operations of record-identity), to keep Playwright launches few.
  */
-import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import type { FaultName } from '../../mock/faults.ts';
-import { assertExactFailures } from './fault-owners.ts';
-import { blockedChecks, runOnMock } from './run-on-mock.ts';
+import { after, describe } from 'node:test';
+import { type FaultRun, testFaultRuns } from './fault-owners.ts';
 
 const TOKEN = `effect-faults-${randomBytes(12).toString('hex')}`;
 const SEEDS = [101, 202, 303];
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-effect-faults-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 
-const RUNS: { suites: string[]; faults: FaultName[]; mustBlock?: Record<string, RegExp> }[] = [
+const RUNS: FaultRun[] = [
   // Two offer rules: the settled flag of single writes, and two POSTs making two offers.
   { suites: ['offers', 'lifecycle'], faults: ['settled-ignored', 'offer-create-id-reused'] },
   {
@@ -49,28 +46,6 @@ const RUNS: { suites: string[]; faults: FaultName[]; mustBlock?: Record<string, 
   },
 ];
 
-describe('effect and identity faults: the owner alone fails, on three seeds', { concurrency: 2 }, () => {
-  for (const { suites, faults, mustBlock } of RUNS)
-    for (const seed of SEEDS)
-      test(`${faults.join(' + ')} (${suites.join(', ')}), seed ${seed}`, async () => {
-        const label = `${faults.join('+')}-${seed}`;
-        const r = await runOnMock({
-          token: TOKEN,
-          suites,
-          faults,
-          reportDir: join(reportRoot, label),
-          runId: `flis-effect-${seed}-${faults.length}`,
-          seed,
-          runs: 3,
-          visibilityTimeoutMs: 1_500,
-        });
-        assert.equal(r.exitCode, 1, `the suites passed with ${faults.join(', ')} on`);
-        assertExactFailures(r, faults, TOKEN);
-        const blocked = blockedChecks(r);
-        for (const [check, pattern] of Object.entries(mustBlock ?? {}))
-          assert.ok(
-            (blocked.get(check) ?? []).some((reason) => pattern.test(reason)),
-            `${check} is not blocked as ${pattern}; blocked: ${JSON.stringify([...blocked])}`,
-          );
-      });
-});
+describe('effect and identity faults: the owner alone fails, on three seeds', { concurrency: 2 }, () =>
+  testFaultRuns(RUNS, SEEDS, { token: TOKEN, reportRoot, runIdPrefix: 'flis-effect' }),
+);

@@ -7,8 +7,10 @@
  * entry does not compile.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
 import type { SuiteRunResult } from '../../runner/run-suites.ts';
-import { describeFailures, failedChecks, testLocations } from './run-on-mock.ts';
+import { blockedChecks, describeFailures, failedChecks, runOnMock, testLocations } from './run-on-mock.ts';
 import type { FaultName } from '../../mock/faults.ts';
 
 export interface FaultOwners {
@@ -154,6 +156,37 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['record-identity'],
     evidence: { check: 'record-identity', operation: 'getOffer', message: /listed offer/ },
   },
+  // Identities, fidelity and bounds between records' values; tests/suites/fidelity-faults.test.ts runs them.
+  'bulk-batch-id-reused': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', operation: 'bulkWriteOffers', message: /both answered batchId/ },
+  },
+  'references-sorted': {
+    fails: ['offer-upsert'],
+    evidence: { check: 'offer-upsert', message: /\/references: wrote/ },
+  },
+  'timestamp-offset-dropped': {
+    fails: ['offer-upsert'],
+    evidence: { check: 'offer-upsert', title: /edges the shapes allow/, message: /\/transportTimestamp: wrote/ },
+  },
+  'created-since-hours-early': {
+    fails: ['invoice-since'],
+    evidence: { check: 'invoice-since', message: /createdSince=.* before that date/ },
+  },
+  'half-open-window-500': {
+    fails: ['no-5xx'],
+    evidence: { check: 'no-5xx', operation: 'listOffers', message: /half-open window/ },
+  },
+  // Advisory: json-content-type's failure record carries severity advisory.
+  'invoice-json-bom': {
+    fails: ['json-content-type'],
+    evidence: { check: 'json-content-type', operation: 'getInvoice', message: /byte-order mark/ },
+  },
+  // Advisory: operation-served's failure record carries severity advisory; the record GETs it needs are blocked.
+  'catalogue-write-refused': {
+    fails: ['operation-served'],
+    evidence: { check: 'operation-served', operation: 'upsertLargeContract', message: /refused the valid token/ },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */
@@ -207,4 +240,44 @@ export function assertSpecLocations(r: SuiteRunResult): void {
   assert.deepEqual(elsewhere, [], 'tests located outside their spec file');
   const unweighed = located.filter((l) => l.severity !== 'contract' && l.severity !== 'advisory');
   assert.deepEqual(unweighed, [], 'tests without a severity annotation');
+}
+
+/** One run of a fault test: the suites, the faults on together, and the checks that must be blocked (by whom). */
+export interface FaultRun {
+  suites: string[];
+  faults: FaultName[];
+  mustBlock?: Record<string, RegExp>;
+}
+
+/**
+ * A test per run and seed: the suites fail exactly the faults' owners (assertExactFailures) and every check of
+ * `mustBlock` is blocked as its pattern says. Call inside a describe.
+ */
+export function testFaultRuns(
+  runs: readonly FaultRun[],
+  seeds: readonly number[],
+  opts: { token: string; reportRoot: string; runIdPrefix: string },
+): void {
+  for (const { suites, faults, mustBlock } of runs)
+    for (const seed of seeds)
+      test(`${faults.join(' + ')} (${suites.join(', ')}), seed ${seed}`, async () => {
+        const r = await runOnMock({
+          token: opts.token,
+          suites,
+          faults,
+          reportDir: join(opts.reportRoot, `${faults.join('+')}-${seed}`),
+          runId: `${opts.runIdPrefix}-${seed}-${faults.length}`,
+          seed,
+          runs: 3,
+          visibilityTimeoutMs: 1_500,
+        });
+        assert.equal(r.exitCode, 1, `the suites passed with ${faults.join(', ')} on`);
+        assertExactFailures(r, faults, opts.token);
+        const blocked = blockedChecks(r);
+        for (const [check, pattern] of Object.entries(mustBlock ?? {}))
+          assert.ok(
+            (blocked.get(check) ?? []).some((reason) => pattern.test(reason)),
+            `${check} is not blocked as ${pattern}; blocked: ${JSON.stringify([...blocked])}`,
+          );
+      });
 }

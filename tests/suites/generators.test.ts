@@ -26,6 +26,7 @@ import { mappingLocationGroupArb } from '../../suites/generators/mapping-locatio
 import { mappingLocationArb } from '../../suites/generators/mapping-location.ts';
 import { mappingProductArb } from '../../suites/generators/mapping-product.ts';
 import { mappingRequestsArb } from '../../suites/generators/mapping-requests.ts';
+import { offerEdgeBodies } from '../../suites/generators/offer-edge-bodies.ts';
 import { offerWriteBodyArb } from '../../suites/generators/offer-write-body.ts';
 import { offerWriteOfferArb } from '../../suites/generators/offer-write-offer.ts';
 import { timeZoneArb } from '../../suites/generators/time-zone.ts';
@@ -176,6 +177,50 @@ test('the generators cover the edges: null and absent, empty and long arrays, de
   const text = JSON.stringify(bodies);
   assert.match(text, /[^\u0000-\u007f]/, 'non-ASCII text');
   assert.match(text, /[\ud800-\udbff][\udc00-\udfff]/, 'astral-plane characters');
+  const unsorted = (r: unknown) => Array.isArray(r) && r.some((x, i) => i > 0 && String(r[i - 1]) > String(x));
+  assert.ok(
+    offers.some((o) => unsorted(o.references)),
+    'references out of sorted order',
+  );
+});
+
+test('offerEdgeBodies lists every edge on every run: valid bodies, references out of order, offsets both ways', () => {
+  const edges = offerEdgeBodies(RUN_ID);
+  for (const { offer } of edges) assertValid('offer-write-offer', wire(offer));
+  const refs = edges.map((e) => e.offer.references).filter((r): r is string[] => Array.isArray(r));
+  assert.ok(
+    refs.some((r) => r.some((x, i) => i > 0 && r[i - 1]! > x)),
+    'references out of sorted order',
+  );
+  assert.ok(
+    refs.some((r) => new Set(r).size < r.length),
+    'a repeated reference',
+  );
+  assert.ok(
+    refs.some((r) => r.length === 0),
+    'empty references',
+  );
+  const stamps = edges.map((e) => e.offer.transportTimestamp).filter((t): t is string => typeof t === 'string');
+  assert.ok(
+    stamps.some((t) => /\+(0[1-9]|1\d):\d\d$/.test(t)),
+    'a positive offset',
+  );
+  assert.ok(
+    stamps.some((t) => /-\d\d:\d\d$/.test(t)),
+    'a negative offset',
+  );
+  assert.ok(
+    stamps.some((t) => /:(30|45)$/.test(t)),
+    'a half- or quarter-hour offset',
+  );
+  for (const e of edges)
+    assert.equal(
+      e.offset,
+      typeof e.offer.transportTimestamp === 'string' && !e.offer.transportTimestamp.endsWith('Z'),
+      `${e.edge}: offset marks exactly the bodies a server may refuse`,
+    );
+  for (const t of stamps) assert.ok(Number.isFinite(Date.parse(t)), t);
+  assert.deepEqual(offerEdgeBodies(RUN_ID), edges, 'the same list on every call');
 });
 
 test('offerWriteBodyArb({ cancel: false }) never cancels', () => {
