@@ -62,6 +62,11 @@ export const faultNames = [
   // Issue 17 sections 3 and 5, continued: a fault only a sequence meets, and a GET by id answering another offer.
   'delete-after-update-ignored',
   'offer-get-wrong',
+  // Issue 25 sections 1 and 2: an effect reaching records it does not name, and views of one record that disagree.
+  'transport-order-delete-cancels-neighbours',
+  'offer-delete-cancels-booking',
+  'snapshot-other-invoice-groups',
+  'forced-status-list-stale',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -152,6 +157,15 @@ export const faultDescriptions: Record<FaultName, string> = {
     'DELETE /offers/{offerId} of an offer updated since its creation answers a batchId but leaves it live; offers never updated are cancelled (spec 3 rule 4).',
   'offer-get-wrong':
     'GET /offers/{offerId} answers the next stored offer (with its own id) instead of the one asked for (spec 4.1).',
+  // Issue 25 sections 1 and 2.
+  'transport-order-delete-cancels-neighbours':
+    "DELETE of a carrier booking transport order marks its events cancelled, and also the events of the booking's other transport orders (spec 3 rule 5: all its events).",
+  'offer-delete-cancels-booking':
+    'DELETE /offers/{offerId} cancels the offer, and also every other offer with the same bookingId (spec 3 rule 4: the offer).',
+  'snapshot-other-invoice-groups':
+    "GET /invoicesBillingGroupDetailsSnapshot/{id} carries the billing group details of the next invoice's groups instead of its own (spec 2.6).",
+  'forced-status-list-stale':
+    "After a forced status, GET /billingGroups/{id} and its details show it, but GET /billingGroups and its state filter keep showing the group's own status (spec 3 rule 1, spec 4.2).",
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

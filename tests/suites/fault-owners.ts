@@ -154,6 +154,26 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['record-identity'],
     evidence: { check: 'record-identity', operation: 'getOffer', message: /listed offer/ },
   },
+  // Issue 25 sections 1 and 2 (world-faults.test.ts): an effect reaching a neighbour, views that disagree.
+  'transport-order-delete-cancels-neighbours': {
+    fails: ['event-cancel'],
+    evidence: { check: 'event-cancel', operation: 'deleteTransportOrder', message: /which it does not name/ },
+  },
+  'offer-delete-cancels-booking': {
+    fails: ['offer-cancel'],
+    evidence: { check: 'offer-cancel', operation: 'deleteOffer', message: /which it does not name/ },
+  },
+  'snapshot-other-invoice-groups': {
+    fails: ['view-consistency'],
+    evidence: {
+      check: 'view-consistency',
+      message: /^GET \/invoicesBillingGroupDetailsSnapshot\/.* carries billingGroupDetails/,
+    },
+  },
+  'forced-status-list-stale': {
+    fails: ['view-consistency'],
+    evidence: { check: 'view-consistency', message: /shows different statuses in different views/ },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */

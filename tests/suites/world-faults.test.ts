@@ -1,0 +1,56 @@
+/**
+ * Issue 25 sections 1 and 2: the world model. An effect must not reach records it does not name (a DELETE of one
+ * transport order cancelling its booking's other orders' events; a DELETE of one offer cancelling the other offers of
+ * its booking), and one record shows the same in every view (an invoice snapshot carrying another invoice's billing
+ * groups; a forced status shown by id but not in the list and its state filter). Each fault fails exactly its owner
+ * (tests/suites/fault-owners.ts) on three seeds: the neighbours under the owner of the rule (event-cancel,
+ * offer-cancel), the views under view-consistency. Faults that cannot hide each other share a run, over every suite
+ * that reads or writes their records.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { FaultName } from '../../mock/faults.ts';
+import { assertExactFailures } from './fault-owners.ts';
+import { runOnMock } from './run-on-mock.ts';
+
+const TOKEN = `world-faults-${randomBytes(12).toString('hex')}`;
+const SEEDS = [101, 202, 303];
+const reportRoot = mkdtempSync(join(tmpdir(), 'flis-world-faults-'));
+after(() => rmSync(reportRoot, { recursive: true, force: true }));
+
+const RUNS: { suites: string[]; faults: FaultName[] }[] = [
+  // Disjoint records and owners: two neighbour effects (offers, transport orders) and an invoice's views.
+  {
+    suites: ['contract', 'offers', 'lifecycle', 'billing', 'invoices'],
+    faults: [
+      'transport-order-delete-cancels-neighbours',
+      'offer-delete-cancels-booking',
+      'snapshot-other-invoice-groups',
+    ],
+  },
+  // Its own run: the forced-status test compares the invoices naming its group too, which the snapshot fault breaks.
+  { suites: ['contract', 'billing', 'invoices'], faults: ['forced-status-list-stale'] },
+];
+
+describe('world faults: neighbours and views, each failing its owner alone, on three seeds', { concurrency: 2 }, () => {
+  for (const { suites, faults } of RUNS)
+    for (const seed of SEEDS)
+      test(`${faults.join(' + ')} (${suites.join(', ')}), seed ${seed}`, async () => {
+        const r = await runOnMock({
+          token: TOKEN,
+          suites,
+          faults,
+          reportDir: join(reportRoot, `world-${faults.length}-${seed}`),
+          runId: `flis-world-${seed}-${faults.length}`,
+          seed,
+          runs: 3,
+          visibilityTimeoutMs: 1_500,
+        });
+        assert.equal(r.exitCode, 1, `the suites passed with ${faults.join(', ')} on`);
+        assertExactFailures(r, faults, TOKEN);
+      });
+});
