@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: the recorder bench, then the latency bench, each handed the options. (With the two chained in
  * the npm script, npm appended `npm run bench -- ...`'s options to the last command alone, the latency bench.)
- * `--only` names parts of either: `cpu`, `scale`, `memory` (the recorder bench's) and `latency`.
+ * `--only` names parts of either: `cpu`, `scale`, `memory` (the recorder bench's), `latency` and `world` (the
+ * world-model bench, bench/world.bench.ts).
  *
- *   npm run bench [-- --only cpu|scale|memory|latency,...] [other options of either bench]
+ *   npm run bench [-- --only cpu|scale|memory|latency|world,...] [other options of either bench]
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const LATENCY = 'latency';
+const WORLD = 'world';
 
 /** The options without `--only` (either spelling), and the parts it named, if any. */
 function splitOnly(args: string[]): { rest: string[]; only?: string[] } {
@@ -30,9 +32,10 @@ function bench(file: string, args: string[]): number {
 }
 
 const { rest, only } = splitOnly(process.argv.slice(2));
-const recorderParts = only?.filter((p) => p !== LATENCY);
+const recorderParts = only?.filter((p) => p !== LATENCY && p !== WORLD);
 let status = 0;
 if (!recorderParts || recorderParts.length > 0)
   status ||= bench('./recorder.bench.ts', recorderParts ? [...rest, '--only', recorderParts.join(',')] : rest);
 if (!only || only.includes(LATENCY)) status ||= bench('./latency.bench.ts', rest);
+if (!only || only.includes(WORLD)) status ||= bench('./world.bench.ts', rest);
 process.exitCode = status;

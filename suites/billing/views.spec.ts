@@ -23,7 +23,7 @@ import { skipInconclusive } from '../lib/inconclusive.ts';
 import { target } from '../lib/target.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { InvoiceRecord } from '../lib/world/invoices.ts';
-import { World } from '../lib/world/world.ts';
+import { World, worldModelOn } from '../lib/world/world.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
 import { groupsForRun } from './shared-groups.ts';
 import { currentStatus, expectForced, forceStatus, removeStatus } from './status.ts';
@@ -58,6 +58,10 @@ function addInvoices(world: World, invoices: readonly ListedInvoice[], known: Se
     world.add(`invoice ${i.id}`, new InvoiceRecord(i.id, i.billingGroupIds, known));
 }
 
+function skipUnlessWorldModel(ctx: CheckContext): void {
+  if (!worldModelOn()) skipTest(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
+}
+
 test(
   ...checkTest(
     {
@@ -67,6 +71,7 @@ test(
       title: 'an invoice names the same billing groups in the list, by id and in its snapshot',
     },
     async (ctx) => {
+      skipUnlessWorldModel(ctx);
       const invoices = await listInvoices(ctx);
       if (invoices.length === 0) skipTest(ctx, 'GET /invoices lists no invoice: nothing to compare');
       const { groups } = await listGroups(ctx);
@@ -90,6 +95,7 @@ test(
       writes: true,
     },
     async (ctx) => {
+      skipUnlessWorldModel(ctx);
       const runId = target().runId;
       const { groups } = await listGroups(ctx);
       const invoices = await listInvoices(ctx);

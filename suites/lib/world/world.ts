@@ -10,9 +10,19 @@
  */
 import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
+import { target } from '../target.ts';
 
 /** The check that owns "one record, the same in every view that shows it" (suites/billing/views.spec.ts). */
 export const VIEW_CONSISTENCY = 'view-consistency';
+
+/**
+ * Whether the world model runs: always, unless FLIS_WORLD_MODEL=off, which the bench sets to measure what the model
+ * costs side by side. Off, the neighbours are not written, `settle` compares nothing and view-consistency is skipped
+ * (so the verdict is no longer `certified`: a skipped check narrows it to `partial`).
+ */
+export function worldModelOn(): boolean {
+  return target().worldModelOff !== true;
+}
 
 export interface Divergence {
   /** The check whose rule the divergence breaks: it fails, any other check meeting it is blocked by it. */
@@ -53,6 +63,7 @@ export class World {
 
   /** Every view of every record against the model, after `step`; the first divergence is reported by its owner. */
   async settle(ctx: CheckContext, step: string): Promise<void> {
+    if (!worldModelOn()) return;
     for (const record of this.records.values()) {
       const d = await record.diverges(ctx, step);
       if (d) reportDivergence(ctx, d);
