@@ -67,6 +67,7 @@ export const faultNames = [
   'offer-delete-cancels-booking',
   'snapshot-other-invoice-groups',
   'forced-status-list-stale',
+  'booking-event-delete-cancels-booking-events',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -166,6 +167,8 @@ export const faultDescriptions: Record<FaultName, string> = {
     "GET /invoicesBillingGroupDetailsSnapshot/{id} carries the billing group details of the next invoice's groups instead of its own (spec 2.6).",
   'forced-status-list-stale':
     "After a forced status, GET /billingGroups/{id} and its details show it, but GET /billingGroups and its state filter keep showing the group's own status (spec 3 rule 1, spec 4.2).",
+  'booking-event-delete-cancels-booking-events':
+    'DELETE /bookings/{bookingId}/events/{eventId} marks the event canceled, and also every other event of the booking (spec 3 rule 5: the event).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

@@ -20,7 +20,8 @@
  *   booking (a neighbour in the world model, suites/lib/world/) is written
  *   first, and once the deleted order's events show the DELETE, none of the
  *   neighbour's events may say it is cancelled, in the booking's event list or
- *   in the neighbour's own GET.
+ *   in the neighbour's own GET; likewise a second event of the booking once
+ *   the first is deleted ("marks *the* event").
  * These are writes: skipped on read-only targets; every id carries the run id.
  */
 import { operationById } from '../../specs/contract.ts';
@@ -29,6 +30,7 @@ import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.
 import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
+import { BookingEventNeighbour } from '../lib/world/booking-events.ts';
 import { TransportOrderRecord } from '../lib/world/transport-orders.ts';
 import { World, worldModelOn } from '../lib/world/world.ts';
 
@@ -85,6 +87,16 @@ test(
       );
       const put = await ctx.api.op(operationById('upsertBookingEvent'), { params, json: opaqueRecord(ctx.runId) });
       skipUnlessWritten(ctx, put, `booking event ${eventId}`);
+      const world = new World();
+      if (worldModelOn()) {
+        const neighbourId = taggedId(ctx.runId, 'event');
+        const other = await ctx.api.op(operationById('upsertBookingEvent'), {
+          params: { bookingId, eventId: neighbourId },
+          json: opaqueRecord(ctx.runId),
+        });
+        skipUnlessWritten(ctx, other, `booking event ${neighbourId}`);
+        world.add(neighbourId, new BookingEventNeighbour(bookingId, neighbourId));
+      }
       const getEvent = () => ctx.api.op(operationById('getBookingEvent'), { params });
       const before = await pollVisible(getEvent, is2xx);
       if (!before.ok)
@@ -112,6 +124,7 @@ test(
           `after DELETE the booking event still says it is not canceled (${verdict.notCancelled.join(', ')}) after ${after.elapsedMs} ms`,
           { exchanges: [del, x], pointer: `/${verdict.notCancelled[0]!.split(' ')[0]}` },
         );
+      await world.settle(ctx, `DELETE of booking event ${eventId}`);
       ctx.testInfo.annotations.push({
         type: 'note',
         description: `looked at: GET of the event after DELETE answered ${x.response.status}; cancel fields ${verdict.judged.join(', ') || 'none (judged on being readable)'}`,

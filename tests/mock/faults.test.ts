@@ -474,6 +474,16 @@ const probes: Record<FaultName, Probe> = {
       !faulty,
     );
   },
+  'booking-event-delete-cancels-booking-events': async (mock, faulty) => {
+    const booking = '/bookings/fault-bedc-booking';
+    assert.equal((await call(mock, 'PUT', booking, { json: { note: 'x' } })).status, 200);
+    for (const e of ['named', 'neighbour'])
+      assert.equal((await call(mock, 'PUT', `${booking}/events/fault-bedc-${e}`, { json: { note: e } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', `${booking}/events/fault-bedc-named`)).status, 200);
+    const canceled = async (e: string) => (await call(mock, 'GET', `${booking}/events/fault-bedc-${e}`)).body.canceled;
+    assert.equal(await canceled('named'), true, 'the deleted event is marked either way');
+    assert.equal(await canceled('neighbour'), faulty ? true : undefined, 'the other event of the booking');
+  },
   'offer-get-wrong': async (mock, faulty) => {
     const listed = (await call(mock, 'GET', '/offers')).body as { id: string }[];
     for (const { id } of listed.slice(0, 2)) {

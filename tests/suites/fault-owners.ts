@@ -174,6 +174,10 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['view-consistency'],
     evidence: { check: 'view-consistency', message: /shows different statuses in different views/ },
   },
+  'booking-event-delete-cancels-booking-events': {
+    fails: ['event-cancel'],
+    evidence: { check: 'event-cancel', operation: 'deleteBookingEvent', message: /which it does not name/ },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */

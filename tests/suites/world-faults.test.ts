@@ -1,7 +1,7 @@
 /**
  * Issue 25 sections 1 and 2: the world model. An effect must not reach records it does not name (a DELETE of one
  * transport order cancelling its booking's other orders' events; a DELETE of one offer cancelling the other offers of
- * its booking), and one record shows the same in every view (an invoice snapshot carrying another invoice's billing
+ * its booking; a DELETE of one booking event cancelling the booking's others), and one record shows the same in every view (an invoice snapshot carrying another invoice's billing
  * groups; a forced status shown by id but not in the list and its state filter). Each fault fails exactly its owner
  * (tests/suites/fault-owners.ts) on three seeds: the neighbours under the owner of the rule (event-cancel,
  * offer-cancel), the views under view-consistency. Faults that cannot hide each other share a run, over every suite
@@ -23,13 +23,14 @@ const reportRoot = mkdtempSync(join(tmpdir(), 'flis-world-faults-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 
 const RUNS: { suites: string[]; faults: FaultName[] }[] = [
-  // Disjoint records and owners: two neighbour effects (offers, transport orders) and an invoice's views.
+  // Disjoint records, or one owner on different operations: three neighbour effects and an invoice's views.
   {
     suites: ['contract', 'offers', 'lifecycle', 'billing', 'invoices'],
     faults: [
       'transport-order-delete-cancels-neighbours',
       'offer-delete-cancels-booking',
       'snapshot-other-invoice-groups',
+      'booking-event-delete-cancels-booking-events',
     ],
   },
   // Its own run: the forced-status test compares the invoices naming its group too, which the snapshot fault breaks.

@@ -14,23 +14,13 @@ import { operationById } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { recordsOf } from '../listed-records.ts';
+import { cancelledBy } from './cancelled.ts';
 import type { Divergence, WorldRecord } from './world.ts';
 
 /** The check that owns spec 3 rule 5 (suites/contract/event-cancel.spec.ts). */
 export const EVENT_CANCEL = 'event-cancel';
 
 type Json = Record<string, unknown>;
-
-/** The fields by which an event says it is cancelled: a true cancel flag, or a status or state naming a cancellation. */
-export function cancelledBy(event: Json): string[] {
-  return Object.entries(event)
-    .filter(([key, value]) =>
-      /cancel/i.test(key)
-        ? value === true
-        : /^(status|state)$/i.test(key) && typeof value === 'string' && /cancel/i.test(value),
-    )
-    .map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
-}
 
 /** The events of a list or an order that name the transport order (its id anywhere in the event). */
 export function eventsNaming(x: Exchange, transportOrderId: string): Json[] {
