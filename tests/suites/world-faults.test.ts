@@ -15,14 +15,14 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FaultName } from '../../mock/faults.ts';
 import { assertExactFailures } from './fault-owners.ts';
-import { runOnMock } from './run-on-mock.ts';
+import { blockedChecks, runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `world-faults-${randomBytes(12).toString('hex')}`;
 const SEEDS = [101, 202, 303];
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-world-faults-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 
-const RUNS: { suites: string[]; faults: FaultName[] }[] = [
+const RUNS: { suites: string[]; faults: FaultName[]; mustBlock?: Record<string, RegExp> }[] = [
   // Disjoint records, or one owner on different operations: three neighbour effects and an invoice's views.
   {
     suites: ['contract', 'offers', 'lifecycle', 'billing', 'invoices'],
@@ -34,11 +34,19 @@ const RUNS: { suites: string[]; faults: FaultName[] }[] = [
     ],
   },
   // Its own run: the forced-status test compares the invoices naming its group too, which the snapshot fault breaks.
-  { suites: ['contract', 'billing', 'invoices'], faults: ['forced-status-list-stale'] },
+  // The forced-status checks settle the same world after their writes: they meet the divergence and are blocked by it.
+  {
+    suites: ['contract', 'billing', 'invoices'],
+    faults: ['forced-status-list-stale'],
+    mustBlock: {
+      'billing-forced-status': /^blocked by view-consistency on /,
+      'billing-bulk-status': /^blocked by view-consistency on /,
+    },
+  },
 ];
 
 describe('world faults: neighbours and views, each failing its owner alone, on three seeds', { concurrency: 2 }, () => {
-  for (const { suites, faults } of RUNS)
+  for (const { suites, faults, mustBlock } of RUNS)
     for (const seed of SEEDS)
       test(`${faults.join(' + ')} (${suites.join(', ')}), seed ${seed}`, async () => {
         const r = await runOnMock({
@@ -53,5 +61,11 @@ describe('world faults: neighbours and views, each failing its owner alone, on t
         });
         assert.equal(r.exitCode, 1, `the suites passed with ${faults.join(', ')} on`);
         assertExactFailures(r, faults, TOKEN);
+        const blocked = blockedChecks(r);
+        for (const [check, pattern] of Object.entries(mustBlock ?? {}))
+          assert.ok(
+            (blocked.get(check) ?? []).some((reason) => pattern.test(reason)),
+            `${check} is not blocked as ${pattern}; blocked: ${JSON.stringify([...blocked])}`,
+          );
       });
 });
