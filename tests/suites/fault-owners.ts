@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import type { SuiteRunResult } from '../../runner/run-suites.ts';
-import { describeFailures, failedChecks, testLocations } from './run-on-mock.ts';
+import { blockedChecks, describeFailures, failedChecks, testLocations } from './run-on-mock.ts';
 import type { FaultName } from '../../mock/faults.ts';
 
 export interface FaultOwners {
@@ -221,6 +221,16 @@ export function assertExactFailures(r: SuiteRunResult, faults: readonly FaultNam
     assert.ok(!JSON.stringify(f.record).includes(token), `${f.title}: the failure record carries the token`);
   }
   assertSpecLocations(r);
+}
+
+/** Each check of `mustBlock` has a test skipped as blocked with a reason matching its pattern. */
+export function assertBlockedAs(r: SuiteRunResult, mustBlock: Record<string, RegExp> = {}): void {
+  const blocked = blockedChecks(r);
+  for (const [check, pattern] of Object.entries(mustBlock))
+    assert.ok(
+      (blocked.get(check) ?? []).some((reason) => pattern.test(reason)),
+      `${check} is not blocked as ${pattern}; blocked: ${JSON.stringify([...blocked])}`,
+    );
 }
 
 /** Every test of the run is located in its own spec file (results.json), not in the helper that builds it, and is weighed. */

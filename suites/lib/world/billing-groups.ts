@@ -130,7 +130,9 @@ export class BillingGroupRecord implements WorldRecord {
     ];
   }
 
+  /** The `state` filter lists the group, where the unfiltered list does (a list may be windowed the same way). */
   private filterLists(v: GroupViews): boolean {
+    if (elementWithId(v.list.response.body, this.id) === undefined) return true;
     return v.filtered !== undefined && elementWithId(v.filtered.response.body, this.id) !== undefined;
   }
 
