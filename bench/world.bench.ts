@@ -3,12 +3,13 @@
  * model on (as every run has it) and off (FLIS_WORLD_MODEL=off: no neighbour writes, no view comparisons,
  * view-consistency skipped), side by side in one bench run and interleaved (off, on, off, on, ...), so a machine
  * that gets busier or quieter during the bench weighs on both alike. Prints each run and the ratio of the medians
- * against the target (at most 1.3×). Same seed for every run; all traffic is on loopback.
+ * against the target (at most 1.3×), and the requests each run sent, which the machine's load does not change. Same
+ * seed for every run; all traffic is on loopback.
  *
  *   node --import tsx bench/world.bench.ts [--pairs 3] [--seed N]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,17 @@ interface RunFigure {
   seconds: number;
   code: number | null;
   verdict: string;
+  /** Requests the run sent (run.json): what the model adds, whatever the machine's load. */
+  requests: number;
+}
+
+function requestsOf(reportDir: string): number {
+  try {
+    const run = JSON.parse(readFileSync(join(reportDir, 'run.json'), 'utf8')) as { network?: { requests?: number } };
+    return run.network?.requests ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 function flisRun(model: 'on' | 'off', reportDir: string): Promise<RunFigure> {
@@ -49,6 +61,7 @@ function flisRun(model: 'on' | 'off', reportDir: string): Promise<RunFigure> {
         model,
         seconds: (performance.now() - started) / 1000,
         code,
+        requests: requestsOf(reportDir),
         verdict: /flis run: ([A-Z][A-Z-]+) \(/.exec(out)?.[1] ?? /flis run: ([A-Z][A-Z-]+)/.exec(out)?.[1] ?? '?',
       });
     }),
@@ -67,10 +80,10 @@ try {
   for (let i = 0; i < pairs; i++)
     for (const model of ['off', 'on'] as const) runs.push(await flisRun(model, join(dir, `${model}-${i}`)));
   console.log(`world-model bench: the default flis run (seed ${seed}, embedded mock), ${pairs} pair(s), interleaved`);
-  console.log('world model  seconds  exit  verdict');
+  console.log('world model  seconds  requests  exit  verdict');
   for (const r of runs)
     console.log(
-      `${r.model.padEnd(11)}  ${r.seconds.toFixed(1).padStart(7)}  ${String(r.code).padStart(4)}  ${r.verdict}`,
+      `${r.model.padEnd(11)}  ${r.seconds.toFixed(1).padStart(7)}  ${String(r.requests).padStart(8)}  ${String(r.code).padStart(4)}  ${r.verdict}`,
     );
   const off = median(runs.filter((r) => r.model === 'off').map((r) => r.seconds));
   const on = median(runs.filter((r) => r.model === 'on').map((r) => r.seconds));
