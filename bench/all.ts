@@ -1,16 +1,17 @@
 /**
  * `npm run bench`: the recorder bench, then the latency bench, each handed the options. (With the two chained in
  * the npm script, npm appended `npm run bench -- ...`'s options to the last command alone, the latency bench.)
- * `--only` names parts of either: `cpu`, `scale`, `memory` (the recorder bench's) and `latency`; `lint` is the
- * contract check's bench (contract-check.bench.ts).
+ * `--only` names parts of either: `cpu`, `scale`, `memory` (the recorder bench's), `latency`, `lint` (the contract
+ * check's bench, contract-check.bench.ts) and `world` (the world-model bench, world.bench.ts).
  *
- *   npm run bench [-- --only cpu|scale|memory|latency|lint,...] [other options of either bench]
+ *   npm run bench [-- --only cpu|scale|memory|latency|lint|world,...] [other options of either bench]
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const LATENCY = 'latency';
 const LINT = 'lint';
+const WORLD = 'world';
 
 /** The options without `--only` (either spelling), and the parts it named, if any. */
 function splitOnly(args: string[]): { rest: string[]; only?: string[] } {
@@ -32,10 +33,11 @@ function bench(file: string, args: string[]): number {
 }
 
 const { rest, only } = splitOnly(process.argv.slice(2));
-const recorderParts = only?.filter((p) => p !== LATENCY && p !== LINT);
+const recorderParts = only?.filter((p) => p !== LATENCY && p !== LINT && p !== WORLD);
 let status = 0;
 if (!recorderParts || recorderParts.length > 0)
   status ||= bench('./recorder.bench.ts', recorderParts ? [...rest, '--only', recorderParts.join(',')] : rest);
 if (!only || only.includes(LATENCY)) status ||= bench('./latency.bench.ts', rest);
 if (!only || only.includes(LINT)) status ||= bench('./contract-check.bench.ts', rest);
+if (!only || only.includes(WORLD)) status ||= bench('./world.bench.ts', rest);
 process.exitCode = status;

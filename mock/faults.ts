@@ -70,6 +70,12 @@ export const faultNames = [
   'half-open-window-500',
   'invoice-json-bom',
   'catalogue-write-refused',
+  // An effect reaching records it does not name (spec 3 rules 4, 5), and views of one record that disagree.
+  'transport-order-delete-cancels-neighbours',
+  'offer-delete-cancels-booking',
+  'snapshot-other-invoice-groups',
+  'forced-status-list-stale',
+  'booking-event-delete-cancels-booking-events',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -174,6 +180,17 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /invoices/{invoiceId} sends its JSON after a UTF-8 byte-order mark (RFC 8259 section 8.1: a networked JSON text must not begin with one).',
   'catalogue-write-refused':
     'PUT /largeContracts/{contractId} answers 403 to the valid token: a catalogued write the token cannot make is not served (spec 4.3).',
+  // Neighbours and views.
+  'transport-order-delete-cancels-neighbours':
+    "DELETE of a carrier booking transport order marks its events cancelled, and also the events of the booking's other transport orders (spec 3 rule 5: all its events).",
+  'offer-delete-cancels-booking':
+    'DELETE /offers/{offerId} cancels the offer, and also every other offer with the same bookingId (spec 3 rule 4: the offer).',
+  'snapshot-other-invoice-groups':
+    "GET /invoicesBillingGroupDetailsSnapshot/{id} carries the billing group details of the next invoice's groups instead of its own (spec 2.6).",
+  'forced-status-list-stale':
+    "After a forced status, GET /billingGroups/{id} and its details show it, but GET /billingGroups and its state filter keep showing the group's own status (spec 3 rule 1, spec 4.2).",
+  'booking-event-delete-cancels-booking-events':
+    'DELETE /bookings/{bookingId}/events/{eventId} marks the event canceled, and also every other event of the booking (spec 3 rule 5: the event).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question handlers ask. */

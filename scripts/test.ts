@@ -44,6 +44,7 @@ const LONGEST_FIRST = [
   'tests/package/pack.test.ts',
   'tests/suites/new-checks-faults.test.ts',
   'tests/suites/fidelity-faults.test.ts',
+  'tests/suites/world-faults.test.ts',
   'tests/runner/throttled-run.test.ts',
   'tests/runner/cassette-run.test.ts',
   'tests/runner/readme-workflow.test.ts',

@@ -134,7 +134,9 @@ export function billingGroupRoutes(ctx: MockContext) {
     const listOptions = ctx.faults.has('text-content-type') ? { onSend: labelAsText } : {};
     app.get('/billingGroups', listOptions, async (request) => {
       const filter = readFilter(ctx, request);
-      const listed = ctx.billing.list().filter((g) => matches(ctx, g, filter));
+      // forced-status-list-stale: the list and its filters still see each group's own status.
+      const all = ctx.faults.has('forced-status-list-stale') ? ctx.billing.listUnforced() : ctx.billing.list();
+      const listed = all.filter((g) => matches(ctx, g, filter));
       const dropped = ctx.faults.has('billing-filter-drops-match') ? lastDroppable(listed, filter) : undefined;
       return emptyList(
         ctx,

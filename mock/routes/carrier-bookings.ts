@@ -88,11 +88,13 @@ export const deleteTransportOrder: HandlerFactory = (ctx, params) => async (requ
     ...markCanceled(order),
     status: 'CANCELLED',
   });
+  // transport-order-delete-cancels-neighbours: the events of every transport order of the booking, not only its own.
+  const reachesNeighbours = ctx.faults.has('transport-order-delete-cancels-neighbours');
   const cancelledEvents = ctx.faults.has('transport-order-events-not-cancelled')
     ? 0
     : ctx.records.updateWhere(
         'carrierBookingEvents',
-        (e) => e.bookingId === bookingId && e.transportOrderId === transportOrderId,
+        (e) => e.bookingId === bookingId && (reachesNeighbours || e.transportOrderId === transportOrderId),
         markCanceled,
       );
   return { success: true, id: transportOrderId, cancelledEvents };

@@ -32,10 +32,20 @@ function withBillingGroups(ctx: MockContext, i: Invoice): JsonObject {
   };
 }
 
+/** The snapshot-other-invoice-groups fault: the groups of the invoice listed after this one (the first after the last). */
+function snapshotGroupIds(ctx: MockContext, i: Invoice): string[] {
+  if (!ctx.faults.has('snapshot-other-invoice-groups')) return i.billingGroupIds;
+  const all = ctx.invoices.list();
+  const next = all[(all.findIndex((x) => x.id === i.id) + 1) % all.length];
+  return next?.billingGroupIds ?? i.billingGroupIds;
+}
+
 function withDetails(ctx: MockContext, i: Invoice): JsonObject {
   const out: JsonObject = {
     ...header(ctx, i),
-    billingGroupDetails: i.billingGroupIds.map((id) => ctx.billing.details(id)).filter((d) => d !== undefined),
+    billingGroupDetails: snapshotGroupIds(ctx, i)
+      .map((id) => ctx.billing.details(id))
+      .filter((d) => d !== undefined),
   };
   if (ctx.faults.has('snapshot-has-billing-groups')) out.billingGroups = withBillingGroups(ctx, i).billingGroups;
   return out;

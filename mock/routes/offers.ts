@@ -215,12 +215,23 @@ function upsertOfferRoute(ctx: MockContext) {
   };
 }
 
+/** The offer-delete-cancels-booking fault: the other offers of the deleted offer's booking, cancelled with it. */
+function bookingNeighbours(ctx: MockContext, offerId: string): string[] {
+  if (!ctx.faults.has('offer-delete-cancels-booking')) return [];
+  const bookingId = ctx.offers.get(offerId)?.bookingId;
+  if (bookingId === undefined) return [];
+  return ctx.offers
+    .list()
+    .filter((o) => o.bookingId === bookingId && o.id !== offerId)
+    .map((o) => o.id);
+}
+
 function deleteOfferRoute(ctx: MockContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const offerId = pathParam(request, 'offerId');
     if (!ctx.offers.isKnown(offerId)) throw notFound('offer');
     const batchId = ctx.ids.next('batch');
-    ctx.offers.submit(batchId, [cancel(ctx, offerId)]);
+    ctx.offers.submit(batchId, [cancel(ctx, offerId), ...bookingNeighbours(ctx, offerId).map((id) => cancel(ctx, id))]);
     return reply.code(offerAckStatus(ctx.variant)).send({ batchId });
   };
 }

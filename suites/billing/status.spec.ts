@@ -12,6 +12,10 @@
  * deployment keep apart (shared-groups.ts): forced values name the run, a
  * group showing another run's value is passed over, and a flow another run
  * disturbs moves on or ends inconclusive, never failed.
+ * After each write, both tests also settle a world model of their groups
+ * (suites/lib/world/): the list, the GET by id, the details and the `state`
+ * filter must agree with it; a divergence between views is view-consistency's,
+ * which then blocks these checks.
  */
 import fc from 'fast-check';
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
@@ -25,6 +29,8 @@ import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
 import { skipInconclusive } from '../lib/inconclusive.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
+import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
+import { World } from '../lib/world/world.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
 import { awaitForcedOrResend, groupsForRun, Interference, notShown } from './shared-groups.ts';
 import {
@@ -54,6 +60,44 @@ test(
 
 /** A group is passed over while another run's forced value shows on it; at most this many are tried. */
 const MAX_GROUPS_TRIED = 4;
+
+const RULE_1: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 1' };
+const RULE_2: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 2' };
+const RULE_3: EffectOwner = { check: 'billing-bulk-status', clause: 'spec 3 rule 3' };
+
+/** The world after a write; another run's forced value showing up there makes the check inconclusive, as elsewhere. */
+async function settleOrMoveOn(flow: CheckContext, world: World, step: string): Promise<void> {
+  try {
+    await world.settle(flow, step);
+  } catch (error) {
+    if (error instanceof ForeignStatus) skipInconclusive(flow.testInfo, error.message);
+    throw error;
+  }
+}
+
+/** The model after one bulk call: a forced group shows its status, a group whose forced status was removed does not. */
+function modelStep(
+  world: World,
+  records: Map<string, BillingGroupRecord>,
+  items: BillingGroupStatusUpdateItem[],
+  forced: ReadonlyMap<string, string>,
+): void {
+  for (const item of items) {
+    const id = item.billingGroupId;
+    const known = records.get(id);
+    if (item.deleteStatus !== true && item.status !== undefined) {
+      if (known) known.expect({ is: item.status }, RULE_3);
+      else {
+        const record = new BillingGroupRecord(id, { is: item.status }, RULE_3);
+        records.set(id, record);
+        world.add(id, record);
+      }
+      continue;
+    }
+    const was = forced.get(id);
+    if (known && was !== undefined) known.expect({ not: was }, RULE_3);
+  }
+}
 
 function isClientError(x: Exchange): boolean {
   return x.response.status >= 400 && x.response.status < 500;
@@ -88,8 +132,14 @@ async function forcedStatusFlow(flow: CheckContext): Promise<void> {
         { exchanges: [seen.exchange], pointer: '/status' },
         'spec 3 rule 1',
       );
+    const world = new World();
+    const record = new BillingGroupRecord(group.id, { is: tag }, RULE_1);
+    world.add(group.id, record);
+    await settleOrMoveOn(flow, world, `PUT /billingGroups/${group.id}/status '${tag}'`);
     // No other run writes this run's value, so still showing it after the DELETE is this server's doing.
     await removeAndExpectGone(flow, group.id, tag);
+    record.expect({ not: tag }, RULE_2);
+    await settleOrMoveOn(flow, world, `DELETE /billingGroups/${group.id}/status`);
     return;
   }
   skipInconclusive(
@@ -330,13 +380,18 @@ async function bulkProperty(
     async (steps) => {
       if (disturbed !== undefined) return;
       const forced = new Map<string, string>();
+      const world = new World();
+      const records = new Map<string, BillingGroupRecord>();
       try {
-        for (const items of steps) {
+        for (const [i, items] of steps.entries()) {
           await bulkStatus(flow, items);
+          // The model is read before checkStep moves `forced` on: a removal expects anything but the value it removed.
+          modelStep(world, records, items, forced);
           await checkStep(flow, items, forced);
+          await world.settle(flow, `bulkStatusUpdate call ${i + 1} of the plan (${items.length} item(s))`);
         }
       } catch (error) {
-        if (!(error instanceof Interference)) throw error;
+        if (!(error instanceof Interference) && !(error instanceof ForeignStatus)) throw error;
         disturbed = error.message;
       } finally {
         const reset = claimValue

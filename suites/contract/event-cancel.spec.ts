@@ -16,6 +16,12 @@
  *   cancelled events; but when none is listed any more, the order itself
  *   must still answer (it was marked, not removed) and the events it shows
  *   must say they are cancelled.
+ * - rule 5 marks all *its* events: a second transport order of the same
+ *   booking (a neighbour in the world model, suites/lib/world/) is written
+ *   first, and once the deleted order's events show the DELETE, none of the
+ *   neighbour's events may say it is cancelled, in the booking's event list or
+ *   in the neighbour's own GET; likewise a second event of the booking once
+ *   the first is deleted ("marks *the* event").
  * These are writes: skipped on read-only targets; every id carries the run id.
  */
 import { operationById } from '../../specs/contract.ts';
@@ -24,6 +30,9 @@ import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.
 import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
+import { BookingEventNeighbour } from '../lib/world/booking-events.ts';
+import { TransportOrderRecord } from '../lib/world/transport-orders.ts';
+import { World, worldModelOn } from '../lib/world/world.ts';
 
 type Json = Record<string, unknown>;
 
@@ -78,6 +87,16 @@ test(
       );
       const put = await ctx.api.op(operationById('upsertBookingEvent'), { params, json: opaqueRecord(ctx.runId) });
       skipUnlessWritten(ctx, put, `booking event ${eventId}`);
+      const world = new World();
+      if (worldModelOn()) {
+        const neighbourId = taggedId(ctx.runId, 'event');
+        const other = await ctx.api.op(operationById('upsertBookingEvent'), {
+          params: { bookingId, eventId: neighbourId },
+          json: opaqueRecord(ctx.runId),
+        });
+        skipUnlessWritten(ctx, other, `booking event ${neighbourId}`);
+        world.add(neighbourId, new BookingEventNeighbour(bookingId, neighbourId));
+      }
       const getEvent = () => ctx.api.op(operationById('getBookingEvent'), { params });
       const before = await pollVisible(getEvent, is2xx);
       if (!before.ok)
@@ -105,6 +124,7 @@ test(
           `after DELETE the booking event still says it is not canceled (${verdict.notCancelled.join(', ')}) after ${after.elapsedMs} ms`,
           { exchanges: [del, x], pointer: `/${verdict.notCancelled[0]!.split(' ')[0]}` },
         );
+      await world.settle(ctx, `DELETE of booking event ${eventId}`);
       ctx.testInfo.annotations.push({
         type: 'note',
         description: `looked at: GET of the event after DELETE answered ${x.response.status}; cancel fields ${verdict.judged.join(', ') || 'none (judged on being readable)'}`,
@@ -167,13 +187,32 @@ test(
     async (ctx) => {
       const bookingId = await someCarrierBooking(ctx);
       const transportOrderId = taggedId(ctx.runId, 'transport-order');
+      const neighbourId = taggedId(ctx.runId, 'transport-order');
       const params = { bookingId, transportOrderId };
       for (const milestone of ['putTransportOrderPickupEta', 'putTransportOrderArrivedAtPickup']) {
         const x = await ctx.api.op(operationById(milestone), { params, json: opaqueRecord(ctx.runId) });
         skipUnlessWritten(ctx, x, `a ${milestone} milestone on transport order ${transportOrderId}`);
       }
+      const world = new World();
+      if (worldModelOn()) {
+        const neighbour = await ctx.api.op(operationById('putTransportOrderPickupEta'), {
+          params: { bookingId, transportOrderId: neighbourId },
+          json: opaqueRecord(ctx.runId),
+        });
+        skipUnlessWritten(ctx, neighbour, `a pickupEta milestone on transport order ${neighbourId}`);
+        ctx.cleanup.add(`delete transport order ${neighbourId}`, () =>
+          ctx.api.op(operationById('deleteTransportOrder'), { params: { bookingId, transportOrderId: neighbourId } }),
+        );
+        world.add(neighbourId, new TransportOrderRecord(bookingId, neighbourId));
+      }
       const listEvents = () => ctx.api.op(operationById('listCarrierBookingEvents'), { params: { bookingId } });
-      const before = await pollVisible(listEvents, (x) => is2xx(x) && eventsNaming(x, transportOrderId).length > 0);
+      const before = await pollVisible(
+        listEvents,
+        (x) =>
+          is2xx(x) &&
+          eventsNaming(x, transportOrderId).length > 0 &&
+          (!world.has(neighbourId) || eventsNaming(x, neighbourId).length > 0),
+      );
       if (!before.ok)
         skipTest(
           ctx,
@@ -198,6 +237,7 @@ test(
         );
       const judged = is2xx(after.value) ? eventsNaming(after.value, transportOrderId) : [];
       if (is2xx(after.value) && judged.length === 0) await expectMarkedNotRemoved(ctx, params, del);
+      await world.settle(ctx, `DELETE of transport order ${transportOrderId}`);
       ctx.testInfo.annotations.push({
         type: 'note',
         description: `looked at: ${eventsNaming(before.value, transportOrderId).length} event(s) naming the transport order before DELETE, ${judged.length} still listed after it (answer ${after.value.response.status}), judged on their cancel flags`,

@@ -1,14 +1,2 @@
-/**
- * The records a section 4.3 list answered. Its body is not shown (spec 4.3), so a server may answer a bare array or
- * wrap it (`{"items": [...]}`, `{"data": [...], "next": ...}`): the records are the objects of the array, or of every
- * array the top-level object holds.
- */
-type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function recordsOf(body: unknown): Json[] {
-  if (Array.isArray(body)) return body.filter(isRecord);
-  if (!isRecord(body)) return [];
-  return Object.values(body).flatMap((v) => (Array.isArray(v) ? v.filter(isRecord) : []));
-}
+/** The records a section 4.3 list answered: shared with the world model, so it lives in suites/lib/. */
+export { recordsOf } from '../lib/listed-records.ts';

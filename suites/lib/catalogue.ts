@@ -84,6 +84,16 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'billing-filters', clauses: ['spec 4.2'], severity: 'contract', suite: 'billing' },
   { id: 'billing-filters-complete', clauses: ['spec 4.2'], severity: 'contract', suite: 'billing' },
   { id: 'billing-details', clauses: ['spec 2.5'], severity: 'contract', suite: 'billing' },
+  // The world model (suites/lib/world/) finds where two views of one record disagree; this check reports it.
+  {
+    id: 'view-consistency',
+    clauses: ['spec 2.4', 'spec 2.5', 'spec 2.6', 'spec 3 rule 1', 'spec 4.2'],
+    severity: 'contract',
+    suite: 'billing',
+    owns: [
+      'one record, the same documented fields in every view that shows it (list, by id, details, snapshot, filters)',
+    ],
+  },
   { id: 'invoice-limit', clauses: ['spec 4.2'], severity: 'contract', suite: 'invoices' },
   { id: 'invoice-paging', clauses: ['spec 4.2'], severity: 'contract', suite: 'invoices' },
   { id: 'invoice-since', clauses: ['spec 4.2'], severity: 'contract', suite: 'invoices' },

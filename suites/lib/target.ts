@@ -18,6 +18,8 @@ export interface Target {
   seed: number;
   runs: number;
   visibilityTimeoutMs: number;
+  /** FLIS_WORLD_MODEL=off: the world model (suites/lib/world/) is left out, for the bench's side-by-side figure. */
+  worldModelOff?: true;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -49,6 +51,7 @@ export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
     seed: intFrom(env, 'FLIS_SEED', 42),
     runs: intFrom(env, 'FLIS_RUNS', 20),
     visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', 10_000),
+    ...(env.FLIS_WORLD_MODEL === 'off' ? { worldModelOff: true as const } : {}),
   };
 }
 

@@ -1,7 +1,10 @@
 /**
  * offer-cancel (spec 3 rule 4): offers are cancelled through the `cancel` flag
  * of the write body, or through DELETE on the offer. Either way the offer then
- * reads `canceled: true`; DELETE answers with a batchId (spec 4.1).
+ * reads `canceled: true`; DELETE answers with a batchId (spec 4.1). Rule 4
+ * cancels *the* offer: each run also writes a neighbour, another offer of the
+ * same booking, which the world model (suites/lib/world/) must find live once
+ * the cancelled offer shows its cancellation.
  */
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
@@ -10,6 +13,13 @@ import { type CheckContext, checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
+import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
+import { OfferNeighbour } from '../lib/world/offers.ts';
+import { World, worldModelOn } from '../lib/world/world.ts';
+
+function withBooking(body: OfferWrite, bookingId: string): OfferWrite {
+  return { ...body, offer: { ...body.offer, bookingId } };
+}
 
 const CANCELED = [{ pointer: '/canceled', value: true, compare: 'exact' as const }];
 const runs = (): number => Math.max(1, Math.ceil(target().runs / 4));
@@ -52,8 +62,16 @@ for (const way of WAYS)
         await checkProperty(
           flow,
           [offerWriteBodyArb(target().runId, { cancel: false })],
-          async (body) => {
+          async (generated) => {
+            // One booking of the test's own, so the two offers share it with nothing else the run writes.
+            const bookingId = taggedId(flow.runId, 'booking');
+            const body = withBooking(generated, bookingId);
             const { id, before } = await writeLiveOffer(flow, body);
+            const world = new World();
+            if (worldModelOn()) {
+              const neighbour = await writeLiveOffer(flow, withBooking(offerWriteBody(flow.runId), bookingId));
+              world.add(neighbour.id, new OfferNeighbour(neighbour.id, bookingId));
+            }
             const ack = await way.cancel(flow, id, body);
             const control = way.control;
             await awaitOffer(flow, id, CANCELED, way.unseen, undefined, {
@@ -62,6 +80,7 @@ for (const way of WAYS)
               ...(control ? { control: () => control(flow, body) } : {}),
             });
             flow.cleanup.offerCancelled(id);
+            await world.settle(flow, `${way.operationId === 'deleteOffer' ? 'DELETE' : 'cancel: true'} of offer ${id}`);
           },
           { numRuns: runs(), waitsPerRun: 2, independentRuns: true },
         );

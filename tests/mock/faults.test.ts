@@ -430,6 +430,60 @@ const probes: Record<FaultName, Probe> = {
     assert.equal((await offer(mock, 'fault-dau-fresh'))?.canceled, true, 'an offer never updated is cancelled');
     assert.equal((await offer(mock, 'fault-dau-updated'))?.canceled, !faulty);
   },
+  'transport-order-delete-cancels-neighbours': async (mock, faulty) => {
+    const bookingId = (await call(mock, 'GET', '/carrierBookings')).body[0].id as string;
+    const base = `/carrierBookings/${bookingId}/transportOrder`;
+    for (const to of ['fault-to-named', 'fault-to-neighbour'])
+      assert.equal((await call(mock, 'PUT', `${base}/${to}/pickupEta`, { json: { eta: 'soon' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', `${base}/fault-to-named`)).status, 200);
+    const events = (await call(mock, 'GET', `/carrierBookings/${bookingId}/events`)).body as Record<string, unknown>[];
+    const canceled = (to: string) => events.find((e) => e.transportOrderId === to)?.canceled;
+    assert.equal(canceled('fault-to-named'), true, 'the deleted order has its events cancelled either way');
+    assert.equal(canceled('fault-to-neighbour'), faulty, 'the other order of the booking');
+  },
+  'offer-delete-cancels-booking': async (mock, faulty) => {
+    const ids = ['fault-odcb-named', 'fault-odcb-neighbour', 'fault-odcb-elsewhere'];
+    for (const id of ids)
+      await call(mock, 'PUT', `/offers/${id}`, {
+        json: offerBody(id, { bookingId: id.endsWith('elsewhere') ? 'booking-odcb-2' : 'booking-odcb-1' }),
+      });
+    assert.equal(typeof (await call(mock, 'DELETE', '/offers/fault-odcb-named')).body.batchId, 'string');
+    assert.equal((await offer(mock, 'fault-odcb-named'))?.canceled, true, 'the deleted offer is cancelled either way');
+    assert.equal((await offer(mock, 'fault-odcb-neighbour'))?.canceled, faulty, 'an offer of the same booking');
+    assert.equal((await offer(mock, 'fault-odcb-elsewhere'))?.canceled, false, 'an offer of another booking');
+  },
+  'snapshot-other-invoice-groups': async (mock, faulty) => {
+    const [first] = (await call(mock, 'GET', '/invoices')).body as { id: string; billingGroupIds: string[] }[];
+    assert.ok(first);
+    const snapshot = (await call(mock, 'GET', `/invoicesBillingGroupDetailsSnapshot/${first.id}`)).body;
+    const ids = (snapshot.billingGroupDetails as { id: string }[]).map((d) => d.id).sort();
+    assert.equal(snapshot.id, first.id, 'the snapshot is still that invoice');
+    assert.equal(JSON.stringify(ids) === JSON.stringify([...first.billingGroupIds].sort()), !faulty);
+  },
+  'forced-status-list-stale': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-stale' } });
+    assert.equal(await statusOf(mock, g.id), 'Forced-stale', 'GET by id shows the forced status either way');
+    const listed = ((await call(mock, 'GET', '/billingGroups')).body as { id: string; status: string }[]).find(
+      (x) => x.id === g.id,
+    );
+    assert.equal(listed?.status, faulty ? g.status : 'Forced-stale');
+    const filtered = (await call(mock, 'GET', '/billingGroups?state=Forced-stale')).body as { id: string }[];
+    assert.equal(
+      filtered.some((x) => x.id === g.id),
+      !faulty,
+    );
+  },
+  'booking-event-delete-cancels-booking-events': async (mock, faulty) => {
+    const booking = '/bookings/fault-bedc-booking';
+    assert.equal((await call(mock, 'PUT', booking, { json: { note: 'x' } })).status, 200);
+    for (const e of ['named', 'neighbour'])
+      assert.equal((await call(mock, 'PUT', `${booking}/events/fault-bedc-${e}`, { json: { note: e } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', `${booking}/events/fault-bedc-named`)).status, 200);
+    const canceled = async (e: string) => (await call(mock, 'GET', `${booking}/events/fault-bedc-${e}`)).body.canceled;
+    assert.equal(await canceled('named'), true, 'the deleted event is marked either way');
+    assert.equal(await canceled('neighbour'), faulty ? true : undefined, 'the other event of the booking');
+  },
   'offer-get-wrong': async (mock, faulty) => {
     const listed = (await call(mock, 'GET', '/offers')).body as { id: string }[];
     for (const { id } of listed.slice(0, 2)) {

@@ -1,0 +1,170 @@
+/**
+ * view-consistency (spec 2.4, 2.5, 2.6, 3 rule 1, 4.2): one record, the same in every view that shows it. The spec
+ * names several views of one billing group (the list, GET by id, its details, the list under the `state` filter) and
+ * three of one invoice (the list's `billingGroupIds`, GET by id's `billingGroups`, the snapshot's
+ * `billingGroupDetails`). Where two views show the same documented field, they agree, once a write has had time to
+ * show. Both tests keep a world model (suites/lib/world/) of what they read and wrote and compare every view of every
+ * record in it with the model, before and after each write:
+ * - invoices: every listed invoice (at most MAX_INVOICES) names in its single view and its snapshot only billing
+ *   groups its list entry names (read-only);
+ * - a forced status: one billing group is forced to a value naming the run, then the forced status is removed; after
+ *   each write the list, the GET by id and the details show the same status, the model's, and the `state` filter with
+ *   it lists the group; the invoices naming the group are compared again too. A group another run is forcing is
+ *   passed over (runs share a deployment's groups: suites/billing/shared-groups.ts), never failed.
+ * What the views leave open stays open: order, extra fields, how long a write takes to show (polled to the
+ * visibility deadline, never a fixed wait), what the objects inside an invoice carry besides an id. A divergence
+ * another check owns (a GET answering another record, a shape, a forced status that does not show in any view, a
+ * filter leaving out a match) blocks this check by that owner.
+ */
+import { operationById } from '../../specs/contract.ts';
+import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.ts';
+import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
+import { skipInconclusive } from '../lib/inconclusive.ts';
+import { target } from '../lib/target.ts';
+import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
+import { InvoiceRecord } from '../lib/world/invoices.ts';
+import { World, worldModelOn } from '../lib/world/world.ts';
+import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
+import { groupsForRun } from './shared-groups.ts';
+import { currentStatus, expectForced, forceStatus, removeStatus } from './status.ts';
+
+/** Each invoice costs two reads a comparison: enough to meet every kind of invoice, few enough for a large deployment. */
+const MAX_INVOICES = 30;
+
+interface ListedInvoice {
+  id: string;
+  billingGroupIds: string[];
+}
+
+function asInvoice(v: unknown): ListedInvoice | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const i = v as { id?: unknown; billingGroupIds?: unknown };
+  if (typeof i.id !== 'string' || !Array.isArray(i.billingGroupIds)) return undefined;
+  return { id: i.id, billingGroupIds: i.billingGroupIds.filter((g): g is string => typeof g === 'string') };
+}
+
+/** GET /invoices as the server pages it without parameters (spec 4.2 shows no default), and the groups it names. */
+async function listInvoices(ctx: CheckContext): Promise<ListedInvoice[]> {
+  const x = await ctx.api.op(operationById('listInvoices'));
+  ctx.check.expectSuccess(x, 'GET /invoices');
+  ctx.check.expectSchema(x, 'invoice-list', 'spec 4.2');
+  return (x.response.body as unknown[]).map(asInvoice).filter((i): i is ListedInvoice => i !== undefined);
+}
+
+/** Adds the invoices to the world; `known` holds every billing group id the world knows, listed or named. */
+function addInvoices(world: World, invoices: readonly ListedInvoice[], known: Set<string>): void {
+  for (const i of invoices) for (const g of i.billingGroupIds) known.add(g);
+  for (const i of invoices.slice(0, MAX_INVOICES))
+    world.add(`invoice ${i.id}`, new InvoiceRecord(i.id, i.billingGroupIds, known));
+}
+
+function skipUnlessWorldModel(ctx: CheckContext): void {
+  if (!worldModelOn()) skipTest(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
+}
+
+test(
+  ...checkTest(
+    {
+      check: 'view-consistency',
+      clause: 'spec 2.6, spec 4.2',
+      operation: operationById('getInvoiceBillingGroupDetailsSnapshot'),
+      title: 'an invoice names the same billing groups in the list, by id and in its snapshot',
+    },
+    async (ctx) => {
+      skipUnlessWorldModel(ctx);
+      const invoices = await listInvoices(ctx);
+      if (invoices.length === 0) skipTest(ctx, 'GET /invoices lists no invoice: nothing to compare');
+      const { groups } = await listGroups(ctx);
+      const world = new World();
+      addInvoices(world, invoices, new Set(groups.map((g) => g.id)));
+      await world.settle(ctx, 'reading');
+    },
+  ),
+);
+
+const FORCED: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 1' };
+const REMOVED: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 2' };
+
+test(
+  ...checkTest(
+    {
+      check: 'view-consistency',
+      clause: 'spec 2.4, spec 2.5, spec 3 rule 1, spec 4.2',
+      operation: operationById('listBillingGroups'),
+      title: 'a forced status shows the same in the list, by id, in the details and under the state filter',
+      writes: true,
+    },
+    async (ctx) => {
+      skipUnlessWorldModel(ctx);
+      const runId = target().runId;
+      const { groups } = await listGroups(ctx);
+      const invoices = await listInvoices(ctx);
+      const passedOver: string[] = [];
+      // From the end of the run's order: the forced-status tests of this suite take the first ones.
+      for (const group of groupsForRun(groups, runId).reverse().slice(0, MAX_GROUPS_TRIED)) {
+        try {
+          return await forcedStatusViews(ctx, group, groups, invoices);
+        } catch (error) {
+          if (!(error instanceof ForeignStatus)) throw error;
+          passedOver.push(error.message);
+        }
+      }
+      if (passedOver.length === 0) skipTest(ctx, 'GET /billingGroups lists no billing group this run may force');
+      skipInconclusive(
+        ctx.testInfo,
+        `other runs were forcing statuses on every billing group tried (${passedOver.join('; ')})`,
+      );
+    },
+  ),
+);
+
+/** A group is passed over while another run's forced value shows on it; at most this many are tried. */
+const MAX_GROUPS_TRIED = 4;
+
+/** Reads, forces a status, removes it: after each step every view of the group and of its invoices agrees with the model. */
+async function forcedStatusViews(
+  ctx: CheckContext,
+  group: ListedGroup,
+  groups: ListedGroup[],
+  invoices: ListedInvoice[],
+): Promise<void> {
+  const own = (await currentStatus(ctx, group.id)) ?? group.status;
+  if (isForeignTag(own, target().runId)) throw new ForeignStatus(group.id, `GET by id showed '${own}'`);
+  ctx.cleanup.billingStatus(group.id, own);
+  const world = new World();
+  const record = new BillingGroupRecord(group.id, { is: own }, FORCED);
+  world.add(`billing group ${group.id}`, record);
+  const naming = invoices.filter((i) => i.billingGroupIds.includes(group.id)).slice(0, 3);
+  addInvoices(world, naming, new Set(groups.map((g) => g.id)));
+  await world.settle(ctx, 'reading');
+
+  const forced = await forceSomeStatus(ctx, group.id, own, groups);
+  record.expect({ is: forced }, FORCED);
+  await world.settle(ctx, `PUT /billingGroups/${group.id}/status '${forced}'`);
+
+  await removeStatus(ctx, group.id);
+  record.expect({ not: forced }, REMOVED);
+  await world.settle(ctx, `DELETE /billingGroups/${group.id}/status`);
+}
+
+/** Forces a value naming the run; a server with a closed list of statuses (spec 3 shows none) gets one it shows. */
+async function forceSomeStatus(
+  ctx: CheckContext,
+  billingGroupId: string,
+  own: string,
+  groups: readonly ListedGroup[],
+): Promise<string> {
+  const tag = forcedTag(target().runId, 'views');
+  const put = await forceStatus(ctx, billingGroupId, tag);
+  if (put.response.status < 400 || put.response.status > 499) {
+    expectForced(ctx, put, billingGroupId);
+    return tag;
+  }
+  const { values, invented } = statusCandidates(groups, own, target().runId);
+  const shown = values[0];
+  const again = shown === undefined || invented ? undefined : await forceStatus(ctx, billingGroupId, shown);
+  if (shown === undefined || again === undefined || (again.response.status >= 400 && again.response.status <= 499))
+    skipTest(ctx, `billing group ${billingGroupId}: the server refused '${tag}' and shows no other status to force`);
+  expectForced(ctx, again, billingGroupId);
+  return shown;
+}

@@ -1,0 +1,218 @@
+/**
+ * A billing group in the world: what its status must be (forced to a value, or no longer that value) and the views
+ * the spec names for it (spec 4.2, 2.4, 2.5): the list, the GET by id, its details, and the list under the `state`
+ * filter with the status the group shows. Once a write has had time to show (the visibility deadline; never a fixed
+ * wait), the views agree with each other and with the model.
+ *
+ * Where the views differ, the owner is found by how they differ:
+ * - the GET by id answers another group, or not at all: record-identity (the details: billing-details);
+ * - a view without a string status: response-schema (the shape, spec 2.4/2.5);
+ * - the list, the GET by id and the details show different statuses: view-consistency;
+ * - they agree, on a value the write should not have left: the write's own rule (billing-forced-status);
+ * - they agree, and the `state` filter with that value leaves the group out: billing-filters-complete.
+ * A group the unfiltered list does not show is compared in its other views only (a list may be windowed: start and
+ * end are not shown to be required, nor what a list without them holds). A status another run forced throws
+ * ForeignStatus: the check moves to another group or ends inconclusive, never failed.
+ */
+import { operationById } from '../../../specs/contract.ts';
+import { RECORD_IDENTITY, RESPONSE_SCHEMA } from '../check-blocked.ts';
+import type { CheckContext } from '../check-test.ts';
+import { statusOf } from '../cleanup.ts';
+import { type Exchange, is2xx } from '../exchange.ts';
+import { isForeignTag } from '../forced-tag.ts';
+import { pollVisible } from '../property.ts';
+import { target } from '../target.ts';
+import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
+
+/**
+ * Another run forced a status on the group while this check used it (runs share a deployment's billing groups): the
+ * check moves to another group, or ends inconclusive, never failed.
+ */
+export class ForeignStatus extends Error {
+  constructor(
+    readonly billingGroupId: string,
+    what: string,
+  ) {
+    super(`billing group ${billingGroupId}: ${what}, a status another run forced`);
+    this.name = 'ForeignStatus';
+  }
+}
+
+/** The check that owns "the details are those of their group" (suites/billing/details.spec.ts). */
+const BILLING_DETAILS = 'billing-details';
+
+/** What the model holds of a group's status: exactly a value, or anything but a value (a removed forced status). */
+export type StatusModel = { is: string } | { not: string };
+
+/** Who owns the effect of the write that set the model, and the clause, e.g. billing-forced-status, spec 3 rule 1. */
+export interface EffectOwner {
+  check: string;
+  clause: string;
+}
+
+interface GroupViews {
+  list: Exchange;
+  byId: Exchange;
+  details: Exchange;
+  /** GET /billingGroups?state=<the status shown by id>, read when the other views agree. */
+  filtered?: Exchange;
+}
+
+type Json = Record<string, unknown>;
+
+function elementWithId(body: unknown, id: string): Json | undefined {
+  if (!Array.isArray(body)) return undefined;
+  return body.find((g): g is Json => typeof g === 'object' && g !== null && (g as Json).id === id);
+}
+
+function answeredId(x: Exchange): unknown {
+  const body = x.response.body;
+  return typeof body === 'object' && body !== null ? (body as Json).id : undefined;
+}
+
+function describe(m: StatusModel): string {
+  return 'is' in m ? `'${m.is}'` : `anything but '${m.not}'`;
+}
+
+function satisfies(m: StatusModel, status: string): boolean {
+  return 'is' in m ? status === m.is : status !== m.not;
+}
+
+export class BillingGroupRecord implements WorldRecord {
+  readonly label: string;
+  private model: StatusModel;
+  private owner: EffectOwner;
+
+  constructor(
+    readonly id: string,
+    status: StatusModel,
+    owner: EffectOwner,
+  ) {
+    this.label = `billing group ${id}`;
+    this.model = status;
+    this.owner = owner;
+  }
+
+  /** The model after a write: `owner` owns the write's effect on this group. */
+  expect(status: StatusModel, owner: EffectOwner): void {
+    this.model = status;
+    this.owner = owner;
+  }
+
+  private async read(ctx: CheckContext): Promise<GroupViews> {
+    const params = { billingGroupId: this.id };
+    const [list, byId, details] = await Promise.all([
+      ctx.api.op(operationById('listBillingGroups')),
+      ctx.api.op(operationById('getBillingGroup'), { params }),
+      ctx.api.op(operationById('getBillingGroupDetails'), { params }),
+    ]);
+    const views: GroupViews = { list, byId, details };
+    const shown = this.agreed(views);
+    if (shown !== undefined)
+      views.filtered = await ctx.api.op(operationById('listBillingGroups'), { query: { state: shown } });
+    return views;
+  }
+
+  /** The status every view that shows the group agrees on, if they agree and each shows one. */
+  private agreed(v: GroupViews): string | undefined {
+    const values = this.statuses(v).map((s) => s.status);
+    const first = values[0];
+    return first !== undefined && values.every((s) => s === first) ? first : undefined;
+  }
+
+  /** The status each view shows (the list only when it lists the group). */
+  private statuses(v: GroupViews): { view: string; status: string | undefined; x: Exchange }[] {
+    const listed = elementWithId(v.list.response.body, this.id);
+    return [
+      { view: `GET /billingGroups/${this.id}`, status: statusOf(v.byId.response.body), x: v.byId },
+      ...(listed ? [{ view: 'GET /billingGroups', status: statusOf(listed), x: v.list }] : []),
+      { view: `GET /billingGroups/${this.id}/details`, status: statusOf(v.details.response.body), x: v.details },
+    ];
+  }
+
+  /** The `state` filter lists the group, where the unfiltered list does (a list may be windowed the same way). */
+  private filterLists(v: GroupViews): boolean {
+    if (elementWithId(v.list.response.body, this.id) === undefined) return true;
+    return v.filtered !== undefined && elementWithId(v.filtered.response.body, this.id) !== undefined;
+  }
+
+  private settled(v: GroupViews): boolean {
+    const shown = this.agreed(v);
+    return shown !== undefined && satisfies(this.model, shown) && this.filterLists(v);
+  }
+
+  async diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined> {
+    const runId = target().runId;
+    const r = await pollVisible(
+      () => this.read(ctx),
+      (v) => this.settled(v) || this.statuses(v).some((s) => isForeignTag(s.status, runId)),
+    );
+    const v = r.value;
+    const foreign = this.statuses(v).find((s) => isForeignTag(s.status, runId));
+    if (foreign) throw new ForeignStatus(this.id, `${foreign.view} showed '${foreign.status}'`);
+    if (r.ok) return undefined;
+    return this.classify(v, step, r.elapsedMs);
+  }
+
+  private classify(v: GroupViews, step: string, elapsedMs: number): Divergence {
+    const after = `after ${step}, ${elapsedMs} ms later`;
+    for (const [x, owner, clause] of [
+      [v.byId, RECORD_IDENTITY, 'spec 4.2'],
+      [v.details, BILLING_DETAILS, 'spec 2.5'],
+    ] as const)
+      if (!is2xx(x) || answeredId(x) !== this.id)
+        return {
+          owner,
+          clause,
+          message: `${x.request.method} ${x.request.url.replace(/^.*\/apis\/v0/, '')} answered ${x.response.status}${is2xx(x) ? ` with id ${JSON.stringify(answeredId(x))}` : ''}, not ${this.label}`,
+          exchanges: [x],
+        };
+    if (!Array.isArray(v.list.response.body))
+      return {
+        owner: RESPONSE_SCHEMA,
+        clause: 'spec 4.2',
+        message: 'GET /billingGroups is not an array',
+        exchanges: [v.list],
+      };
+    const statuses = this.statuses(v);
+    const missing = statuses.find((s) => s.status === undefined);
+    if (missing)
+      return {
+        owner: RESPONSE_SCHEMA,
+        clause: 'spec 2.4',
+        message: `${missing.view} shows ${this.label} without a string status`,
+        exchanges: [missing.x],
+      };
+    const shown = this.agreed(v);
+    if (shown === undefined)
+      return {
+        owner: VIEW_CONSISTENCY,
+        clause: 'spec 4.2',
+        message: `${this.label} shows different statuses in different views ${after}: ${statuses.map((s) => `${s.view} '${s.status}'`).join(', ')} (the model holds ${describe(this.model)})`,
+        pointer: '/status',
+        exchanges: statuses.map((s) => s.x),
+      };
+    if (!satisfies(this.model, shown))
+      return {
+        owner: this.owner.check,
+        clause: this.owner.clause,
+        message: `${this.label} shows '${shown}' in every view ${after}, where the model holds ${describe(this.model)}`,
+        pointer: '/status',
+        exchanges: [v.byId],
+      };
+    const filtered = v.filtered ?? v.list;
+    if (!Array.isArray(filtered.response.body))
+      return {
+        owner: RESPONSE_SCHEMA,
+        clause: 'spec 4.2',
+        message: `GET /billingGroups?state=${shown} is not an array`,
+        exchanges: [filtered],
+      };
+    return {
+      owner: 'billing-filters-complete',
+      clause: 'spec 4.2',
+      message: `${this.label} shows status '${shown}' in every view ${after}, but GET /billingGroups?state=${shown} leaves it out`,
+      exchanges: [v.byId, filtered],
+    };
+  }
+}
