@@ -9,7 +9,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { parse } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../errors/flis-error.ts';
 import { fileParts, parseExchange, walkCassette } from '../recorder/cassette-reader.ts';
 import type { PartnerCassette } from './replay-partner.ts';
@@ -43,7 +43,7 @@ export function shardOf<T>(items: T[], shard: Shard | undefined): T[] {
 function partnerOfHeader(file: string): string | undefined {
   for (const part of fileParts(file)) {
     if (part.kind !== 'document') return undefined;
-    const h: unknown = parse(part.bytes.toString('utf8'));
+    const h: unknown = parseYaml(part.bytes.toString('utf8'));
     if (!h || typeof h !== 'object') return undefined;
     const { partner, labels } = h as { partner?: unknown; labels?: { partner?: unknown } };
     const name = typeof partner === 'string' ? partner : typeof labels?.partner === 'string' ? labels.partner : '';
@@ -52,8 +52,12 @@ function partnerOfHeader(file: string): string | undefined {
   return undefined;
 }
 
-/** Every cassette of `dir`, parsed through (a CassetteParseError names file and line), with its partner's name. */
-export function findPartners(dir: string): PartnerCassette[] {
+/**
+ * Every cassette of `dir` with its partner's name. With `parse` (the default), each is parsed through first: a
+ * CassetteParseError names the file and line before anything is sent. A reader that walks every exchange anyway
+ * (contract diff) passes false and meets the same error in its own pass.
+ */
+export function findPartners(dir: string, parse = true): PartnerCassette[] {
   let names: string[];
   try {
     if (!statSync(dir).isDirectory()) throw new UsageError(`--cassettes ${dir} is not a directory`);
@@ -70,9 +74,10 @@ export function findPartners(dir: string): PartnerCassette[] {
   const byName = new Map<string, string>();
   const out: PartnerCassette[] = [];
   for (const file of files) {
-    walkCassette(file, fileParts(file), { allowTorn: true }, (doc) => {
-      parseExchange(file, doc);
-    });
+    if (parse)
+      walkCassette(file, fileParts(file), { allowTorn: true }, (doc) => {
+        parseExchange(file, doc);
+      });
     const partner = partnerOfHeader(file) ?? basename(file, extname(file));
     const other = byName.get(partner);
     if (other)
