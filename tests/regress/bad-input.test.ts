@@ -12,7 +12,7 @@ import type { CommandIo } from '../../cli/command.ts';
 import { regressCommand } from '../../cli/commands/regress.ts';
 import { FlisError } from '../../errors/flis-error.ts';
 import { ROOT } from '../runner/helpers.ts';
-import { recordPartners } from './partner-clients.ts';
+import { recordPartners } from '../../bench/partner-clients.ts';
 import { tempDir } from './helpers.ts';
 
 const tmp = tempDir();

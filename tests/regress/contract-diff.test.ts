@@ -12,7 +12,7 @@ import type { CommandIo } from '../../cli/command.ts';
 import { contractCommand } from '../../cli/commands/contract.ts';
 import type { ContractDiffReport } from '../../regress/contract-report.ts';
 import { ROOT } from '../runner/helpers.ts';
-import { recordPartners } from './partner-clients.ts';
+import { recordPartners } from '../../bench/partner-clients.ts';
 import { tempDir } from './helpers.ts';
 
 const tmp = tempDir();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { request } from 'undici';
 import { startMock } from '../../mock/server.ts';
-import { recordPartners } from './partner-clients.ts';
+import { recordPartners } from '../../bench/partner-clients.ts';
 import { regress, tempDir } from './helpers.ts';
 
 const tmp = tempDir();

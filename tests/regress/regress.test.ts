@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startMock, type RunningMock } from '../../mock/server.ts';
-import { recordPartners } from './partner-clients.ts';
+import { recordPartners } from '../../bench/partner-clients.ts';
 import { regress, tempDir, verdicts } from './helpers.ts';
 
 const tmp = tempDir();

@@ -10,7 +10,7 @@ import type { CommandIo } from '../../cli/command.ts';
 import { mergeCommand } from '../../cli/commands/merge.ts';
 import { findPartners, parseShard, shardOf } from '../../regress/partners.ts';
 import type { RegressReport } from '../../regress/types.ts';
-import { recordPartners } from './partner-clients.ts';
+import { recordPartners } from '../../bench/partner-clients.ts';
 import { regress, tempDir, verdicts } from './helpers.ts';
 
 const tmp = tempDir();

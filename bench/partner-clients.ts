@@ -1,6 +1,6 @@
 /**
  * Three partner clients with different usage, recorded through the real
- * recorder in front of the embedded mock, for the regress tests and bench:
+ * recorder in front of the embedded mock, for the regress bench and tests:
  * - billing-reader reads billing groups and invoices (lists, one of each, details);
  * - offer-writer upserts an offer under its own id and creates one, polling each batch status, then reads both;
  * - bulk-catalogue reads customers and products, writes two offers in one bulk, polls the batch, reads an item.
@@ -9,12 +9,43 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { startMock, type MockOptions } from '../../mock/server.ts';
-import { startRecorder } from '../../recorder/proxy.ts';
-import { offerBody } from '../mock/helpers.ts';
+import { startMock, type MockOptions } from '../mock/server.ts';
+import { startRecorder } from '../recorder/proxy.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies the clients read fields from, as a partner's client would.
 type Json = any;
+
+/** A full offer write body (spec 2.3), varied by `tag`. */
+function offerBody(tag: string, overrides: Record<string, unknown> = {}): Json {
+  const location = (name: string, lat: number) => ({
+    addressText: `${name} depot`,
+    latitude: lat,
+    longitude: -2.3,
+    locationName: name,
+    locationId: `${tag}-loc-${name}`,
+    externalId: name,
+    timezone: 'Europe/London',
+    properties: null,
+  });
+  return {
+    offer: {
+      references: [`${tag}-ref-1`],
+      offerVersion: '3',
+      bookingId: `${tag}-booking`,
+      carrierId: `${tag}-carrier`,
+      quantity: 12.5,
+      properties: { lane: 'north' },
+      noPayment: true,
+      productMassKg: 18000,
+      priceTransport: 640.5,
+      priceFaf: null,
+      fromLocation: location('A', 53.4),
+      toLocation: location('B', 51.4),
+      transportTimestamp: '2030-05-06T07:08:09+02:00',
+      ...overrides,
+    },
+  };
+}
 
 export const PARTNER_TOKEN = 'partner-token-7Hq2mX9vL4pR8sT1';
 
