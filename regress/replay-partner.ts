@@ -94,6 +94,13 @@ class Writes {
     }
   }
 
+  /** A write the contract gives no way to undo (a POST to a collection with no DELETE for its items). */
+  cannotUndo(template: string, path: string): void {
+    if (this.notes.has(template)) return;
+    this.notes.add(template);
+    this.leftBehind.push(`${path}: the contract has no DELETE for what POST ${template} creates`);
+  }
+
   async undo(baseUrl: string, connection: Connection): Promise<void> {
     for (const s of [...this.steps.values()].reverse()) {
       try {
@@ -306,24 +313,45 @@ export class PartnerReplay {
   /** Undo steps for a write the target accepted. */
   private registerWrite(e: LocatedExchange, op: Operation | undefined, prepared: Prepared, body: unknown): void {
     if (!op) return;
-    if (e.request.method === 'PUT' && /\}$/.test(op.path)) this.writes.wrote(op.path, prepared.path);
+    // A PUT is undone by the contract's DELETE on the same path: a record removed (an offer cancelled), a forced
+    // billing-group status removed (spec 3 rule 2).
+    if (e.request.method === 'PUT') this.writes.wrote(op.path, prepared.path);
+    if (op.operationId === 'bulkUpdateBillingGroupStatus' && prepared.out.body) {
+      const items: unknown = JSON.parse(prepared.out.body);
+      if (Array.isArray(items))
+        for (const it of items) {
+          const id = it && typeof it === 'object' ? (it as { billingGroupId?: unknown }).billingGroupId : undefined;
+          if (typeof id === 'string')
+            this.writes.wrote(
+              '/billingGroups/{billingGroupId}/status',
+              `/billingGroups/${encodeURIComponent(id)}/status`,
+            );
+        }
+      return;
+    }
     if (e.request.method === 'POST') {
+      let undoable = false;
       const item = `${op.path}/{id}`;
       const single = operations().find((o) => o.method === 'delete' && o.path.replace(/\{\w+\}$/, '{id}') === item);
       const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
-      if (single && typeof id === 'string') this.writes.wrote(single.path, `${op.path}/${encodeURIComponent(id)}`);
+      if (single && typeof id === 'string') {
+        undoable = true;
+        this.writes.wrote(single.path, `${op.path}/${encodeURIComponent(id)}`);
+      }
       if (op.path.endsWith('/bulk') && prepared.out.body) {
         const parent = op.path.slice(0, -'/bulk'.length);
         const del = operations().find(
           (o) => o.method === 'delete' && o.path.replace(/\{\w+\}$/, '{id}') === `${parent}/{id}`,
         );
         const items: unknown = JSON.parse(prepared.out.body);
+        undoable ||= del !== undefined;
         if (del && Array.isArray(items))
           for (const it of items) {
             const itemId = it && typeof it === 'object' ? (it as { id?: unknown }).id : undefined;
             if (typeof itemId === 'string') this.writes.wrote(del.path, `${parent}/${encodeURIComponent(itemId)}`);
           }
       }
+      if (!undoable) this.writes.cannotUndo(op.path, prepared.path);
     }
   }
 
