@@ -175,11 +175,17 @@ export interface JudgeInput {
   request: RecordedRequest;
   /** The new body, read back in the recorded ids. */
   now: Answer;
+  /** True when the recorded answer met the contract as it was recorded (no response violation in the cassette). */
+  recordedClean: boolean;
 }
 
 export function judge(x: JudgeInput): Finding[] {
   const out: Finding[] = [];
   const { recorded, now, operation: op } = x;
+  // The same answer as recorded (ids read back), which the recorder's contract check passed when it was recorded:
+  // nothing to find, and most of a partner's replay is this.
+  if (x.recordedClean && recorded.status === now.status && JSON.stringify(recorded.body) === JSON.stringify(now.body))
+    return out;
   const contract = checkExchange({
     request: x.request,
     response: x.response,

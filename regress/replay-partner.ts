@@ -174,7 +174,8 @@ export class PartnerReplay {
     private readonly p: PartnerCassette,
     private readonly t: ReplayTarget,
   ) {
-    this.ids = new IdMap(t.runId);
+    // Partners may choose the same ids: each one's are tagged apart, so one partner's cleanup never meets another's.
+    this.ids = new IdMap(`${t.runId}-${p.partner.replace(/[^A-Za-z0-9_-]+/g, '_')}`);
   }
 
   async run(): Promise<PartnerReport> {
@@ -409,7 +410,7 @@ export class PartnerReplay {
     const attempt = async () => {
       sent += 1;
       const got = await send(this.t.baseUrl, this.t.connection, prepared.out);
-      return { got, findings: judging ? this.judge(first, op, prepared, recorded, got) : [] };
+      return { got, findings: judging ? this.judge(last, op, prepared, recorded, got) : [] };
     };
     let result = await attempt();
     // A run of polls: asked as often as the partner asked, until the answer matches the last recorded one.
@@ -491,7 +492,9 @@ export class PartnerReplay {
       raw === undefined ? undefined : this.ids.pair(recorded.body, raw, true, this.sentIds),
     );
     const now: Answer = { status: got.status, body: raw === undefined ? undefined : mapStrings(raw, back) };
-    return judge({ operation: op, recorded, response, request, now });
+    const recordedClean =
+      !e.violations.some((v) => v.direction === 'response') && (e.response.body?.encoding ?? 'json') === 'json';
+    return judge({ operation: op, recorded, response, request, now, recordedClean });
   }
 }
 
