@@ -123,11 +123,13 @@ async function contractDiffSeconds(dir: string): Promise<{ seconds: number; touc
   const partners = findPartners(join(dir, 'partners'), false);
   const [a, b] = [await loadOpenApi(bundled), await loadOpenApi(changed)];
   const matcher = new OperationMatcher(a.operations);
-  const usage = { dir: join(dir, 'partners'), partners: partners.map((p) => partnerUsage(p, matcher)) };
+  const changes = diffContracts(a, b);
+  const breaking = new Set(changes.filter((c) => c.class === 'breaking').map((c) => c.operationId));
+  const usage = { dir: join(dir, 'partners'), partners: partners.map((p) => partnerUsage(p, matcher, breaking)) };
   const report = contractDiffReport(
     { file: bundled, version: a.version },
     { file: changed, version: b.version },
-    diffContracts(a, b),
+    changes,
     usage,
   );
   writeContractDiff(join(dir, 'report'), report);

@@ -8,7 +8,7 @@
  */
 import { jsonValue } from '../recorder/body.ts';
 import type { LocatedExchange } from '../recorder/cassette-format.ts';
-import { fileParts, parseExchange, walkCassette } from '../recorder/cassette-reader.ts';
+import { fileParts, parseExchange, parseRequestHead, walkCassette } from '../recorder/cassette-reader.ts';
 import type { ContractChange } from './contract-diff.ts';
 import type { DocOperation } from './openapi-document.ts';
 import type { PartnerCassette } from './replay-partner.ts';
@@ -125,13 +125,17 @@ function record(u: PartnerUsage, e: LocatedExchange, op: DocOperation): void {
   }
 }
 
-export function partnerUsage(p: PartnerCassette, matcher: OperationMatcher): PartnerUsage {
+/**
+ * What one partner's cassette uses. With `only` (the operations a breaking change is about), an exchange of any
+ * other operation is read no further than its request line: most of a cassette is never parsed whole.
+ */
+export function partnerUsage(p: PartnerCassette, matcher: OperationMatcher, only?: ReadonlySet<string>): PartnerUsage {
   const u: PartnerUsage = { partner: p.partner, file: p.file, exchanges: 0, operations: new Map() };
   walkCassette(p.file, fileParts(p.file), { allowTorn: true }, (doc) => {
-    const e = parseExchange(p.file, doc);
     u.exchanges += 1;
-    const op = matcher.match(e.request.method, e.request.path);
-    if (op) record(u, e, op);
+    const head = parseRequestHead(p.file, doc);
+    const op = matcher.match(head.request.method, head.request.path);
+    if (op && (!only || only.has(op.operationId))) record(u, parseExchange(p.file, doc), op);
   });
   return u;
 }

@@ -61,8 +61,9 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   const b = await loadOpenApi(newFile);
   const changes = diffContracts(a, b);
   const matcher = new OperationMatcher(a.operations);
+  const breaking = new Set(changes.filter((c) => c.class === 'breaking').map((c) => c.operationId));
   const usage = partners
-    ? { dir: resolve(v.cassettes!), partners: partners.map((p) => partnerUsage(p, matcher)) }
+    ? { dir: resolve(v.cassettes!), partners: partners.map((p) => partnerUsage(p, matcher, breaking)) }
     : undefined;
   const report = contractDiffReport(
     { file: oldFile, version: a.version },
