@@ -6,7 +6,7 @@
  * the partners go by (flat: cassettes are streamed). Then `flis contract diff` of the bundled document against a copy
  * with one breaking change, with the 100 cassettes (held to 10 s).
  *
- *   node --import tsx bench/regress.bench.ts [--partners 100] [--exchanges 1000]
+ *   node --import tsx bench/regress.bench.ts [--partners 100] [--exchanges 1000] [--contract-diff-only]
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,7 @@ const RATIO_TARGET = 1.5;
 const CONTRACT_DIFF_TARGET_S = 10;
 
 const { values } = parseArgs({
-  options: { partners: { type: 'string' }, exchanges: { type: 'string' } },
+  options: { partners: { type: 'string' }, exchanges: { type: 'string' }, 'contract-diff-only': { type: 'boolean' } },
   strict: false,
   allowPositionals: true,
 });
@@ -144,6 +144,14 @@ const dir = mkdtempSync(join(tmpdir(), 'flis-regress-bench-'));
 try {
   console.log(`regress bench: ${PARTNERS} partner cassettes of ${EXCHANGES} exchanges (${dir})`);
   const partners = await makeCassettes(dir);
+  if (values['contract-diff-only']) {
+    const cd = await contractDiffSeconds(dir);
+    console.log(
+      `contract diff, ${PARTNERS} cassettes: ${cd.seconds.toFixed(1)} s (${cd.breaking} breaking, ${cd.touched} partners touched)`,
+    );
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(cd.seconds < CONTRACT_DIFF_TARGET_S ? 0 : 1);
+  }
   const plain = await pass(partners, false, 'flis-bench-plain');
   const judged = await pass(partners, true, 'flis-bench-judged');
   const ratio = judged.seconds / plain.seconds;
