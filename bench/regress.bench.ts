@@ -3,11 +3,13 @@
  * bench/partner-clients.ts, recorded once through the recorder in front of the embedded mock, then repeated), replayed
  * against a fresh embedded mock twice side by side: sending the same requests with the same id chaining and no
  * judging, then `flis regress`'s full run (judged). The ratio is held to 1.5×. The heap after a full GC is sampled as
- * the partners go by (flat: cassettes are streamed). Then `flis contract diff` of the bundled document against a copy
+ * the partners go by (flat: cassettes are streamed); the mock runs in a process of its own, so its stored records are
+ * not counted. Then `flis contract diff` of the bundled document against a copy
  * with one breaking change, with the 100 cassettes (held to 10 s).
  *
  *   node --import tsx bench/regress.bench.ts [--partners 100] [--exchanges 1000] [--contract-diff-only]
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +18,6 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse, stringify } from 'yaml';
-import { startMock } from '../mock/server.ts';
 import { closeConnection, openConnection } from '../net/connection.ts';
 import { diffContracts } from '../regress/contract-diff.ts';
 import { contractDiffReport, writeContractDiff } from '../regress/contract-report.ts';
@@ -79,8 +80,36 @@ interface Pass {
   verdicts: Record<string, number>;
 }
 
+const CHILD = fileURLToPath(new URL('./bench-child.ts', import.meta.url));
+
+/** The embedded mock in a process of its own (bench-child.ts), so the heap sampled here is the replay's alone. */
+async function mockChild(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, 'mock'], {
+    env: { ...process.env, FLIS_TOKEN: PARTNER_TOKEN },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let out = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += String(c);
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(out.slice(0, nl).trim());
+    });
+    proc.once('exit', (code) => reject(new Error(`the mock exited with ${code} before starting`)));
+  });
+  proc.stdout!.resume();
+  return {
+    baseUrl,
+    close: () =>
+      new Promise<void>((r) => {
+        proc.once('exit', () => r());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
 async function pass(partners: PartnerCassette[], judge: boolean, runId: string): Promise<Pass> {
-  const mock = await startMock({ token: PARTNER_TOKEN });
+  const mock = await mockChild();
   const connection = await openConnection({}, { kind: 'static', token: PARTNER_TOKEN }, {});
   const heap: number[] = [];
   const verdicts: Record<string, number> = {};
