@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: the recorder bench, then the latency bench, each handed the options. (With the two chained in
- * the npm script, npm appended `npm run bench -- ...`'s options to the last command alone, the latency bench.)
- * `--only` names parts of either: `cpu`, `scale`, `memory` (the recorder bench's), `latency`, `lint` (the contract
- * check's bench, contract-check.bench.ts) and `world` (the world-model bench, world.bench.ts).
+ * `npm run bench`: the recorder bench, then the latency bench, then the others, each handed the options. (With
+ * them chained in the npm script, npm appended `npm run bench -- ...`'s options to the last command alone.)
+ * `--only` names parts: `cpu`, `scale`, `memory` (the recorder bench's), `latency`, `lint` (the contract check's
+ * bench, contract-check.bench.ts), `world` (the world-model bench, world.bench.ts) and `regress` (regress.bench.ts).
  *
- *   npm run bench [-- --only cpu|scale|memory|latency|lint|world,...] [other options of either bench]
+ *   npm run bench [-- --only cpu|scale|memory|latency|lint|world|regress,...] [other options of the benches]
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 const LATENCY = 'latency';
 const LINT = 'lint';
 const WORLD = 'world';
+const REGRESS = 'regress';
 
 /** The options without `--only` (either spelling), and the parts it named, if any. */
 function splitOnly(args: string[]): { rest: string[]; only?: string[] } {
@@ -33,11 +34,12 @@ function bench(file: string, args: string[]): number {
 }
 
 const { rest, only } = splitOnly(process.argv.slice(2));
-const recorderParts = only?.filter((p) => p !== LATENCY && p !== LINT && p !== WORLD);
+const recorderParts = only?.filter((p) => p !== LATENCY && p !== LINT && p !== WORLD && p !== REGRESS);
 let status = 0;
 if (!recorderParts || recorderParts.length > 0)
   status ||= bench('./recorder.bench.ts', recorderParts ? [...rest, '--only', recorderParts.join(',')] : rest);
 if (!only || only.includes(LATENCY)) status ||= bench('./latency.bench.ts', rest);
 if (!only || only.includes(LINT)) status ||= bench('./contract-check.bench.ts', rest);
 if (!only || only.includes(WORLD)) status ||= bench('./world.bench.ts', rest);
+if (!only || only.includes(REGRESS)) status ||= bench('./regress.bench.ts', rest);
 process.exitCode = status;

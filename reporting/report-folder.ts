@@ -44,7 +44,8 @@ function isRunOutput(name: string): boolean {
   return (RUN_OUTPUTS as readonly string[]).includes(name) || CERTIFICATE.test(name);
 }
 
-function jsonOf(file: string): Record<string, unknown> | undefined {
+/** A JSON file's object, or nothing when it does not read or parse as one. */
+export function jsonOf(file: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
     return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
@@ -84,7 +85,8 @@ export function clearReportFolder(dir: string, flag = '--report-dir'): void {
   clearOwned(dir, readdirSync(dir).filter(isRunOutput));
 }
 
-function firstLine(file: string): string {
+/** A file's first line (of its first 200 bytes). */
+export function firstLine(file: string): string {
   const fd = openSync(file, 'r');
   try {
     const b = Buffer.alloc(200);

@@ -16,8 +16,16 @@ export type PathVerdict =
   | { kind: 'open' }
   | { kind: 'undocumented'; parent: string };
 
+/** Schema files read once: a walk per exchange (flis regress) would otherwise read the file from disk each step. */
+const files = new Map<string, SchemaNode>();
+
 function fileNode(name: string): SchemaNode {
-  return readSchemaFile(name as SchemaName) as SchemaNode;
+  let node = files.get(name);
+  if (!node) {
+    node = readSchemaFile(name as SchemaName) as SchemaNode;
+    files.set(name, node);
+  }
+  return node;
 }
 
 /** Resolves `$ref: "offer.schema.json"` or `"location.schema.json#/..."`-less refs (the schemas use whole-file refs). */

@@ -29,10 +29,12 @@ export const ALLOWED: Record<string, string[]> = {
   reporting: ['errors', 'schemas', 'specs', 'suites', 'recorder'],
   // The webhook receiver: validates deliveries (schemas/) and writes cassettes (recorder/); the webhooks suite uses it.
   webhooks: ['schemas', 'specs', 'recorder'],
-  cli: ['errors', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting', 'webhooks', 'net'],
+  // Replaying partners' cassettes against a release candidate, judged by the contract (flis regress, contract diff).
+  regress: ['errors', 'specs', 'recorder', 'reporting', 'suites', 'net'],
+  cli: ['errors', 'config', 'mock', 'suites', 'recorder', 'runner', 'reporting', 'webhooks', 'net', 'regress'],
   scripts: ['schemas', 'specs'],
   // The benchmark measures what the commands do (certify's cassette judgement is in reporting/); nothing imports it.
-  bench: ['mock', 'recorder', 'reporting', 'net'],
+  bench: ['mock', 'recorder', 'reporting', 'net', 'regress'],
 };
 
 /**

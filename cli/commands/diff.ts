@@ -1,25 +1,18 @@
-/**
- * `flis diff`: the same generated requests to two deployments (for example the
- * mock and the sandbox), and where their answers differ beyond what the
- * contract leaves open, per operation.
- */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ResolvedTarget, resolveTarget } from '../../config/deployments.ts';
+import { resolveTarget } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
-import { closeConnection, openConnection, withoutProxyEnv } from '../../net/connection.ts';
 import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '../../net/connection-options.ts';
-import { checkConnection } from '../../net/preflight.ts';
-import { issuesTokens, type TokenOptions, withTargetToken } from '../../net/token-options.ts';
-import type { Connection, ConnectionSettings } from '../../net/types.ts';
 import { checkDiffFolder, claimDiffFolder } from '../../reporting/report-folder.ts';
+import { issuesTokens } from '../../net/token-options.ts';
 import { type Difference, differencesByOperation } from '../../reporting/shape-diff.ts';
 import { redactText } from '../../suites/lib/redact.ts';
-import { type DiffTarget, runDifferential } from '../../runner/differential.ts';
+import { runDifferential } from '../../runner/differential.ts';
 import { newRunId, newSeed } from '../../runner/run-suites.ts';
-import { startTarget } from '../../runner/start-target.ts';
-import { intOption, parseCommandArgs, reportDirOf } from '../args.ts';
+import { reportDirOf } from '../args.ts';
+import { intOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
+import { type Reached, reachTarget } from '../reach-target.ts';
 
 const help = `Usage: flis diff --deployment A --deployment B [--seed N] [options]
 
@@ -51,44 +44,6 @@ const options = {
   'report-dir': { type: 'string' },
   ...connectionOptionSpec,
 } as const;
-
-interface Reached {
-  target: DiffTarget;
-  connection: Connection;
-  close(): Promise<void>;
-}
-
-/** Start the embedded mock (reached directly, with its own token), or open and check a deployment's connection. */
-async function reach(
-  name: string,
-  r: ResolvedTarget,
-  net: { settings: ConnectionSettings; token: TokenOptions },
-  env: NodeJS.ProcessEnv,
-): Promise<Reached> {
-  if (r.embedded) {
-    const live = await startTarget(r);
-    const connection = await openConnection({}, { kind: 'static', token: live.token }, withoutProxyEnv(env)).catch(
-      async (e: unknown) => {
-        await live.close();
-        throw e;
-      },
-    );
-    const close = async () => {
-      await closeConnection(connection);
-      await live.close();
-    };
-    return { target: { name, baseUrl: live.baseUrl, connection }, connection, close };
-  }
-  const baseUrl = r.baseUrl!;
-  const connection = await openConnection(net.settings, withTargetToken(net.token, r.token), env);
-  try {
-    await checkConnection(connection, baseUrl, env);
-  } catch (e) {
-    await closeConnection(connection);
-    throw e;
-  }
-  return { target: { name, baseUrl, connection }, connection, close: () => closeConnection(connection) };
-}
 
 function markdown(names: [string, string], seed: number, diffs: Difference[], sent: number): string {
   const rows = diffs.map(
@@ -131,8 +86,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   checkDiffFolder(reportDir, reportDirFrom);
   const live: Reached[] = [];
   try {
-    for (const [i, r] of resolved.entries()) live.push(await reach(names[i] ?? '', r, net, io.env));
-    const [a, b] = live.map((l) => l.target);
+    for (const [i, r] of resolved.entries()) live.push(await reachTarget(names[i] ?? '', r, net, io.env));
+    const [a, b] = live.map((l) => ({ name: l.name, baseUrl: l.baseUrl, connection: l.connection }));
     io.out(
       `flis diff: ${a!.name} (${a!.baseUrl}) vs ${b!.name} (${b!.baseUrl}), seed ${seed}${writes ? '' : ', reads only'}`,
     );

@@ -44,6 +44,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./diff.ts')).diffCommand,
   },
   {
+    name: 'regress',
+    summary: "Before a release: replay partners' recorded traffic against a candidate, a verdict each",
+    load: async () => (await import('./regress.ts')).regressCommand,
+  },
+  {
+    name: 'contract',
+    summary: 'Classify the changes between two OpenAPI versions, and name the partners a breaking one touches',
+    load: async () => (await import('./contract.ts')).contractCommand,
+  },
+  {
     name: 'mock',
     summary: 'Serve the embedded mock deployment on loopback until stopped',
     load: async () => (await import('./mock.ts')).mockCommand,

@@ -1,0 +1,107 @@
+/**
+ * `flis contract diff OLD NEW [--cassettes DIR]`: every change between two
+ * versions of the OpenAPI document, classified for clients, and with
+ * partners' cassettes, which breaking change touches which partner.
+ */
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors/flis-error.ts';
+import { diffContracts } from '../../regress/contract-diff.ts';
+import { checkContractDiffFolder, contractDiffReport, writeContractDiff } from '../../regress/contract-report.ts';
+import { OperationMatcher, partnerUsage } from '../../regress/contract-usage.ts';
+import { loadOpenApi } from '../../regress/openapi-document.ts';
+import { findPartners } from '../../regress/partners.ts';
+import { parseCommandArgs, reportDirOf } from '../args.ts';
+import { EXIT, type Command, type CommandIo } from '../command.ts';
+
+const help = `Usage: flis contract diff OLD NEW [--cassettes DIR] [options]
+
+Compare two versions of the OpenAPI document (YAML or JSON; each is validated first) and classify
+every change, per operation, for clients:
+  breaking       an operation removed; a response field removed, made optional or of another type;
+                 a response enum widened where one is pinned; a request field that became required
+                 (or a new required one); a request enum narrowed; a parameter that became required,
+                 was added as required, moved to another location or narrowed; the documented success
+                 status changed
+  compatible     an operation, an optional parameter or field, or a response field added; a request
+                 enum widened; a response enum narrowed
+  informational  a request field or parameter no longer described, an operation deprecated, the version
+
+With --cassettes, each breaking change names the partners whose recorded traffic uses it (the
+operation, a request field they send, a response field they receive), with the exchange (file:line)
+that shows the use. One partner per cassette, as for 'flis regress'.
+
+  --cassettes DIR          the partners' cassettes (*.yaml, *.yml)
+  --fail-on breaking       exit 1 on any breaking change, touching a partner or not
+  --report-dir DIR         where contract-diff.md and contract-diff.json go (default reports/) [env FLIS_REPORT_DIR]
+
+Exit codes: 0 no breaking change touches a partner, 1 one does (or any breaking change, with
+--fail-on breaking), 2 usage error (a document that is not valid OpenAPI: the validator's first error).`;
+
+const options = {
+  cassettes: { type: 'string' },
+  'fail-on': { type: 'string' },
+  'report-dir': { type: 'string' },
+} as const;
+
+async function diff(argv: string[], io: CommandIo): Promise<number> {
+  const { values: v, positionals } = parseCommandArgs('contract', argv, options, true);
+  if (v.help) {
+    io.out(help);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 2)
+    throw new UsageError(`two documents are required: flis contract diff OLD NEW; got ${positionals.length}`);
+  const failOn = v['fail-on'];
+  if (failOn !== undefined && failOn !== 'breaking')
+    throw new UsageError(`--fail-on takes 'breaking'; got '${failOn}'`);
+  const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
+  checkContractDiffFolder(reportDir, reportDirFrom);
+  const [oldFile, newFile] = positionals.map((p) => resolve(p)) as [string, string];
+  const partners = v.cassettes ? findPartners(resolve(v.cassettes), false) : undefined;
+  const a = await loadOpenApi(oldFile);
+  const b = await loadOpenApi(newFile);
+  const changes = diffContracts(a, b);
+  const matcher = new OperationMatcher(a.operations);
+  const breaking = new Set(changes.filter((c) => c.class === 'breaking').map((c) => c.operationId));
+  const usage = partners
+    ? { dir: resolve(v.cassettes!), partners: partners.map((p) => partnerUsage(p, matcher, breaking)) }
+    : undefined;
+  const report = contractDiffReport(
+    { file: oldFile, version: a.version },
+    { file: newFile, version: b.version },
+    changes,
+    usage,
+  );
+  writeContractDiff(reportDir, report, reportDirFrom);
+  for (const c of report.changes.filter((x) => x.class === 'breaking'))
+    io.out(
+      `BREAKING ${c.id} ${c.operationId || '(document)'}${c.pointer ? ` ${c.pointer}` : ''}: ${c.message}${
+        c.partners
+          ? `; partners: ${c.partners.length ? c.partners.map((p) => `${p.partner} (${p.file}:${p.line})`).join(', ') : 'none'}`
+          : ''
+      }`,
+    );
+  const t = report.totals;
+  const exit =
+    (usage && t.partnersTouched > 0) || (failOn === 'breaking' && t.breaking > 0) ? EXIT.checkFailed : EXIT.ok;
+  io.out(
+    `flis contract diff: ${t.breaking} breaking, ${t.compatible} compatible, ${t.informational} informational${usage ? `; ${t.partnersTouched} of ${usage.partners.length} partner(s) touched` : ''}; ${reportDir}/contract-diff.md; exit ${exit}`,
+  );
+  return exit;
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'diff') return diff(rest, io);
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    io.out(help);
+    return sub === undefined ? EXIT.usage : EXIT.ok;
+  }
+  throw new UsageError(`unknown subcommand '${sub}'; flis contract diff OLD NEW (see 'flis contract --help')`);
+}
+
+export const contractCommand: Command = {
+  name: 'contract',
+  help,
+  run,
+};

@@ -1,0 +1,112 @@
+/**
+ * An OpenAPI document read for `flis contract diff`: YAML or JSON, validated
+ * against the OpenAPI 3.0/3.1 schemas (@seriousme/openapi-schema-validator, on
+ * the ajv the project already uses), and its operations as data with their
+ * local $refs resolved. A document that is not valid is refused with the
+ * validator's first error and its pointer.
+ */
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { parse } from 'yaml';
+import { UsageError } from '../errors/flis-error.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked dynamically; what leaves this file is typed.
+export type Json = Record<string, any>;
+
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export interface DocOperation {
+  method: string;
+  path: string;
+  operationId: string;
+  deprecated: boolean;
+  parameters: Json[];
+  requestSchema?: Json;
+  requestRequired: boolean;
+  /** The success codes as written ("2XX", "200", "201"). */
+  successCodes: string[];
+  responseSchema?: Json;
+}
+
+export interface OpenApiDocument {
+  file: string;
+  doc: Json;
+  version: string;
+  operations: DocOperation[];
+  /** Resolves a local $ref ("#/components/schemas/Offer"); anything else is returned as it is. */
+  deref(node: Json | undefined): Json | undefined;
+}
+
+function pointerGet(doc: Json, ref: string): Json | undefined {
+  let v: unknown = doc;
+  for (const raw of ref.replace(/^#/, '').split('/').slice(1)) {
+    const seg = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    v = v && typeof v === 'object' ? (v as Json)[seg] : undefined;
+  }
+  return v && typeof v === 'object' ? (v as Json) : undefined;
+}
+
+export async function loadOpenApi(file: string): Promise<OpenApiDocument> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `${file}: cannot read the OpenAPI document (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    );
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text, { prettyErrors: false });
+  } catch (e) {
+    const line = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw new UsageError(`${file}${line ? `:${line}` : ''}: not YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const result = await new Validator().validate(doc as Parameters<Validator['validate']>[0]);
+  if (!result.valid) {
+    const first = [result.errors].flat()[0] as { instancePath?: string; message?: string } | string | undefined;
+    const where = typeof first === 'object' ? first.instancePath || '(root)' : '(root)';
+    const what = typeof first === 'object' ? (first.message ?? 'invalid') : String(first ?? 'invalid');
+    throw new UsageError(`${file}: not a valid OpenAPI document: at ${where}: ${what}`);
+  }
+  const d = doc as Json;
+  const deref = (node: Json | undefined): Json | undefined => {
+    let n = node;
+    for (let i = 0; i < 20 && n && typeof n.$ref === 'string' && n.$ref.startsWith('#'); i++) {
+      const { $ref, ...rest } = n;
+      const target = pointerGet(d, $ref as string);
+      n = target ? { ...target, ...rest } : rest;
+    }
+    return n;
+  };
+  const operations: DocOperation[] = [];
+  for (const [path, item] of Object.entries((d.paths ?? {}) as Json)) {
+    const pathItem = deref(item as Json) ?? {};
+    for (const method of METHODS) {
+      const op = deref(pathItem[method] as Json | undefined);
+      if (!op) continue;
+      const params = [...((pathItem.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])].map(
+        (p) => deref(p) ?? {},
+      );
+      const body = deref(op.requestBody as Json | undefined);
+      const successCodes = Object.keys((op.responses ?? {}) as Json)
+        .filter((c) => /^2/.test(c))
+        .sort();
+      const success = deref((op.responses as Json | undefined)?.[successCodes[0] ?? '']);
+      const reqSchema = (body?.content as Json | undefined)?.['application/json']?.schema as Json | undefined;
+      const resSchema = (success?.content as Json | undefined)?.['application/json']?.schema as Json | undefined;
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${path}`,
+        deprecated: op.deprecated === true,
+        parameters: params,
+        ...(reqSchema ? { requestSchema: reqSchema } : {}),
+        requestRequired: body?.required === true,
+        successCodes,
+        ...(resSchema ? { responseSchema: resSchema } : {}),
+      });
+    }
+  }
+  return { file, doc: d, version: String(d.info?.version ?? ''), operations, deref };
+}
