@@ -419,11 +419,47 @@ const cassetteWriters: BadInputRow[] = [
   },
 ];
 
+/** A partner's cassette for regress, and a contract document for contract diff, beside the user's files. */
+function partnerAndUsersFiles(sb: Sandbox): void {
+  usersFiles(sb);
+  sb.write('partners/acme.yaml', CASSETTE);
+  sb.write('mydocs/junit.xml', 'my own JUnit notes\n');
+  sb.write('mydocs/contract-diff.md', 'my own notes on the contract\n');
+}
+
+const regressAndContract: BadInputRow[] = [
+  {
+    name: 'regress --report-dir an existing file',
+    setup: partnerAndUsersFiles,
+    args: ['regress', '--cassettes', 'partners', '--report-dir', 'notes.txt'],
+    stderr: /notes\.txt/,
+  },
+  {
+    name: "regress --report-dir the user's folder holding a junit.xml flis did not write",
+    setup: partnerAndUsersFiles,
+    args: ['regress', '--cassettes', 'partners', '--report-dir', 'mydocs'],
+    stderr: /junit\.xml/,
+  },
+  {
+    name: 'regress --report-dir ""',
+    setup: partnerAndUsersFiles,
+    args: ['regress', '--cassettes', 'partners', '--report-dir', ''],
+    stderr: /empty/,
+  },
+  {
+    name: "contract diff --report-dir the user's folder holding a contract-diff.md flis did not write",
+    setup: partnerAndUsersFiles,
+    args: ['contract', 'diff', 'old.yaml', 'new.yaml', '--report-dir', 'mydocs'],
+    stderr: /contract-diff\.md/,
+  },
+];
+
 runBadInputTable('flis run and certify: bad report folders', run, { concurrency: 2 });
 runBadInputTable('flis merge: bad report folders and broken shards', merge, { concurrency: 2 });
 runBadInputTable('flis report: bad output folders, results and history', report, { concurrency: 2 });
 runBadInputTable('flis cassette: bad --out, HAR paths and HAR content', cassette, { concurrency: 2 });
 runBadInputTable('flis diff: bad report folders', diff, { concurrency: 2 });
+runBadInputTable('flis regress and contract diff: bad report folders', regressAndContract, { concurrency: 2 });
 runBadInputTable("flis record and webhooks: a cassette path that is the user's file", cassetteWriters, {
   concurrency: 2,
 });
