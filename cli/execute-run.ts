@@ -5,7 +5,7 @@
  */
 import type { RunReports } from '../reporting/run-reports.ts';
 import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
-import { DEFAULT_WORKERS, defaultWorkers, workerConcurrency } from '../runner/run-limits.ts';
+import { DEFAULT_WORKERS, defaultWorkers, runWorkers, workerConcurrency } from '../runner/run-limits.ts';
 import type { SuiteRunResult } from '../runner/run-suites.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import type { CommandIo } from './command.ts';
@@ -93,7 +93,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
     io.out(opening(plan, live.publicBaseUrl));
     if (plan.workers === undefined && defaultWorkers(live.roundTripMs) !== DEFAULT_WORKERS)
       io.out(
-        `a distant deployment (round trip ${live.roundTripMs} ms): ${defaultWorkers(live.roundTripMs)} Playwright workers, ${workerConcurrency(live.roundTripMs)} requests in flight each within a check (--workers to choose)`,
+        `a distant deployment (median round trip ${live.roundTripMs} ms): ${defaultWorkers(live.roundTripMs)} Playwright workers, ${workerConcurrency(live.roundTripMs)} requests in flight each within a check (--workers to choose)`,
       );
     const result = await runSuites({
       baseUrl: live.baseUrl,
@@ -113,7 +113,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
       ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
       ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
-      workers: plan.workers ?? defaultWorkers(live.roundTripMs),
+      workers: runWorkers(plan.workers, live.roundTripMs),
       // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a
       // near-miss token, both redacted) are answered in their recorded order.
       concurrency: plan.record || plan.replay ? 1 : workerConcurrency(live.roundTripMs),

@@ -1,6 +1,7 @@
 /**
- * `npm test`: the typecheck, the import rules, then every tests/**\/*.test.ts
- * under node's test runner. One command, so CI and a developer run the same thing.
+ * `npm test`: the typecheck, lint and format (Biome, warnings included), the
+ * import rules, then every tests/**\/*.test.ts under node's test runner. One
+ * command, so CI and a developer run the same thing.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
