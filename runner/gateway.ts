@@ -17,6 +17,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
+import { isConnectionReset } from '../net/network-error.ts';
 import type { Connection } from '../net/types.ts';
 import { emptyStats, type GatewayStats, ThrottlePause } from './gateway-stats.ts';
 import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/gateway-answer.ts';
@@ -92,6 +93,9 @@ function headerOf(headers: Answer['headers'], name: string): string | undefined 
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
+
+/** The methods RFC 9110 (9.2.2) calls idempotent: sending one twice means what sending it once does. */
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 function isTimeout(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
@@ -216,7 +220,7 @@ class GatewayServer {
     const release = await this.slots.acquire();
     try {
       if (this.rate) await sleep(this.rate.reserve());
-      return { answer: await this.send(f) };
+      return { answer: await this.sendOnceMoreOnReset(f) };
     } catch (error) {
       if (f.gone.aborted) return { synthetic: 'unreachable', reason: 'the suite stopped waiting' };
       if (isTimeout(error)) {
@@ -232,6 +236,21 @@ class GatewayServer {
       };
     } finally {
       release();
+    }
+  }
+
+  /**
+   * A request of a method HTTP calls idempotent whose connection was reset before any answer came (a kept-alive
+   * connection closed as idle just as it was reused; load widens that race) is sent once more, as browsers and
+   * undici's retry do: the deployment did nothing wrong, and the check should judge its answer.
+   */
+  private async sendOnceMoreOnReset(f: Forward): Promise<Answer> {
+    try {
+      return await this.send(f);
+    } catch (error) {
+      if (f.gone.aborted || !IDEMPOTENT.has(f.method.toUpperCase()) || !isConnectionReset(error)) throw error;
+      this.counts.retries++;
+      return this.send(f);
     }
   }
 
