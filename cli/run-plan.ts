@@ -35,6 +35,7 @@ export const sharedRunOptionSpec = {
   'report-dir': { type: 'string' },
   progress: { type: 'string' },
   workers: { type: 'string' },
+  distant: { type: 'boolean' },
   ...gateOptionSpec,
   ...limitOptionSpec,
   ...connectionOptionSpec,
@@ -75,6 +76,8 @@ export interface RunPlan {
   runs?: number;
   visibilityTimeoutMs?: number;
   workers?: number;
+  /** --distant: take the deployment for a distant one whatever its round trip (a tunnel or a front on loopback). */
+  distant?: boolean;
   progress: Progress;
   reportDir: string;
   shard?: string;
@@ -203,6 +206,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     ...optional('runs', runs),
     ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
     ...optional('workers', workers),
+    ...optional('distant', v.distant === true ? true : undefined),
     ...optional('shard', shard),
     ...optional(
       'reproduce',
