@@ -37,6 +37,8 @@ function step(title: string, command: string, args: string[]): void {
  * in an idle `npm test` (docs/benchmarks.md).
  */
 const LONGEST_FIRST = [
+  // Beside its own CPU load (tests/load-harness.ts): the longest file, and it slows the files beside it.
+  'tests/load/verdicts-under-load.test.ts',
   'tests/suites/effect-faults.test.ts',
   'tests/suites/conformant-seeds.test.ts',
   'tests/suites/auth-filter-faults.test.ts',
