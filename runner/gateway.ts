@@ -240,9 +240,9 @@ class GatewayServer {
   }
 
   /**
-   * A request of a method HTTP calls idempotent whose connection was reset before any answer came (a kept-alive
-   * connection closed as idle just as it was reused; load widens that race) is sent once more, as browsers and
-   * undici's retry do: the deployment did nothing wrong, and the check should judge its answer.
+   * A request of a method HTTP calls idempotent whose connection was reset before its answer was whole (mostly a
+   * kept-alive connection closed as idle just as it was reused; load widens that race) is sent once more, as browsers
+   * and undici's retry do: the deployment did nothing wrong, and the check should judge its answer.
    */
   private async sendOnceMoreOnReset(f: Forward): Promise<Answer> {
     try {
