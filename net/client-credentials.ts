@@ -6,7 +6,8 @@
  */
 import { type Dispatcher, request } from 'undici';
 import { FlisError } from '../errors/flis-error.ts';
-import { describeNetworkError, isConnectionReset, PROXY_407 } from './network-error.ts';
+import { isConnectionReset } from '../errors/connection-reset.ts';
+import { describeNetworkError, PROXY_407 } from './network-error.ts';
 import { type IssuedToken, RenewingToken, tokenFromJson } from './renewing-token.ts';
 import type { SecretBook } from './secret-book.ts';
 

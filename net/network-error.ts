@@ -37,16 +37,6 @@ function oneLine(message: string): string {
   return (openssl?.[1] ?? message).replace(/\s+/g, ' ').trim();
 }
 
-/**
- * The other side closed or reset a connection the request went out on, with no answer: most often a kept-alive
- * connection the server (or a proxy, or a load balancer) closed as idle just as the client reused it. A busy machine
- * widens that race, so a request that may be repeated is sent once more rather than failing the run.
- */
-export function isConnectionReset(error: unknown): boolean {
-  const { code } = errorParts(error);
-  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
-}
-
 export function isTlsError(error: unknown): boolean {
   const { code, detail } = errorParts(error);
   return TLS_CODES.test(code) || /certificate|TLS|SSL/i.test(detail);

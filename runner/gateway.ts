@@ -17,7 +17,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { isConnectionReset } from '../net/network-error.ts';
+import { IDEMPOTENT_METHODS, isConnectionReset } from '../errors/connection-reset.ts';
 import type { Connection } from '../net/types.ts';
 import { emptyStats, type GatewayStats, ThrottlePause } from './gateway-stats.ts';
 import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/gateway-answer.ts';
@@ -93,9 +93,6 @@ function headerOf(headers: Answer['headers'], name: string): string | undefined 
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
-
-/** The methods RFC 9110 (9.2.2) calls idempotent: sending one twice means what sending it once does. */
-const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 function isTimeout(error: unknown): boolean {
   const e = error as { name?: string; code?: string };
@@ -248,7 +245,7 @@ class GatewayServer {
     try {
       return await this.send(f);
     } catch (error) {
-      if (f.gone.aborted || !IDEMPOTENT.has(f.method.toUpperCase()) || !isConnectionReset(error)) throw error;
+      if (f.gone.aborted || !IDEMPOTENT_METHODS.has(f.method.toUpperCase()) || !isConnectionReset(error)) throw error;
       this.counts.retries++;
       return this.send(f);
     }
