@@ -9,7 +9,13 @@ import { skipSummary } from '../reporting/certificate.ts';
 import type { RunReports } from '../reporting/run-reports.ts';
 import { groupSkips, skipGroupLine } from '../reporting/skip-groups.ts';
 import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
-import { DEFAULT_WORKERS, defaultWorkers, workerConcurrency } from '../runner/run-limits.ts';
+import {
+  DEFAULT_WORKERS,
+  DISTANT_ROUND_TRIP_MS,
+  defaultWorkers,
+  runWorkers,
+  workerConcurrency,
+} from '../runner/run-limits.ts';
 import type { SuiteRunResult } from '../runner/run-suites.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import type { CommandIo } from './command.ts';
@@ -95,9 +101,11 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
   });
   try {
     io.out(opening(plan, live.publicBaseUrl));
-    if (plan.workers === undefined && defaultWorkers(live.roundTripMs) !== DEFAULT_WORKERS)
+    // --distant stands for a network the probe cannot see: a loopback tunnel or front to a deployment far away.
+    const roundTripMs = plan.distant ? Math.max(live.roundTripMs ?? 0, DISTANT_ROUND_TRIP_MS) : live.roundTripMs;
+    if (plan.workers === undefined && defaultWorkers(roundTripMs) !== DEFAULT_WORKERS)
       io.out(
-        `a distant deployment (round trip ${live.roundTripMs} ms): ${defaultWorkers(live.roundTripMs)} Playwright workers, ${workerConcurrency(live.roundTripMs)} requests in flight each within a check (--workers to choose)`,
+        `a distant deployment (${plan.distant ? '--distant' : `median round trip ${roundTripMs} ms`}): ${defaultWorkers(roundTripMs)} Playwright workers, ${workerConcurrency(roundTripMs)} requests in flight each within a check (--workers to choose)`,
       );
     const result = await runSuites({
       baseUrl: live.baseUrl,
@@ -118,10 +126,10 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
       ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
       ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
-      workers: plan.workers ?? defaultWorkers(live.roundTripMs),
+      workers: runWorkers(plan.workers, roundTripMs),
       // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a
       // near-miss token, both redacted) are answered in their recorded order.
-      concurrency: plan.record || plan.replay ? 1 : (plan.concurrency ?? workerConcurrency(live.roundTripMs)),
+      concurrency: plan.record || plan.replay ? 1 : (plan.concurrency ?? workerConcurrency(roundTripMs)),
       ...(plan.shard ? { shard: plan.shard } : {}),
       ...(plan.runId ? { runId: plan.runId } : {}),
       ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),

@@ -36,6 +36,7 @@ export const sharedRunOptionSpec = {
   'report-dir': { type: 'string' },
   progress: { type: 'string' },
   workers: { type: 'string' },
+  distant: { type: 'boolean' },
   ...gateOptionSpec,
   ...limitOptionSpec,
   ...connectionOptionSpec,
@@ -90,6 +91,8 @@ export interface RunPlan {
   workers?: number;
   /** FLIS_CONCURRENCY: requests one worker may have in flight within a check (default: by the round trip). */
   concurrency?: number;
+  /** --distant: take the deployment for a distant one whatever its round trip (a tunnel or a front on loopback). */
+  distant?: boolean;
   progress: Progress;
   reportDir: string;
   /** Who named the report folder, for its errors: FLIS_REPORT_DIR, else --report-dir (or its default). */
@@ -234,6 +237,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
     ...optional('workers', workers),
     ...optional('concurrency', concurrency),
+    ...optional('distant', v.distant === true ? true : undefined),
     ...optional('shard', shard),
     ...optional(
       'reproduce',

@@ -34,7 +34,7 @@ export const faultNames = [
   'snapshot-has-billing-groups',
   'batch-status-missing',
   'price-strategy-stored',
-  // Issue 8 item 3: clauses that had no check that could fail.
+  // Clauses that need a fault of their own, so that the check enforcing each can be seen to fail.
   'offer-timestamp-not-utc',
   'booking-event-delete-removes',
   'transport-order-events-not-cancelled',
@@ -44,7 +44,7 @@ export const faultNames = [
   'record-route-missing',
   'updated-since-drops-match',
   'bulk-cancel-ignored',
-  // Issue 17 sections 1, 2 and 4 (verdicts-a): refusals that prove nothing, filters judged one way only.
+  // A refusal proves nothing, and a filter is judged both ways: what it leaves out and what it lets through.
   'auth-forgotten-on-invoice-read',
   'offer-window-ignored',
   'offer-window-widened',
@@ -52,14 +52,14 @@ export const faultNames = [
   'created-since-widened',
   'updated-since-on-created',
   'empty-list-null',
-  // Issue 17 sections 3 and 5: effects judged as changes, identities as identities, one owner for read-back.
+  // An effect is judged as a change, an identity as an identity, and read-back has one owning check.
   'settled-ignored',
   'offer-readback-field-wrong',
   'offer-create-id-reused',
   'billing-group-get-wrong',
   'invoice-get-wrong',
   'transport-order-delete-removes',
-  // Issue 17 sections 3 and 5, continued: a fault only a sequence meets, and a GET by id answering another offer.
+  // A fault only a sequence of writes meets, and a GET by id that answers another offer.
   'delete-after-update-ignored',
   'offer-get-wrong',
   // What the server hands out names one write each; what was written reads back as written; bounds between days.
@@ -138,7 +138,7 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /invoices with updatedSince leaves out the last invoice updated at or after the date (spec 4.2).',
   'bulk-cancel-ignored':
     'cancel: true in a POST /offers/bulk item does not set canceled; single writes honour it (spec 3 rule 4).',
-  // Issue 17 sections 1, 2 and 4 (verdicts-a).
+  // A refusal proves nothing, and a filter is judged both ways.
   'auth-forgotten-on-invoice-read':
     'GET /invoices/{invoiceId} forgets authentication: without a token it answers 404 for an unknown id and 200 for a real one (spec 5 rule 2).',
   'offer-window-ignored': 'GET /offers ignores start and end: every offer is listed (spec 4.1).',

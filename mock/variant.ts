@@ -22,7 +22,7 @@ export interface MockVariant {
   maxBulkItems: number;
   /** Answer 429 with Retry-After when this token bucket is empty (mock/throttle.ts); spec 8 leaves rate limits open. */
   throttle?: ThrottleSettings;
-  // Issue 17 (verdicts-a): what a filter, a window or a page leaves open, read the other way. Absent: the default.
+  // What a filter, a window or a page leaves open (spec 4.1, 4.2: not shown), read the other way. Absent: the default.
   /** What GET /offers?start&end filters on (spec 4.3: not shown): transportTimestamp (default) or the time of the last write. */
   offerWindowOn?: 'transportTimestamp' | 'written';
   /** Whether the start and end of GET /offers and GET /billingGroups include their own bound (not shown). Default inclusive. */
@@ -32,7 +32,7 @@ export interface MockVariant {
   /** GET /invoices without a limit answers at most this many (spec 8: page size not shown). Default 0: all of them. */
   defaultPageSize?: number;
   /**
-   * Issue 17: how the batch status (spec 4.3: body not shown) words a processed write: `status: PROCESSED` (default),
+   * How the batch status (spec 4.3: body not shown) words a processed write: `status: PROCESSED` (default),
    * `state: done`, or no word at all (`progress` only), so a client may rely on none of them.
    */
   batchStatusWords?: 'processed' | 'done' | 'none';
@@ -67,8 +67,8 @@ export const variantPresets: Record<
     maxBulkItems: 0,
     throttle: { perSecond: 100, burst: 100 },
   },
-  // Issue 17 (verdicts-a): offers windowed on their write time, bounds that exclude themselves, pages from 0, and
-  // a list cut at 20 when no limit is asked for.
+  // Every choice a filter, a window or a page leaves open, taken the other way: offers windowed on their write time,
+  // bounds that exclude themselves, pages from 0, and a list cut at 20 when no limit is asked for.
   'open-choices': {
     createdStatus: 202,
     idFormat: 'numeric',
@@ -80,7 +80,8 @@ export const variantPresets: Record<
     firstPage: 0,
     defaultPageSize: 20,
   },
-  // Issue 17: an asynchronous server whose batch status says `state: done`, whose listing leaves cancelled offers out.
+  // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, and whose listing leaves
+  // cancelled offers out.
   eventual: {
     createdStatus: 202,
     idFormat: 'numeric',
@@ -135,7 +136,7 @@ export function offerAckStatus(variant: MockVariant): 200 | 202 {
   return variant.createdStatus === 200 ? 200 : 202;
 }
 
-/** Issue 17 (verdicts-a): the optional choices of filters, windows and pages. */
+/** The optional choices of filters, windows and pages, which the spec leaves open. */
 function checkOpenChoices(v: MockVariant): void {
   if (v.offerWindowOn !== undefined && !['transportTimestamp', 'written'].includes(v.offerWindowOn))
     throw new Error("variant.offerWindowOn must be 'transportTimestamp' or 'written'");

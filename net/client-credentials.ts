@@ -6,6 +6,7 @@
  */
 import { type Dispatcher, request } from 'undici';
 import { FlisError } from '../errors/flis-error.ts';
+import { isConnectionReset } from '../errors/connection-reset.ts';
 import { describeNetworkError, PROXY_407 } from './network-error.ts';
 import { type IssuedToken, RenewingToken, tokenFromJson } from './renewing-token.ts';
 import type { SecretBook } from './secret-book.ts';
@@ -42,9 +43,8 @@ export class ClientCredentialsToken extends RenewingToken {
   protected async issue(): Promise<IssuedToken> {
     const { tokenUrl, clientId, clientSecret, scope } = this.grant;
     const form = new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(tokenUrl, {
+    const ask = () =>
+      request(tokenUrl, {
         method: 'POST',
         dispatcher: this.dispatcher,
         headers: {
@@ -54,6 +54,13 @@ export class ClientCredentialsToken extends RenewingToken {
         },
         body: form.toString(),
         signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
+      });
+    let res: Dispatcher.ResponseData;
+    try {
+      // Asking for a token twice is harmless (the first, if issued, is never used): a reset connection is asked again.
+      res = await ask().catch((error: unknown) => {
+        if (isConnectionReset(error)) return ask();
+        throw error;
       });
     } catch (error) {
       throw tokenError(

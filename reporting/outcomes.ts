@@ -9,7 +9,7 @@ import type { FailureRecord } from '../suites/lib/check-failure.ts';
 
 export type OutcomeStatus = 'passed' | 'failed' | 'skipped' | 'flaky';
 
-/** docs: HELPERS interface. `contract` fails the verdict; `advisory` is reported and fails only with --strict. */
+/** `contract` fails the verdict; `advisory` is reported and fails only with --strict (docs/checks-and-severity.md). */
 export type Severity = 'contract' | 'advisory';
 
 /**

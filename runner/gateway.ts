@@ -17,6 +17,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
+import { IDEMPOTENT_METHODS, isConnectionReset } from '../errors/connection-reset.ts';
 import type { Connection } from '../net/types.ts';
 import { emptyStats, type GatewayStats, ThrottlePause } from './gateway-stats.ts';
 import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/gateway-answer.ts';
@@ -216,7 +217,7 @@ class GatewayServer {
     const release = await this.slots.acquire();
     try {
       if (this.rate) await sleep(this.rate.reserve());
-      return { answer: await this.send(f) };
+      return { answer: await this.sendOnceMoreOnReset(f) };
     } catch (error) {
       if (f.gone.aborted) return { synthetic: 'unreachable', reason: 'the suite stopped waiting' };
       if (isTimeout(error)) {
@@ -232,6 +233,21 @@ class GatewayServer {
       };
     } finally {
       release();
+    }
+  }
+
+  /**
+   * A request of a method HTTP calls idempotent whose connection was reset before its answer was whole (mostly a
+   * kept-alive connection closed as idle just as it was reused; load widens that race) is sent once more, as browsers
+   * and undici's retry do: the deployment did nothing wrong, and the check should judge its answer.
+   */
+  private async sendOnceMoreOnReset(f: Forward): Promise<Answer> {
+    try {
+      return await this.send(f);
+    } catch (error) {
+      if (f.gone.aborted || !IDEMPOTENT_METHODS.has(f.method.toUpperCase()) || !isConnectionReset(error)) throw error;
+      this.counts.retries++;
+      return this.send(f);
     }
   }
 

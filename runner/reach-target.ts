@@ -16,7 +16,7 @@ import type { NetworkFacts } from '../reporting/certificate.ts';
 import { type RecordedRunLabels, recordThrough, startCassetteTarget } from './cassette-target.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { probeTarget } from './probe-target.ts';
-import type { RunLimits } from './run-limits.ts';
+import { isLoopbackHost, medianMs, type RunLimits } from './run-limits.ts';
 import { type EmbeddedOptions, type LiveTarget, startTarget } from './start-target.ts';
 
 export interface ReachOptions {
@@ -44,7 +44,7 @@ export interface Reached {
   secrets(): string[];
   /** What reaching the deployment took, for run.json and the certificate. */
   network(): NetworkFacts | undefined;
-  /** The shortest of a few round trips to the deployment (ms); absent for the embedded mock and a replay. */
+  /** The median of a few round trips to the deployment (ms); absent for the embedded mock, a replay and a loopback host. */
   roundTripMs?: number;
   close(): Promise<void>;
 }
@@ -70,11 +70,19 @@ async function replay(cassette: string): Promise<Reached> {
   };
 }
 
-/** The quickest of three GETs of the base URL without a token (any answer will do): how far away the deployment is. */
+/** Round trips measured to tell how far away a deployment is, after one that opens the connection. */
+export const ROUND_TRIP_PROBES = 5;
+
+/**
+ * How far away the deployment is: the median of a few GETs of the base URL without a token (any answer will do),
+ * after one that pays for the connection (proxy tunnel, TLS). Absent for a loopback host, whose round trip measures
+ * how busy this machine is rather than any network, and when a probe gets no answer.
+ */
 async function roundTrip(connection: Connection, baseUrl: string): Promise<number | undefined> {
   const url = new URL(baseUrl);
-  let best: number | undefined;
-  for (let i = 0; i < 3; i++) {
+  if (isLoopbackHost(url.hostname)) return undefined;
+  const samples: number[] = [];
+  for (let i = 0; i <= ROUND_TRIP_PROBES; i++) {
     const started = performance.now();
     try {
       const res = await connection.dispatcher.request({
@@ -85,11 +93,11 @@ async function roundTrip(connection: Connection, baseUrl: string): Promise<numbe
       });
       await res.body.dump();
     } catch {
-      return best;
+      break;
     }
-    best = Math.min(best ?? Number.POSITIVE_INFINITY, performance.now() - started);
+    if (i > 0) samples.push(performance.now() - started);
   }
-  return best;
+  return medianMs(samples);
 }
 
 async function connect(opts: ReachOptions): Promise<Connection | undefined> {

@@ -36,3 +36,27 @@ function isDistant(roundTripMs: number | undefined): boolean {
 export function defaultWorkers(roundTripMs: number | undefined): number {
   return isDistant(roundTripMs) ? DISTANT_WORKERS : DEFAULT_WORKERS;
 }
+
+/** The workers of a run: --workers when given (always), else as many as the round trip calls for. */
+export function runWorkers(given: number | undefined, roundTripMs: number | undefined): number {
+  return given ?? defaultWorkers(roundTripMs);
+}
+
+/**
+ * A host on this machine: 127.0.0.0/8, ::1 (bracketed or not, or IPv4-mapped) and localhost. Its round trip measures
+ * how busy the machine is, not a network, so it is never distant.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
+/** The median of some round trips: one slow probe (a busy machine, a first TLS handshake) does not decide. */
+export function medianMs(samples: readonly number[]): number | undefined {
+  if (samples.length === 0) return undefined;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -1,6 +1,7 @@
 /**
- * `npm test`: the typecheck, the import rules, then every tests/**\/*.test.ts
- * under node's test runner. One command, so CI and a developer run the same thing.
+ * `npm test`: the typecheck, lint and format (Biome, warnings included), the
+ * import rules, then every tests/**\/*.test.ts under node's test runner. One
+ * command, so CI and a developer run the same thing.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -36,6 +37,8 @@ function step(title: string, command: string, args: string[]): void {
  * in an idle `npm test` (docs/benchmarks.md).
  */
 const LONGEST_FIRST = [
+  // Beside its own CPU load (tests/load-harness.ts): the longest file, and it slows the files beside it.
+  'tests/load/verdicts-under-load.test.ts',
   'tests/suites/effect-faults.test.ts',
   'tests/suites/conformant-seeds.test.ts',
   'tests/suites/auth-filter-faults.test.ts',

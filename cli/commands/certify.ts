@@ -42,7 +42,7 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
   --seed N, --runs N       fast-check seed and runs, as for 'flis run'          [env FLIS_SEED, FLIS_RUNS]
   --visibility-timeout MS  how long to poll for an asynchronous write to show (default 10000)
   --report-dir DIR         where reports go (default reports/)                           [env FLIS_REPORT_DIR]
-  --progress list|dot|none, --workers N   as for 'flis run'
+  --progress list|dot|none, --workers N, --distant   as for 'flis run'
   --allow-writes           needed only for a live-data deployment                  [env FLIS_ALLOW_WRITES=1]
 
 ${LIMITS_HELP}

@@ -38,6 +38,8 @@ Output:
   --report-dir DIR         where reports go (default reports/)                 [env FLIS_REPORT_DIR]
   --progress list|dot|none how progress is shown (default list)
   --workers N              parallel Playwright workers (default 2; 8 for a deployment 20 ms or more away)
+  --distant                take the deployment for a distant one (8 workers, 12 requests in flight each),
+                           whatever its round trip: a tunnel or a front on loopback to one far away
   --shard I/N              run shard I of N (Playwright sharding) and leave DIR/blob/ for 'flis merge';
                            give every shard the same --seed and FLIS_RUN_ID
 

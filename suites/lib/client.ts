@@ -11,6 +11,7 @@
  */
 import { test, type TestInfo } from '@playwright/test';
 import { type Dispatcher, request } from 'undici';
+import { IDEMPOTENT_METHODS, isConnectionReset } from '../../errors/connection-reset.ts';
 import { fillPath, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
 import { syntheticAnswer, type SyntheticBody } from './gateway-answer.ts';
@@ -140,16 +141,24 @@ export class FlisClient {
     // Behind the gateway a request may wait out throttling: the gateway's request timeout and the check timeout
     // bound it, not a client timeout.
     const timeout = this.target.gatewayNonce ? 0 : DIRECT_TIMEOUT_MS;
-    const res = await request(url, {
-      dispatcher: this.dispatcher,
-      method: sent.method as Dispatcher.HttpMethod,
-      headers: sent.headers,
-      ...(sent.body !== undefined ? { body: Buffer.from(sent.body, 'utf8') } : {}),
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
+    const ask = async () => {
+      const res = await request(url, {
+        dispatcher: this.dispatcher,
+        method: sent.method as Dispatcher.HttpMethod,
+        headers: sent.headers,
+        ...(sent.body !== undefined ? { body: Buffer.from(sent.body, 'utf8') } : {}),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      // The raw bytes, not text(): decoding drops a leading byte-order mark, which json-content-type judges.
+      return { res, bytes: Buffer.from(await res.body.arrayBuffer()) };
+    };
+    // A reset of the worker's connection (to the gateway on loopback, on a run) is never the deployment's doing; an
+    // idempotent request is asked once more, as the gateway does towards the deployment (errors/connection-reset.ts).
+    const { res, bytes } = await ask().catch((error: unknown) => {
+      if (IDEMPOTENT_METHODS.has(sent.method) && isConnectionReset(error)) return ask();
+      throw error;
     });
-    // The raw bytes, not text(): decoding drops a leading byte-order mark, which json-content-type judges.
-    const bytes = Buffer.from(await res.body.arrayBuffer());
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
     const text = UTF8.decode(bytes);
     const headers = headersOf(res.headers);

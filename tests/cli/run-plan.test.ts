@@ -76,3 +76,12 @@ test('durations take a unit; bad limits are one-line usage errors naming the for
   assert.throws(() => parseLimits({}, { FLIS_MAX_RPS: '0' }), /FLIS_MAX_RPS must be a whole number/);
   assert.throws(() => parseLimits({ 'max-rps': '0' }, { FLIS_MAX_RPS: '5' }), /: --max-rps must be/);
 });
+
+test('--distant and --workers reach the plan; without them the plan leaves the choice to the round trip', async () => {
+  const plan = await parseRunPlan('run', { distant: true, workers: '3' }, live);
+  assert.equal(plan.distant, true);
+  assert.equal(plan.workers, 3);
+  const plain = await parseRunPlan('run', {}, live);
+  assert.equal(plain.distant, undefined);
+  assert.equal(plain.workers, undefined);
+});

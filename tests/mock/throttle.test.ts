@@ -1,7 +1,7 @@
 /**
  * The throttled variant (mock/throttle.ts): a token bucket that answers 429 with Retry-After once it is empty,
  * and, behind the flis gateway, a burst larger than the bucket still gets every answer (the 429s are waited out
- * and counted, never passed on).
+ * and counted, never passed on). The bucket runs on the test's clock, so what is throttled does not depend on load.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -24,11 +24,35 @@ test('the bucket lets a burst through, then asks to wait whole seconds, and refi
   assert.deepEqual([slow.take(0), slow.take(0)], [0, 4], 'a token every 4 s');
 });
 
+/**
+ * The bucket's own clock, moved by the test: what is throttled depends on the requests alone, not on how quickly a
+ * busy machine sends them (with a wall clock, a slow enough sender never empties the bucket). Stopped at 0 until the
+ * test lets it run; from then on it follows real time, so the gateway's waits refill the bucket as a deployment's would.
+ */
+function testClock(): { now: () => number; run(): void } {
+  let startedAt: number | undefined;
+  return {
+    now: () => (startedAt === undefined ? 0 : performance.now() - startedAt),
+    run: () => {
+      startedAt = performance.now();
+    },
+  };
+}
+
+async function until(what: string, ok: () => boolean, deadlineMs = 30_000): Promise<void> {
+  const deadline = performance.now() + deadlineMs;
+  while (!ok()) {
+    if (performance.now() > deadline) assert.fail(`not within ${deadlineMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 test('the throttled mock answers 429 with Retry-After; through the gateway every request gets its answer', async () => {
+  const clock = testClock();
   const mock = await startMock({
     token: TOKEN,
     port: 0,
-    variant: { ...variantPresets.throttled, throttle: { perSecond: 20, burst: 4 } },
+    variant: { ...variantPresets.throttled, throttle: { perSecond: 20, burst: 4, clock: clock.now } },
   });
   const dispatcher = new Agent();
   const gateway = await startGateway({
@@ -36,24 +60,29 @@ test('the throttled mock answers 429 with Retry-After; through the gateway every
     connection: { dispatcher, tokens: new StaticToken(TOKEN) },
   });
   try {
+    // The clock stands still: a bucket of 4 lets exactly 4 of 8 through and refuses the rest.
     const direct = await Promise.all(
       Array.from({ length: 8 }, () =>
         fetch(`${mock.baseUrl}/offers`, { headers: { authorization: `Bearer ${TOKEN}` } }),
       ),
     );
     const refused = direct.filter((r) => r.status === 429);
-    assert.ok(
-      refused.length >= 1,
-      `8 at once against a bucket of 4: some are throttled (${direct.map((r) => r.status)})`,
+    assert.equal(
+      refused.length,
+      4,
+      `8 at once against a bucket of 4: 4 are throttled (${direct.map((r) => r.status)})`,
     );
     assert.match(refused[0]?.headers.get('retry-after') ?? '', /^\d+$/);
-    const through = await Promise.all(
+    // Still standing: the empty bucket refuses whatever the gateway sends first, so it must wait; then time runs.
+    const through = Promise.all(
       Array.from({ length: 12 }, () =>
         fetch(`${gateway.baseUrl}/offers`, { headers: { authorization: `Bearer ${TOKEN}` } }),
       ),
     );
+    await until('the gateway meets a 429', () => gateway.stats().throttled >= 1);
+    clock.run();
     assert.deepEqual(
-      through.map((r) => r.status),
+      (await through).map((r) => r.status),
       Array(12).fill(200),
     );
     assert.ok(gateway.stats().throttled >= 1, 'the gateway met the 429s and waited them out');

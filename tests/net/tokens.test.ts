@@ -5,6 +5,7 @@
  * demand with concurrent refreshes sharing one request, every token a secret.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { closeConnection, openConnection } from '../../net/connection.ts';
 import { CLIENT_ID, CLIENT_SECRET, type ForwardProxy, type OAuth, startOAuth, startProxy } from './helpers/servers.ts';
@@ -106,5 +107,26 @@ test('a token command: plain or JSON output, renewed when expires_in runs out', 
     assert.ok(c.tokens.secrets().length >= 2);
   } finally {
     await closeConnection(c);
+  }
+});
+
+test('a token endpoint that resets the connection once is asked again, not taken for unreachable', async () => {
+  let asked = 0;
+  const server = createServer((req, res) => {
+    asked++;
+    if (asked === 1) return req.socket.destroy();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ access_token: 'reset-once-token-9Qx', token_type: 'Bearer', expires_in: 3600 }));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as { port: number };
+  const c = await openConnection({}, { ...grant(), tokenUrl: `http://127.0.0.1:${port}/token` }, {});
+  try {
+    assert.equal(await c.tokens.current(), 'reset-once-token-9Qx');
+    assert.equal(asked, 2);
+  } finally {
+    await closeConnection(c);
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
   }
 });

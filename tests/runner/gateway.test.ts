@@ -285,6 +285,30 @@ test('a refused connection is a synthetic "unreachable" answer, not a hang', asy
   assert.match(((await res.json()) as { reason: string }).reason, /connection refused/);
 });
 
+test('a connection reset before any answer is sent once more for GET, PUT and DELETE, never for POST', async () => {
+  // Each path's first request has its connection closed without an answer, as a kept-alive connection closed as idle
+  // just when it is reused; the next one is answered.
+  const seen = new Map<string, number>();
+  const up = await upstream((req, res) => {
+    const key = `${req.method} ${req.url}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    if (seen.get(key) === 1) return req.socket.destroy();
+    json(res, 200, { ok: true });
+  });
+  const { gw } = await gatewayTo(up.baseUrl);
+  for (const method of ['GET', 'PUT', 'DELETE']) {
+    const res = await fetch(`${gw.baseUrl}/offers/reset-${method}`, { method });
+    assert.equal(res.status, 200, `${method}: answered on the second try`);
+    assert.equal(seen.get(`${method} /apis/v0/offers/reset-${method}`), 2, `${method} was sent twice`);
+  }
+  assert.equal(gw.stats().retries, 3);
+  const post = await fetch(`${gw.baseUrl}/offers`, { method: 'POST', body: '{}' });
+  assert.equal(post.status, 502, 'a POST is never sent twice: the deployment may have acted on it');
+  assert.equal(post.headers.get(GATEWAY_HEADER), gw.nonce);
+  assert.match(((await post.json()) as { reason: string }).reason, /POST \/apis\/v0\/offers: connection reset/);
+  assert.equal(seen.get('POST /apis/v0/offers'), 1);
+});
+
 test('no more than --max-in-flight requests reach the deployment at once, from any number of callers', async () => {
   let inFlight = 0;
   let most = 0;

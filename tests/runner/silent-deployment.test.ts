@@ -48,11 +48,24 @@ test('unanswered requests make their checks inconclusive within the timeout, and
     assert.equal(summary.failed, 0, run.out());
     assert.ok(summary.inconclusive >= 1, run.out());
     assert.ok(summary.passed >= 1, 'the checks that needed no silent answer judged as usual');
+    // The rule, not the order: every inconclusive check names a request that went unanswered within the timeout.
+    // Which one a check met first is the machine's business: on a busy one, a request the front did answer may still
+    // take longer than 1 s, and its check is inconclusive too (never failed).
     for (const t of summary.inconclusiveTests)
-      assert.match(t.reason, /did not answer GET \/apis\/v0\/invoices\/.* within the request timeout of 1 s/);
-    assert.equal(summary.network.timeouts, held());
+      assert.match(
+        t.reason,
+        /did not answer (GET|POST|PUT|PATCH|DELETE) \/apis\/v0\/\S+ within the request timeout of 1 s/,
+      );
+    assert.ok(
+      summary.inconclusiveTests.some((t: { reason: string }) => /GET \/apis\/v0\/invoices\/[^/?\s]+/.test(t.reason)),
+      `some check met a silent path: ${JSON.stringify(summary.inconclusiveTests)}`,
+    );
+    assert.ok(
+      summary.network.timeouts >= held(),
+      `every held request timed out (${summary.network.timeouts} of ${held()})`,
+    );
     assert.match(run.out(), /INCONCLUSIVE \[/);
-    assert.match(run.out(), new RegExp(`network: .*${held()} timed out`));
+    assert.match(run.out(), new RegExp(`network: .*${summary.network.timeouts} timed out`));
     assert.doesNotMatch(run.out(), new RegExp(TOKEN));
   } finally {
     await front.close();

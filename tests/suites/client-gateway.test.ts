@@ -17,7 +17,10 @@ import { testTarget } from './test-target.ts';
 const NONCE = 'run-nonce-1234';
 const PUBLIC = 'https://sandbox.example.test/apis/v0';
 const answers: Record<string, [number, Record<string, string>, string][]> = {};
+/** Paths whose next request has its connection closed without an answer (a kept-alive connection closed as idle). */
+const resetOnce = new Set<string>();
 const server = createServer((req, res) => {
+  if (resetOnce.delete(`${req.method} ${req.url}`)) return req.socket.destroy();
   const queue = answers[req.url ?? ''] ?? [];
   const [status, headers, body] = queue.shift() ?? [200, {}, '{}'];
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
@@ -83,4 +86,13 @@ test("the gateway's answer with the run's nonce stops the call; one without it i
   await assert.rejects(client().send('DELETE', '/drivers'), /could not be reached \(connection refused\)/);
   answers['/apis/v0/products'] = [[504, { [GATEWAY_HEADER]: 'not-the-nonce' }, gave]];
   assert.equal((await client().send('POST', '/products', { json: {} })).response.status, 504);
+});
+
+test("a reset of the worker's connection is asked again for an idempotent method, never for a POST", async () => {
+  resetOnce.add('GET /apis/v0/customers');
+  resetOnce.add('PUT /apis/v0/customers/c-1');
+  assert.equal((await client().send('GET', '/customers')).response.status, 200);
+  assert.equal((await client().send('PUT', '/customers/c-1', { json: {} })).response.status, 200);
+  resetOnce.add('POST /apis/v0/customers');
+  await assert.rejects(client().send('POST', '/customers', { json: {} }), /other side closed|ECONNRESET|socket/i);
 });

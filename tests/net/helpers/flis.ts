@@ -8,6 +8,8 @@ export interface FlisOutcome {
   code: number;
   stdout: string;
   stderr: string;
+  /** The test stopped flis at its deadline: the run had not ended, so its exit code says nothing of a verdict. */
+  stopped: boolean;
 }
 
 export function runFlis(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<FlisOutcome> {
@@ -21,7 +23,8 @@ export function runFlis(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_0
         timeout: timeoutMs,
         maxBuffer: 64 << 20,
       },
-      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr, stopped: error?.killed === true }),
     );
   });
 }
