@@ -131,7 +131,7 @@ export const faultDescriptions: Record<FaultName, string> = {
     'A token differing from the real one only in case, in its last character, or by one character more or less is accepted (spec 5).',
   'api-prefix-wrong': 'The interface is served under /api/v0 instead of the version prefix /apis/v0 (spec 9 rule 2).',
   'billing-filter-drops-match':
-    'GET /billingGroups with any filter leaves out the last group that matches it (spec 4.2: nothing that matches is left out).',
+    'GET /billingGroups with any filter that leaves some group out also leaves out the last group that matches it (spec 4.2: nothing that matches is left out).',
   'record-route-missing':
     'GET /orders/{orderId} answers 404 even for an order that exists: a catalogued operation is not served (spec 4.3).',
   'updated-since-drops-match':

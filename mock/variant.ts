@@ -46,6 +46,13 @@ export interface MockVariant {
    */
   offerListNeedsWindow?: boolean;
   /**
+   * GET /billingGroups answers 400 unless both `start` and `end` are given: spec 4.2 documents them, and whether they
+   * are required is not shown. Default false.
+   */
+  billingListNeedsWindow?: boolean;
+  /** GET /invoices answers 400 unless `createdSince` is given (spec 4.2: documented, required-ness not shown). Default false. */
+  invoiceListNeedsSince?: boolean;
+  /**
    * GET /offers/{offerId} answers every version of the offer, oldest first (one element per offerVersion written):
    * spec 4.1 says "array of Offer" and not why it is an array. Default false: the current offer alone.
    */
@@ -92,8 +99,8 @@ export const variantPresets: Record<
     listsCancelledOffers: false,
     writeDelayMs: 400,
   },
-  // An offers API built by someone else: GET /offers refuses a list without its documented window, and GET
-  // /offers/{offerId} answers every version of the offer.
+  // An API built by someone else: GET /offers and GET /billingGroups refuse a list without their documented window,
+  // GET /invoices one without createdSince, and GET /offers/{offerId} answers every version of the offer.
   'offer-versions': {
     createdStatus: 201,
     idFormat: 'prefixed',
@@ -102,6 +109,8 @@ export const variantPresets: Record<
     maxBulkItems: 0,
     offerListNeedsWindow: true,
     offerVersionsAnswered: true,
+    billingListNeedsWindow: true,
+    invoiceListNeedsSince: true,
   },
 };
 
@@ -126,7 +135,12 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
     throw new Error('variant.batchStatusWords must be one of processed, done, none');
   if (v.writeDelayMs !== undefined && (!Number.isFinite(v.writeDelayMs) || v.writeDelayMs < 0))
     throw new Error('variant.writeDelayMs must be a number of at least 0');
-  for (const key of ['offerListNeedsWindow', 'offerVersionsAnswered'] as const)
+  for (const key of [
+    'offerListNeedsWindow',
+    'offerVersionsAnswered',
+    'billingListNeedsWindow',
+    'invoiceListNeedsSince',
+  ] as const)
     if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new Error(`variant.${key} must be a boolean`);
   return v;
 }

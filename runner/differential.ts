@@ -14,6 +14,7 @@ import { dateTimeArb } from '../suites/generators/date-time.ts';
 import { offerWriteBodyArb } from '../suites/generators/offer-write-body.ts';
 import type { ObservedAnswer, PairedAnswers } from '../reporting/shape-diff.ts';
 import { pollUntil } from '../suites/lib/poll.ts';
+import { narrowedListQuery, wholeListQuery } from '../suites/lib/whole-list.ts';
 
 export interface DiffTarget {
   name: string;
@@ -46,7 +47,11 @@ function sample<T>(arb: fc.Arbitrary<T>, seed: number, n: number): T[] {
 /** The requests to send, the same list for both deployments. */
 export function diffInputs(o: DiffOptions): Input[] {
   const out: Input[] = [];
-  for (const op of operations().filter((x) => x.method === 'get' && x.pathParams.length === 0)) out.push({ op });
+  // A list goes with its documented window (suites/lib/whole-list.ts): a deployment may refuse it without one.
+  for (const op of operations().filter((x) => x.method === 'get' && x.pathParams.length === 0)) {
+    const query = wholeListQuery(op.operationId);
+    out.push(Object.keys(query).length > 0 ? { op, query } : { op });
+  }
   for (const [start, end] of sample(fc.tuple(dateTimeArb(), dateTimeArb()), o.seed, o.runs))
     out.push({
       op: operationById('listOffers'),
@@ -57,8 +62,14 @@ export function diffInputs(o: DiffOptions): Input[] {
     o.seed,
     o.runs,
   ))
-    out.push({ op: operationById('listInvoices'), query: { limit: String(limit), page: String(page) } });
-  out.push({ op: operationById('listBillingGroups'), query: { inactive: 'false' } });
+    out.push({
+      op: operationById('listInvoices'),
+      query: narrowedListQuery('listInvoices', { limit: String(limit), page: String(page) }),
+    });
+  out.push({
+    op: operationById('listBillingGroups'),
+    query: narrowedListQuery('listBillingGroups', { inactive: 'false' }),
+  });
   for (const op of operations().filter((x) => x.method === 'get' && x.pathParams.length > 0)) {
     out.push({ op, params: Object.fromEntries(op.pathParams.map((p) => [p, `${o.runId}-unknown-${p}`])) });
   }

@@ -10,6 +10,7 @@ import { operationById } from '../specs/contract.ts';
 import { statusOf } from '../suites/lib/cleanup.ts';
 import { FlisClient } from '../suites/lib/client.ts';
 import type { Target } from '../suites/lib/target.ts';
+import { wholeListQuery } from '../suites/lib/whole-list.ts';
 
 export interface UndoResult {
   offersCancelled: string[];
@@ -33,7 +34,7 @@ function is2xx(status: number): boolean {
 }
 
 async function undoOffers(api: FlisClient, runId: string, out: UndoResult): Promise<void> {
-  const listed = await api.op(operationById('listOffers'));
+  const listed = await api.op(operationById('listOffers'), { query: wholeListQuery('listOffers') });
   for (const offer of listOf(listed.response.body)) {
     if (typeof offer.id !== 'string' || !offer.id.includes(runId) || offer.canceled === true) continue;
     const x = await api.op(operationById('deleteOffer'), { params: { offerId: offer.id } });
@@ -43,7 +44,7 @@ async function undoOffers(api: FlisClient, runId: string, out: UndoResult): Prom
 }
 
 async function undoStatuses(api: FlisClient, runId: string, out: UndoResult): Promise<void> {
-  const listed = await api.op(operationById('listBillingGroups'));
+  const listed = await api.op(operationById('listBillingGroups'), { query: wholeListQuery('listBillingGroups') });
   for (const group of listOf(listed.response.body)) {
     const status = statusOf(group);
     if (typeof group.id !== 'string' || !status?.includes(runId)) continue;

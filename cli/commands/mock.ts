@@ -30,7 +30,8 @@ Options:
                        | throttled (429 with Retry-After above about 100 requests a second: conformant)
                        | open-choices (offer windows on write time, exclusive bounds, pages from 0, 20 by default)
                        | eventual (async, 202, batch 'state: done', cancelled offers unlisted)
-                       | offer-versions (GET /offers needs start and end; GET /offers/{id} answers every version)
+                       | offer-versions (GET /offers and /billingGroups need start and end, GET /invoices
+                         createdSince; GET /offers/{id} answers every version)
                        : all conformant
   --write-delay MS     delay before an asynchronous offer write becomes visible (default 0)
   --webhook URL        deliver webhooks (spec 6) to this loopback receiver, e.g. 'flis webhooks listen' (repeatable;

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BillingGroup } from '../billing-store.ts';
 import type { MockContext } from '../context.ts';
-import { invalidBody, notFound } from '../errors.ts';
+import { HttpError, invalidBody, notFound } from '../errors.ts';
 import { asObject, type JsonObject } from '../json.ts';
 import { booleanParam, dateParam, stringParam } from '../query.ts';
 import { requireValid } from '../validation.ts';
@@ -107,8 +107,9 @@ function applyUpdate(ctx: MockContext, u: StatusUpdate): void {
 }
 
 /**
- * The billing-filter-drops-match fault leaves out the last matching group, under any filter. Not one dated on a bound's
- * own day: whether `start` and `end` include it is not shown, so leaving it out would be a conformant choice.
+ * The billing-filter-drops-match fault leaves out the last matching group, under any filter that leaves some group out
+ * (a window around every group is the whole list, which the checks compare with). Not one dated on a bound's own
+ * day: whether `start` and `end` include it is not shown, so leaving it out would be a conformant choice.
  */
 function lastDroppable(listed: readonly BillingGroup[], filter: GroupFilter): BillingGroup | undefined {
   if (Object.keys(filter).length === 0) return undefined;
@@ -134,10 +135,14 @@ export function billingGroupRoutes(ctx: MockContext) {
     const listOptions = ctx.faults.has('text-content-type') ? { onSend: labelAsText } : {};
     app.get('/billingGroups', listOptions, async (request) => {
       const filter = readFilter(ctx, request);
+      if (ctx.variant.billingListNeedsWindow && (filter.start === undefined || filter.end === undefined))
+        throw new HttpError(400, 'INVALID_QUERY', 'GET /billingGroups needs both start and end');
       // forced-status-list-stale: the list and its filters still see each group's own status.
       const all = ctx.faults.has('forced-status-list-stale') ? ctx.billing.listUnforced() : ctx.billing.list();
       const listed = all.filter((g) => matches(ctx, g, filter));
-      const dropped = ctx.faults.has('billing-filter-drops-match') ? lastDroppable(listed, filter) : undefined;
+      const narrowed = listed.length < all.length;
+      const dropped =
+        ctx.faults.has('billing-filter-drops-match') && narrowed ? lastDroppable(listed, filter) : undefined;
       return emptyList(
         ctx,
         listed.filter((g) => g !== dropped).map((g) => presentGroup(ctx, g)),

@@ -1,7 +1,7 @@
 /** Invoices (spec 4.2): a filtered, paged list and two single views that differ in what they embed (spec 2.6). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { HttpError, notFound } from '../errors.ts';
 import { dateStartMs } from '../formats.ts';
 import { pageOfInvoices, type Invoice, type InvoicePageRequest } from '../invoice-store.ts';
 import type { JsonObject } from '../json.ts';
@@ -53,6 +53,8 @@ function withDetails(ctx: MockContext, i: Invoice): JsonObject {
 
 function readPageRequest(ctx: MockContext, request: FastifyRequest): InvoicePageRequest {
   const createdSince = dateParam(request, 'createdSince');
+  if (ctx.variant.invoiceListNeedsSince && createdSince === undefined)
+    throw new HttpError(400, 'INVALID_QUERY', 'GET /invoices needs createdSince');
   const updatedSince = dateParam(request, 'updatedSince');
   const limit = positiveIntParam(request, 'limit');
   const firstPage = ctx.variant.firstPage ?? 1;

@@ -1,11 +1,12 @@
 /**
  * billing-filters-complete (spec 4.2): the other direction of billing-filters.
- * A group the unfiltered GET /billingGroups shows, and that matches every
- * filter given (start, end, state, customerId, inactive, alone or combined),
- * is in the filtered list too: nothing that matches is left out. A group dated
- * on the `start` or `end` day is not judged: whether the bounds include their
- * own day is not shown.
- * Runs sharing a deployment force statuses meanwhile, so the unfiltered list
+ * A group the whole GET /billingGroups shows (over a window from 1900 to 2200,
+ * suites/lib/whole-list.ts), and that matches every filter given (start, end,
+ * state, customerId, inactive, alone or combined, a bound left out taken from
+ * that window), is in the filtered list too: nothing that matches is left out.
+ * A group dated on the `start` or `end` day is not judged: whether the bounds
+ * include their own day is not shown.
+ * Runs sharing a deployment force statuses meanwhile, so the whole list
  * is read before and after the filtered one, only groups that read the same
  * both times are judged, and a group left out is looked for a second time
  * before the check fails on it. Read-only.
@@ -16,6 +17,7 @@ import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
+import { narrowedListQuery } from '../lib/whole-list.ts';
 import { mismatch } from './filter-match.ts';
 import { listGroups, type ListedGroup } from './groups.ts';
 
@@ -42,15 +44,17 @@ test(
   ),
 );
 
-async function judgeFilter(ctx: CheckContext, filter: BillingFilter): Promise<void> {
-  const first = await leftOut(ctx, filter);
+async function judgeFilter(ctx: CheckContext, asked: BillingFilter): Promise<void> {
+  // A bound the filter leaves out is the whole window's, as in the list it is compared with (suites/lib/whole-list.ts).
+  const filter = narrowedListQuery('listBillingGroups', asked);
+  const first = await leftOut(ctx, asked);
   if (first.left.length === 0) return;
   // A group another run forced and restored between the reads looks stable; a second look only fails what persists.
-  const again = await leftOut(ctx, filter);
+  const again = await leftOut(ctx, asked);
   const left = again.left.filter((g) => first.left.some((f) => f.id === g.id));
   if (left.length > 0)
     ctx.check.fail(
-      `GET /billingGroups with ${JSON.stringify(filter)} left out ${left.length} group(s) that the unfiltered list shows and that match, twice: ${left
+      `GET /billingGroups with ${JSON.stringify(filter)} left out ${left.length} group(s) that the whole list shows and that match, twice: ${left
         .slice(0, 5)
         .map(
           (g) => `${g.id} (date ${g.date}, status '${g.status}', customerId '${g.customerId}', inactive ${g.inactive})`,
@@ -60,8 +64,12 @@ async function judgeFilter(ctx: CheckContext, filter: BillingFilter): Promise<vo
     );
 }
 
-/** The groups the unfiltered list shows the same before and after the filtered call, that match and are not in it. */
-async function leftOut(ctx: CheckContext, filter: BillingFilter): Promise<{ left: ListedGroup[]; exchange: Exchange }> {
+/**
+ * The groups the whole list shows the same before and after the filtered call, that match what was asked and are not
+ * in it. The filtered call carries the whole list's bounds where `asked` has none, so both lists share one window.
+ */
+async function leftOut(ctx: CheckContext, asked: BillingFilter): Promise<{ left: ListedGroup[]; exchange: Exchange }> {
+  const filter = narrowedListQuery('listBillingGroups', asked);
   const before = (await listGroups(ctx)).groups;
   const x = await ctx.api.op(operationById('listBillingGroups'), { query: { ...filter } });
   ctx.check.expectSuccess(x, `GET /billingGroups with ${JSON.stringify(filter)}`);
@@ -73,7 +81,7 @@ async function leftOut(ctx: CheckContext, filter: BillingFilter): Promise<{ left
   });
   const listed = new Set((x.response.body as { id?: unknown }[]).map((g) => g.id));
   return {
-    left: stable.filter((g) => mismatch({ ...g }, filter) === undefined && !onBoundary(g, filter) && !listed.has(g.id)),
+    left: stable.filter((g) => mismatch({ ...g }, asked) === undefined && !onBoundary(g, asked) && !listed.has(g.id)),
     exchange: x,
   };
 }

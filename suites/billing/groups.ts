@@ -10,6 +10,7 @@ import type { Exchange } from '../lib/exchange.ts';
 import { statusOf } from '../lib/cleanup.ts';
 import { isForcedTag } from '../lib/forced-tag.ts';
 import type { GroupFacts } from '../generators/billing-filter.ts';
+import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
 
 export interface ListedGroup extends GroupFacts {
   id: string;
@@ -29,10 +30,10 @@ function asGroup(v: unknown): ListedGroup | undefined {
   };
 }
 
-/** GET /billingGroups, unfiltered; skips the test (saying why) when there is nothing to work on. */
+/** GET /billingGroups over the whole window (suites/lib/whole-list.ts), every group it lists; skips the test (saying why) when there is nothing to work on. */
 export async function listGroups(ctx: CheckContext): Promise<{ groups: ListedGroup[]; exchange: Exchange }> {
-  const x = await ctx.api.op(operationById('listBillingGroups'));
-  ctx.check.expectSuccess(x, 'GET /billingGroups');
+  const x = await ctx.api.op(operationById('listBillingGroups'), { query: WHOLE_BILLING_WINDOW });
+  ctx.check.expectSuccess(x, `GET /billingGroups?start=${WHOLE_BILLING_WINDOW.start}&end=${WHOLE_BILLING_WINDOW.end}`);
   ctx.check.expectSchema(x, 'billing-group-list', 'spec 4.2');
   const groups = (x.response.body as unknown[]).map(asGroup).filter((g): g is ListedGroup => g !== undefined);
   if (groups.length === 0)

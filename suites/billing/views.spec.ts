@@ -21,6 +21,7 @@ import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
 import { skipInconclusive } from '../lib/inconclusive.ts';
 import { target } from '../lib/target.ts';
+import { WHOLE_INVOICE_SINCE } from '../lib/whole-list.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { InvoiceRecord } from '../lib/world/invoices.ts';
 import { World, worldModelOn } from '../lib/world/world.ts';
@@ -43,10 +44,13 @@ function asInvoice(v: unknown): ListedInvoice | undefined {
   return { id: i.id, billingGroupIds: i.billingGroupIds.filter((g): g is string => typeof g === 'string') };
 }
 
-/** GET /invoices as the server pages it without parameters (spec 4.2 shows no default), and the groups it names. */
+/**
+ * GET /invoices since 1900 (suites/lib/whole-list.ts) as the server pages it without a limit (spec 4.2 shows no
+ * default), and the groups it names.
+ */
 async function listInvoices(ctx: CheckContext): Promise<ListedInvoice[]> {
-  const x = await ctx.api.op(operationById('listInvoices'));
-  ctx.check.expectSuccess(x, 'GET /invoices');
+  const x = await ctx.api.op(operationById('listInvoices'), { query: WHOLE_INVOICE_SINCE });
+  ctx.check.expectSuccess(x, `GET /invoices?createdSince=${WHOLE_INVOICE_SINCE.createdSince}`);
   ctx.check.expectSchema(x, 'invoice-list', 'spec 4.2');
   return (x.response.body as unknown[]).map(asInvoice).filter((i): i is ListedInvoice => i !== undefined);
 }

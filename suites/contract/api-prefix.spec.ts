@@ -15,6 +15,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test } from '../lib/check-test.ts';
+import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
 
 const PREFIX = '/apis/v0';
 
@@ -26,7 +27,7 @@ test(
       title: 'the deployment serves the interface under /apis/v0',
     },
     async ({ api, check }) => {
-      const x = await api.op(operationById('listBillingGroups'));
+      const x = await api.op(operationById('listBillingGroups'), { query: WHOLE_BILLING_WINDOW });
       const base = new URL(api.target.baseUrl);
       // flis refuses a configured base URL without the prefix (exit 2); a target flis starts chooses its own path.
       if (!base.pathname.replace(/\/+$/, '').endsWith(PREFIX))

@@ -24,6 +24,7 @@ import { offerBulkItem, offerWriteBody, opaqueRecord, taggedId } from '../lib/fi
 import { recordsOf } from './listed-records.ts';
 import { cancelOffer } from '../lib/offer-api.ts';
 import { listedOfferIds, otherOfferIds } from '../lib/offer-identity.ts';
+import { wholeListQuery } from '../lib/whole-list.ts';
 
 /** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
 const PER_KIND = 3;
@@ -73,7 +74,7 @@ test(
       title: 'GET /billingGroups/{id} answers that billing group',
     },
     async (ctx) => {
-      const list = await ctx.api.op(operationById('listBillingGroups'));
+      const list = await ctx.api.op(operationById('listBillingGroups'), { query: wholeListQuery('listBillingGroups') });
       await expectOwnIds(ctx, ['getBillingGroup'], 'billingGroupId', listedIds(ctx, list, 'GET /billingGroups'));
     },
   ),
@@ -88,7 +89,7 @@ test(
       title: 'GET /invoices/{id} and its snapshot answer that invoice',
     },
     async (ctx) => {
-      const list = await ctx.api.op(operationById('listInvoices'));
+      const list = await ctx.api.op(operationById('listInvoices'), { query: wholeListQuery('listInvoices') });
       await expectOwnIds(
         ctx,
         ['getInvoice', 'getInvoiceBillingGroupDetailsSnapshot'],

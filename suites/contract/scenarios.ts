@@ -16,7 +16,7 @@ import { pollVisible } from '../lib/property.ts';
 import { firstListed } from './discover.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { cancelLater, putOffer, putVisibleOffer } from '../lib/offer-api.ts';
-import { WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
+import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 export interface Scenario {
   /** True when exercising the operation writes to the deployment: skipped unless writes are allowed. */
@@ -41,7 +41,7 @@ function isoDay(offsetDays: number): string {
  */
 const NOTHING_MATCHES = {
   offers: { start: '1971-01-01T00:00:00Z', end: '1971-01-02T00:00:00Z' },
-  billingGroups: (runId: string) => ({ customerId: `${runId}-no-such-customer` }),
+  billingGroups: (runId: string) => narrowedListQuery('listBillingGroups', { customerId: `${runId}-no-such-customer` }),
   invoices: () => ({ createdSince: isoDay(3650), updatedSince: isoDay(3650) }),
 };
 
@@ -163,14 +163,15 @@ async function bulkUpdateBillingGroupStatus(ctx: CheckContext, op: Operation): P
   return [forced, removed];
 }
 
+/** The lists are asked with their documented window (suites/lib/whole-list.ts; whether it is required is not shown). */
 async function listBillingGroups(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
-  const plain = await ctx.api.op(op);
+  const plain = await ctx.api.op(op, { query: WHOLE_BILLING_WINDOW });
   const filtered = await ctx.api.op(op, { query: { start: isoDay(-3650), end: isoDay(3650), inactive: false } });
   return [plain, filtered, await ctx.api.op(op, { query: NOTHING_MATCHES.billingGroups(ctx.runId) })];
 }
 
 async function listInvoices(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
-  const plain = await ctx.api.op(op);
+  const plain = await ctx.api.op(op, { query: WHOLE_INVOICE_SINCE });
   const limited = await ctx.api.op(op, { query: { createdSince: isoDay(-3650), limit: 2 } });
   return [plain, limited, await ctx.api.op(op, { query: NOTHING_MATCHES.invoices() })];
 }

@@ -3,7 +3,9 @@
  * A server may answer fewer (its maximum page size is not shown, spec 8), so
  * only "at most" is asserted. Every L from 1 to one less than the number of
  * invoices (at most MAX_LIMITS of them) is sent on every run, side by side, so an
- * ignored limit shows as too many whatever the seed. Read-only.
+ * ignored limit shows as too many whatever the seed. Each carries the whole
+ * list's `createdSince` (suites/lib/whole-list.ts), which a server may need.
+ * Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test } from '../lib/check-test.ts';

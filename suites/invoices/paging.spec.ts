@@ -7,7 +7,9 @@
  * - the walk ends at the first empty page (or a 4xx past the end), not at the
  *   first short one, so a server that caps the page size below L still pages;
  * - the walk is bounded; if the bound is reached (the unpaged list may itself
- *   be a default first page) only duplicates are judged. Read-only.
+ *   be a default first page) only duplicates are judged.
+ * Every page and the unpaged list carry the whole list's `createdSince` (since
+ * 1900, suites/lib/whole-list.ts), which a server may need. Read-only.
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
@@ -15,6 +17,7 @@ import type { CheckContext } from '../lib/check-test.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { checkProperty } from '../lib/property.ts';
+import { narrowedListQuery } from '../lib/whole-list.ts';
 import { allInvoices } from './invoices.ts';
 
 interface Page {
@@ -23,7 +26,9 @@ interface Page {
 }
 
 async function page(ctx: CheckContext, limit: number, n: number): Promise<Page> {
-  const x = await ctx.api.op(operationById('listInvoices'), { query: { limit, page: n } });
+  const x = await ctx.api.op(operationById('listInvoices'), {
+    query: narrowedListQuery('listInvoices', { limit, page: n }),
+  });
   if (x.response.status >= 400 && x.response.status < 500) return { exchange: x };
   ctx.check.expectSuccess(x, `GET /invoices?limit=${limit}&page=${n}`);
   ctx.check.expectSchema(x, 'invoice-list', 'spec 4.2');

@@ -293,6 +293,13 @@ const probes: Record<FaultName, Probe> = {
       filtered.map((g) => g.id),
       faulty ? active.slice(0, -1) : active,
     );
+    // A window around every group leaves none out, so it is the whole list the checks compare with: nothing dropped.
+    const whole = await call(mock, 'GET', '/billingGroups', { query: { start: '1900-01-01', end: '2200-12-31' } });
+    assert.deepEqual(
+      (whole.body as { id: string }[]).map((g) => g.id),
+      all.map((g) => g.id),
+      'the whole window lists every group',
+    );
   },
   'record-route-missing': async (mock, faulty) => {
     assert.equal((await call(mock, 'PUT', '/orders/fault-order', { json: { note: 'x' } })).status, 200);

@@ -6,8 +6,9 @@
  * reported by the advisory bad-input-rejected only (contract-faults.test.ts
  * says why). The write delay of 'different' is the one contract-faults uses;
  * 'eventual' brings its own (400 ms) and words its batch status differently.
- * 'offer-versions' refuses GET /offers without its documented window and
- * answers every version of an offer from GET /offers/{offerId}.
+ * 'offer-versions' refuses GET /offers and GET /billingGroups without their
+ * documented window and GET /invoices without createdSince, and answers every
+ * version of an offer from GET /offers/{offerId}.
  * Every run also shows that each check ran and passed (not a suite that ran
  * nothing) and that every test is located in its spec file with a severity.
  */

@@ -1,7 +1,7 @@
 /**
  * A billing group in the world: what its status must be (forced to a value, or no longer that value) and the views
- * the spec names for it (spec 4.2, 2.4, 2.5): the list, the GET by id, its details, and the list under the `state`
- * filter with the status the group shows. Once a write has had time to show (the visibility deadline; never a fixed
+ * the spec names for it (spec 4.2, 2.4, 2.5): the list (over the whole window, suites/lib/whole-list.ts), the GET by
+ * id, its details, and the list under the `state` filter with the status the group shows, over the same window. Once a write has had time to show (the visibility deadline; never a fixed
  * wait), the views agree with each other and with the model.
  *
  * Where the views differ, the owner is found by how they differ:
@@ -10,8 +10,8 @@
  * - the list, the GET by id and the details show different statuses: view-consistency;
  * - they agree, on a value the write should not have left: the write's own rule (billing-forced-status);
  * - they agree, and the `state` filter with that value leaves the group out: billing-filters-complete.
- * A group the unfiltered list does not show is compared in its other views only (a list may be windowed: start and
- * end are not shown to be required, nor what a list without them holds). A status another run forced throws
+ * A group the whole list does not show is compared in its other views only (a server may date a group outside any
+ * window, or list only some: what the list holds is not shown). A status another run forced throws
  * ForeignStatus: the check moves to another group or ends inconclusive, never failed.
  */
 import { operationById } from '../../../specs/contract.ts';
@@ -22,6 +22,7 @@ import { type Exchange, is2xx } from '../exchange.ts';
 import { isForeignTag } from '../forced-tag.ts';
 import { pollVisible } from '../property.ts';
 import { target } from '../target.ts';
+import { narrowedListQuery, WHOLE_BILLING_WINDOW } from '../whole-list.ts';
 import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
 
 /**
@@ -102,14 +103,16 @@ export class BillingGroupRecord implements WorldRecord {
   private async read(ctx: CheckContext): Promise<GroupViews> {
     const params = { billingGroupId: this.id };
     const [list, byId, details] = await Promise.all([
-      ctx.api.op(operationById('listBillingGroups')),
+      ctx.api.op(operationById('listBillingGroups'), { query: WHOLE_BILLING_WINDOW }),
       ctx.api.op(operationById('getBillingGroup'), { params }),
       ctx.api.op(operationById('getBillingGroupDetails'), { params }),
     ]);
     const views: GroupViews = { list, byId, details };
     const shown = this.agreed(views);
     if (shown !== undefined)
-      views.filtered = await ctx.api.op(operationById('listBillingGroups'), { query: { state: shown } });
+      views.filtered = await ctx.api.op(operationById('listBillingGroups'), {
+        query: narrowedListQuery('listBillingGroups', { state: shown }),
+      });
     return views;
   }
 
@@ -130,7 +133,7 @@ export class BillingGroupRecord implements WorldRecord {
     ];
   }
 
-  /** The `state` filter lists the group, where the unfiltered list does (a list may be windowed the same way). */
+  /** The `state` filter lists the group, where the whole list does (both over the same window). */
   private filterLists(v: GroupViews): boolean {
     if (elementWithId(v.list.response.body, this.id) === undefined) return true;
     return v.filtered !== undefined && elementWithId(v.filtered.response.body, this.id) !== undefined;
