@@ -3,6 +3,7 @@
  * their one-line summaries and the gates, and decide the exit code. Shared by
  * `flis run`, `flis certify` and `flis merge` so the three say the same thing.
  */
+import { secretsWithDerived } from '../suites/lib/redact.ts';
 import { evaluateGates, exitCodeWithGates, type GateOptions } from '../reporting/gates.ts';
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';
@@ -48,7 +49,8 @@ export function verdictLine(command: string, c: Certificate, exitCode: number, s
 export function envSecrets(env: NodeJS.ProcessEnv): string[] {
   return Object.entries(env)
     .filter(([k, v]) => /^FLIS_.*TOKEN$/.test(k) && v)
-    .map(([, v]) => v as string);
+    .map(([, v]) => v as string)
+    .flatMap((token) => secretsWithDerived([token]));
 }
 
 export interface FinishOptions {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import { proxySecrets } from '../net/proxy-url.ts';
 import { PROJECT_ROOT } from '../runner/run-suites.ts';
-import { redactText } from '../suites/lib/redact.ts';
+import { redactText, secretsWithDerived } from '../suites/lib/redact.ts';
 import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
 import { commands } from './commands/index.ts';
 
@@ -40,7 +40,7 @@ function secretsIn(env: NodeJS.ProcessEnv): string[] {
   const named = Object.entries(env)
     .filter(([k, v]) => /^FLIS_.*(TOKEN|SECRET|PASSPHRASE)$/.test(k) && v)
     .map(([, v]) => v as string);
-  return [...named, ...proxySecrets(env.FLIS_PROXY ? { proxy: env.FLIS_PROXY } : {}, env)];
+  return [...secretsWithDerived(named), ...proxySecrets(env.FLIS_PROXY ? { proxy: env.FLIS_PROXY } : {}, env)];
 }
 
 /**

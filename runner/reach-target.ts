@@ -6,6 +6,7 @@
  * worker → recorder → gateway → deployment. A cassette replay needs no
  * gateway: it is answered locally and never throttles.
  */
+import { secretsWithDerived } from '../suites/lib/redact.ts';
 import { Agent } from 'undici';
 import type { ResolvedTarget } from '../config/deployments.ts';
 import { openConnection } from '../net/connection.ts';
@@ -64,7 +65,7 @@ async function replay(cassette: string): Promise<Reached> {
     baseUrl: live.baseUrl,
     publicBaseUrl: live.baseUrl,
     token: live.token,
-    secrets: () => [live.token],
+    secrets: () => secretsWithDerived([live.token]),
     network: () => undefined,
     close: () => live.close(),
   };
@@ -162,7 +163,7 @@ export async function reachTarget(opts: ReachOptions): Promise<Reached> {
     publicBaseUrl: target.baseUrl,
     token,
     gatewayNonce: gateway.nonce,
-    secrets: () => [...new Set([token, target.token, ...connection.tokens.secrets()])].filter(Boolean),
+    secrets: () => [...new Set([...secretsWithDerived([token, target.token]), ...connection.tokens.secrets()])],
     network: () => {
       const s = gateway.stats();
       return { ...s, tokenRefreshes: Math.max(s.tokenRefreshes, connection.tokens.refreshes().length) };

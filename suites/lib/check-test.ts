@@ -21,7 +21,7 @@ import { Cleanup } from './cleanup.ts';
 import { FlisClient } from './client.ts';
 import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
 import { Observer, operationIdOf } from './observer.ts';
-import { redactText } from './redact.ts';
+import { redactText, secretsWithDerived } from './redact.ts';
 import { target } from './target.ts';
 
 /**
@@ -174,7 +174,7 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
       const api = new FlisClient(workerDispatcher, t);
       const ctx: CheckContext = {
         api,
-        check: new Check(meta, [t.token]),
+        check: new Check(meta, secretsWithDerived([t.token])),
         testInfo,
         cleanup: new Cleanup(api, testInfo),
         runId: t.runId,
@@ -198,7 +198,7 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
         }
         // Anything else (a network error, a bug) still must not leak the token.
         const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        throw withoutFrames(new Error(redactText(message, [t.token])));
+        throw withoutFrames(new Error(redactText(message, secretsWithDerived([t.token]))));
       } finally {
         observer.add(api.exchanges);
         await attachCoverage(api, testInfo);

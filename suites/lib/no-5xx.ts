@@ -3,6 +3,7 @@
  * check is about (HTTP semantics: a server does not fail on a request it can
  * judge). checkTest runs it over every exchange of every test, after cleanup.
  */
+import { secretsWithDerived } from './redact.ts';
 import { matchOperation, operationById, type Operation } from '../../specs/contract.ts';
 import { Check } from './check.ts';
 import { CheckFailure } from './check-failure.ts';
@@ -22,7 +23,7 @@ export function expectNo5xxOnEvery(exchanges: readonly Exchange[]): void {
   const x = exchanges.find((e) => e.response.status >= 500);
   if (!x) return;
   const operation = operationOf(x);
-  new Check({ ...NO_5XX, ...(operation ? { operation } : {}) }, [target().token]).expectNo5xx(
+  new Check({ ...NO_5XX, ...(operation ? { operation } : {}) }, secretsWithDerived([target().token])).expectNo5xx(
     x,
     `${x.request.method} ${new URL(x.request.url).pathname}`,
   );

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { matchOperation } from '../../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
 import { emptyObservations, observe, type Observations } from './observations.ts';
-import { redactText } from './redact.ts';
+import { redactText, secretsWithDerived } from './redact.ts';
 import type { Target } from './target.ts';
 
 /** The operationId of an exchange: set by FlisClient.op, else matched from the path under the base URL. */
@@ -58,7 +58,7 @@ export class Observer {
     if (!dir || Object.keys(this.obs.operations).length === 0) return;
     try {
       mkdirSync(dir, { recursive: true });
-      const text = redactText(JSON.stringify(this.obs), [this.target.token]);
+      const text = redactText(JSON.stringify(this.obs), secretsWithDerived([this.target.token]));
       writeFileSync(join(dir, `worker-${process.pid}-${randomBytes(4).toString('hex')}.json`), text);
     } catch (error) {
       console.warn(

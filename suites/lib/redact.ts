@@ -30,8 +30,10 @@ export function secretForms(secret: string): string[] {
 }
 
 /**
- * A secret and the tokens derived from it that the suites send (the auth probes' near misses): each of those gives
- * away all of the secret but one character, so each is redacted in every form the secret is.
+ * A token the suites hold and the tokens derived from it that they send (the auth probes' near misses): each of those
+ * gives away all of the token but one character, so each is redacted in every form the token is. Callers name the
+ * tokens the suites hold; redactText derives nothing itself, since near misses of every token a run is issued (a
+ * new one every few seconds) cost whole seconds to compile and nobody sends them.
  */
 export function secretsWithDerived(secrets: readonly string[]): string[] {
   const out = new Set<string>();
@@ -50,7 +52,7 @@ function formsFor(secrets: readonly string[]): SecretForms {
   const key = JSON.stringify(secrets);
   let forms = compiled.get(key);
   if (!forms) {
-    forms = new SecretForms(secretsWithDerived(secrets).map((value) => ({ label: 'secret', value })));
+    forms = new SecretForms(secrets.filter((s) => s.length >= MIN_SECRET).map((value) => ({ label: 'secret', value })));
     if (compiled.size >= 32) compiled.clear();
     compiled.set(key, forms);
   }

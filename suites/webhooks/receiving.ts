@@ -12,7 +12,7 @@ import { operationById } from '../../specs/contract.ts';
 import { startReceiver, type Delivery, type Receiver } from '../../webhooks/receiver.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { redactText } from '../lib/redact.ts';
+import { redactText, secretsWithDerived } from '../lib/redact.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { target } from '../lib/target.ts';
 
@@ -40,7 +40,7 @@ async function admin(method: 'PUT' | 'DELETE', url: string): Promise<number> {
     return res.status;
   } catch (error) {
     throw new Error(
-      redactText(`could not reach ${ADMIN_PATH}: ${error instanceof Error ? error.message : String(error)}`, [t.token]),
+      redactText(`could not reach ${ADMIN_PATH}: ${error instanceof Error ? error.message : String(error)}`, secretsWithDerived([t.token])),
     );
   }
 }
