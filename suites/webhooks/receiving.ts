@@ -40,7 +40,10 @@ async function admin(method: 'PUT' | 'DELETE', url: string): Promise<number> {
     return res.status;
   } catch (error) {
     throw new Error(
-      redactText(`could not reach ${ADMIN_PATH}: ${error instanceof Error ? error.message : String(error)}`, secretsWithDerived([t.token])),
+      redactText(
+        `could not reach ${ADMIN_PATH}: ${error instanceof Error ? error.message : String(error)}`,
+        secretsWithDerived([t.token]),
+      ),
     );
   }
 }

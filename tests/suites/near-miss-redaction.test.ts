@@ -68,7 +68,11 @@ describe('near-miss tokens are redacted like the token', () => {
 
   it('derives nothing unasked: a run is issued a new token every few seconds, and nobody sends near misses of those', () => {
     const near = nearMissTokens(TOKEN)[0]!.token;
-    assert.match(redactText(`sent ${near}`, [TOKEN]), new RegExp(near), 'redactText([token]) derived near misses itself');
+    assert.match(
+      redactText(`sent ${near}`, [TOKEN]),
+      new RegExp(near),
+      'redactText([token]) derived near misses itself',
+    );
   });
 
   it('leaves no form of the token or of a near miss in any artifact of a run against an echoing server', async () => {
