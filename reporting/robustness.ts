@@ -16,7 +16,7 @@ export interface VariantFreedom {
 }
 
 /** One row per conformant variant that `flis mock --help` lists (mock/variant.ts variantPresets). */
-export const VARIANT_FREEDOMS: Record<string, VariantFreedom> = {
+export const VARIANT_FREEDOMS: Readonly<Record<string, VariantFreedom>> = {
   default: {
     exercises: 'the plain mock: 200 answers, prefixed ids, writes shown at once (the run the others are compared with)',
     allowedBy: 'spec 4: the operations and shapes as documented',
@@ -41,6 +41,12 @@ export const VARIANT_FREEDOMS: Record<string, VariantFreedom> = {
       "writes that take 400 ms to show, 202 answers, a batch status that says 'state: done', cancelled offers left out of listings",
     allowedBy:
       'spec 1: "Offers are written asynchronously. A write returns a batchId, and the integration status of a batch … is read through the bookings status endpoints."',
+  },
+  'offer-versions': {
+    exercises:
+      '400 for GET /offers and GET /billingGroups without start and end and for GET /invoices without createdSince, 201 answers, every version of an offer in GET /offers/{offerId}',
+    allowedBy:
+      'spec 4.1 and 4.2 list those query parameters and say nothing of whether they are required; spec 4.1: GET /offers/{offerId} answers "array of Offer"',
   },
 };
 

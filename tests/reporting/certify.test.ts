@@ -278,13 +278,13 @@ describe('flis certify', () => {
           await page.close();
         }
       }
-      // The robustness section of the brittle client: one row per variant, the four it broke on marked.
+      // The robustness section of the brittle client: one row per variant, the five it broke on marked.
       const { page } = await openOffline(browser, join(root, 'fragile', 'certificate-acme-haulage.html'));
       try {
         const broke = await page
           .locator('table.robustness tr.broke')
           .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-variant')));
-        assert.deepEqual(broke, ['different', 'throttled', 'open-choices', 'eventual']);
+        assert.deepEqual(broke, ['different', 'throttled', 'open-choices', 'eventual', 'offer-versions']);
         assert.equal(await page.locator('table.robustness tr.survived').count(), 1);
         await page.locator('#robustness').scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(SHOTS, 'certificate-robustness-brittle.png') });
@@ -308,12 +308,13 @@ describe('flis certify', () => {
         ['throttled', false],
         ['open-choices', false],
         ['eventual', false],
+        ['offer-versions', false],
       ],
     );
     assert.equal(c.parties?.client.status, 'not-certified');
     assert.match(
       c.parties?.client.reasons.join() ?? '',
-      /did not survive 4 of the 5 conformant variants of the embedded mock: different, throttled, open-choices, eventual/,
+      /did not survive 5 of the 6 conformant variants of the embedded mock: different, throttled, open-choices, eventual, offer-versions/,
     );
     // Its plain-mock run is its traffic: the usage is read from it.
     assert.ok(c.parties?.client.usage?.operationsUsed.includes('createOffer'));

@@ -55,11 +55,12 @@ describe('robustness: the client command against every conformant variant', () =
     assert.ok(rows.default?.passed, `the plain mock: ${rows.default?.verdict}\n${log('brittle', 'default')}`);
     assert.deepEqual(
       brittle.filter((r) => !r.passed).map((r) => r.variant),
-      ['different', 'throttled', 'open-choices', 'eventual'],
+      ['different', 'throttled', 'open-choices', 'eventual', 'offer-versions'],
     );
     assert.match(log('brittle', 'different'), /expected 200, got 201/);
     assert.match(log('brittle', 'throttled'), /answered 429/);
     assert.match(log('brittle', 'eventual'), /expected 200, got 202/);
+    assert.match(log('brittle', 'offer-versions'), /expected 200, got 201/);
     for (const r of brittle.filter((x) => !x.passed)) assert.match(r.verdict, /the command exited 1/);
   });
 });
