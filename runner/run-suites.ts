@@ -191,8 +191,24 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
   // A run owns its report folder: what an earlier run wrote there goes (its results would be read as this run's,
   // its certificate would sit beside this run's results); a folder flis cannot prove its own is refused (exit 2).
   clearReportFolder(reportDir, opts.reportDirFrom);
+  const secrets = () => [opts.token, ...(opts.secrets?.() ?? [])];
+  const { code, interrupted } = await runPlaywright(opts, suitesEnv({ ...opts, reportDir }, seed, runId), secrets);
   const resultsFile = join(reportDir, 'results.json');
-  const args = [
+  checkResultsWritten(resultsFile, code, interrupted);
+  const result: SuiteRunResult = {
+    ...countsOf(resultsFile, code, interrupted, secrets),
+    reportDir,
+    seed,
+    runId,
+    ...(interrupted ? { interrupted } : {}),
+  };
+  const network = opts.network?.();
+  writeRunSummary(result, opts, network);
+  return network ? { ...result, network } : result;
+}
+
+function playwrightArgs(opts: SuiteRunOptions): string[] {
+  return [
     PLAYWRIGHT_CLI,
     'test',
     '--config',
@@ -200,13 +216,20 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     ...(opts.suites ?? []).map((name) => suiteFileFilter(name)),
     ...(opts.shard ? ['--shard', opts.shard] : []),
   ];
-  const secrets = () => [opts.token, ...(opts.secrets?.() ?? [])];
+}
+
+/** Playwright's run of the suites, its output streamed through redaction: its exit code, and the signal that stopped it. */
+async function runPlaywright(
+  opts: SuiteRunOptions,
+  env: NodeJS.ProcessEnv,
+  secrets: () => string[],
+): Promise<{ code: number; interrupted: SuiteRunResult['interrupted'] }> {
   const write = opts.onOutput ?? ((chunk: string) => process.stdout.write(chunk));
   let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
   const code = await new Promise<number>((done, fail) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, playwrightArgs(opts), {
       cwd: PROJECT_ROOT,
-      env: suitesEnv({ ...opts, reportDir }, seed, runId),
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // A signal sent to flis alone (a CI cancel, `kill PID`) must stop Playwright too. SIGINT is the signal
@@ -225,6 +248,11 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     child.on('error', fail);
     child.on('close', (c) => done(c ?? 1));
   });
+  return { code, interrupted };
+}
+
+/** Playwright's JSON report is there to read; interrupted before Playwright wrote it, an empty one stands in. */
+function checkResultsWritten(resultsFile: string, code: number, interrupted: SuiteRunResult['interrupted']): void {
   if (!existsSync(resultsFile) && interrupted) {
     // Interrupted before Playwright wrote anything: an empty report, so the run still says what (nothing) ran.
     writeFileSync(resultsFile, JSON.stringify({ suites: [], errors: [] }));
@@ -235,11 +263,20 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
       `playwright exited ${code} without writing ${resultsFile}; rerun with --progress list to see why`,
     );
   }
+}
+
+/** The run's verdict and counts, from Playwright's JSON report. */
+function countsOf(
+  resultsFile: string,
+  code: number,
+  interrupted: SuiteRunResult['interrupted'],
+  secrets: () => string[],
+): Pick<SuiteRunResult, 'exitCode' | 'passed' | 'failed' | 'skipped' | 'failures' | 'outcomes'> {
   const { outcomes, errors } = readOutcomes(resultsFile);
   const count = (s: TestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
   const failed = count('failed') + errors.length;
   const contractFailed = outcomes.some((o) => o.status === 'failed' && o.severity === 'contract');
-  const result: SuiteRunResult = {
+  return {
     // From the outcomes, not Playwright's exit code: an advisory failure alone is not a failed run (--strict decides).
     exitCode: contractFailed || errors.length > 0 || (code !== 0 && failed === 0 && !interrupted) ? 1 : 0,
     passed: count('passed') + count('flaky'),
@@ -250,14 +287,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
       ...errors.map((e) => ({ title: 'suite error', error: redactText(e, secrets()) })),
     ],
     outcomes,
-    reportDir,
-    seed,
-    runId,
-    ...(interrupted ? { interrupted } : {}),
   };
-  const network = opts.network?.();
-  writeRunSummary(result, opts, network);
-  return network ? { ...result, network } : result;
 }
 
 /** reports/run.json: what ran, with which seed, and what was skipped and why (never the token). */
