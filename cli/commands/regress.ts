@@ -13,6 +13,7 @@ import { findPartners, parseShard, shardOf } from '../../regress/partners.ts';
 import { checkRegressFolder, writeRegressReports } from '../../regress/report.ts';
 import { runRegress } from '../../regress/run-regress.ts';
 import { newRunId } from '../../runner/run-suites.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
 import { flagOrEnv, intOption, parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, SIGNAL_EXIT, type Command, type CommandIo, type StopSignal } from '../command.ts';
 import { envSecrets } from '../finish-run.ts';
@@ -47,7 +48,7 @@ Each new answer is judged against the recorded one:
   --shard I/N              replay only the I-th of N blocks of partners (sorted by name); join the
                            shards' report folders with 'flis merge DIR...'
   --visibility-timeout MS  how long a read after a write is asked again while its answer settles
-                           (default 10000)
+                           (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
   --report-dir DIR         where regress.json, regress.html and junit.xml go (default reports/) [env FLIS_REPORT_DIR]
   --mock-fault NAME        embedded target only: switch a mock fault on (repeatable; 'flis mock --help')
   --mock-variant NAME      embedded target only: ${variantNames().join(' | ')}
@@ -82,7 +83,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (failOn !== undefined && failOn !== 'changed')
     throw new UsageError(`--fail-on takes 'changed' (broken always fails); got '${failOn}'`);
   const shard = parseShard(v.shard);
-  const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? 10_000;
+  const visibilityTimeoutMs =
+    intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
   const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
   // Before any partner is replayed: a report that could not be written must not cost the replay first.
   checkRegressFolder(reportDir, reportDirFrom);

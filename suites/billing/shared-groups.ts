@@ -19,7 +19,7 @@ import { statusOf } from '../lib/cleanup.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { isForeignTag } from '../lib/forced-tag.ts';
-import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
+import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
 import { writableGroups, type ListedGroup } from './groups.ts';
 import { blockIfOtherGroup, otherGroupId } from './status.ts';
 

@@ -15,7 +15,7 @@ import { operations } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater, operationAt } from './catalogue-writes.ts';
 import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordTemplate } from './records.ts';
 

@@ -27,7 +27,7 @@
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { BookingEventNeighbour } from '../lib/world/booking-events.ts';

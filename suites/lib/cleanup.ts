@@ -15,7 +15,7 @@ import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
 import { freshId } from './fresh-id.ts';
 import { mapBounded } from './parallel.ts';
-import { pollVisible } from './property.ts';
+import { pollVisible } from './visibility-deadline.ts';
 import { target } from './target.ts';
 
 /**

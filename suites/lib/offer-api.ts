@@ -22,7 +22,7 @@ import { type Exchange, is2xx } from './exchange.ts';
 import { offerWriteBody, taggedId } from './fixtures.ts';
 import { answeredListedOther } from './offer-identity.ts';
 import type { PollResult } from './poll.ts';
-import { noteVisibleAfter, pollVisible } from './property.ts';
+import { noteVisibleAfter, pollVisible } from './visibility-deadline.ts';
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from './batch-processed.ts';
 import {
   expectationsOf,

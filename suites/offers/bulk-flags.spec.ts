@@ -14,7 +14,7 @@ import { offerWriteBody } from '../lib/fixtures.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import type { CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offer-api.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';

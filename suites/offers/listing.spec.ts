@@ -15,7 +15,7 @@ import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, upsertOffer } from '../lib/offer-api.ts';
 import { expectationsOf } from '../lib/readback.ts';

@@ -20,7 +20,7 @@ import type { CheckContext } from '../check-test.ts';
 import { statusOf } from '../cleanup.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { isForeignTag } from '../forced-tag.ts';
-import { pollVisible } from '../property.ts';
+import { pollVisible } from '../visibility-deadline.ts';
 import { target } from '../target.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW } from '../whole-list.ts';
 import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
