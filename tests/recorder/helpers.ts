@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
+import type { Exchange } from '../../recorder/cassette-format.ts';
 
 export const TOKEN = 'tok-Q8vX2mZr7LpK4nW9sB3yH6dF1cJ5gT0e';
 
@@ -130,4 +131,32 @@ export async function call(
   });
   const text = await r.body.text();
   return { status: r.statusCode, headers: r.headers, text, json: () => JSON.parse(text) };
+}
+
+/** A cassette header for tests that write cassettes by hand. */
+export const testCassetteHeader = {
+  format: 1,
+  kind: 'flis-cassette',
+  recordedAt: '2026-11-26T00:00:00.000Z',
+  deployment: null,
+  upstream: 'http://127.0.0.1:9/apis/v0',
+  specVersion: '1.0.0',
+  tool: { name: 'flis-conformance', version: '0.0.0' },
+} as const;
+
+/** One `GET` (of `/offers` by default) answered 200 with `items` as its JSON body. */
+export function listExchange(items: unknown[], path = '/offers'): Omit<Exchange, 'seq'> {
+  const text = JSON.stringify(items);
+  return {
+    startedAt: '2026-11-26T00:00:00.000Z',
+    operationId: 'listOffers',
+    request: { method: 'GET', path, query: {}, headers: { authorization: 'Bearer [REDACTED]' }, body: null },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: { encoding: 'json', value: items, size: Buffer.byteLength(text), truncated: false },
+      timing: { durationMs: 1, firstByteMs: 1 },
+    },
+    violations: [],
+  };
 }
