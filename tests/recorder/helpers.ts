@@ -160,3 +160,24 @@ export function listExchange(items: unknown[], path = '/offers'): Omit<Exchange,
     violations: [],
   };
 }
+
+/** Bodies over this are answered 413 before they are read (answerOversizeEarly). */
+export const EARLY_ANSWER_LIMIT = 1024 * 1024;
+
+/**
+ * A handler that answers a body declared over EARLY_ANSWER_LIMIT at once with 413, as Fastify does, and closes
+ * without reading it (the unread bytes make a TCP reset); a smaller body is read and answered 200.
+ */
+export function answerOversizeEarly(req: IncomingMessage, res: ServerResponse): void {
+  if (Number(req.headers['content-length'] ?? 0) > EARLY_ANSWER_LIMIT) {
+    const body = JSON.stringify({ statusCode: 413, error: 'Payload Too Large', message: 'Request body is too large' });
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'content-length': body.length });
+    res.end(body, () => req.socket.destroy());
+    return;
+  }
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+}
