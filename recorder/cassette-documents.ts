@@ -140,10 +140,21 @@ export function* splitDocuments(
   yield* out.splice(0);
 }
 
-/** Whether a line starting with `carry` then `waiting` might be a `---` or `...` line: its first four bytes say. */
+/**
+ * Whether a line starting with `carry` then `waiting` (its newline still to come) might be a `---` or `...` line: its
+ * first four bytes say. Fewer than four before the chunk with its newline: it might (the caller joins them, cheaply).
+ */
 function couldBeMarker(carry: Buffer, waiting: Buffer[]): boolean {
-  const head = carry.length >= 4 ? carry : Buffer.concat([carry, ...waiting]).subarray(0, 4);
-  return marker(head, 0, Math.min(head.length, 4), DASH) || marker(head, 0, Math.min(head.length, 4), DOT);
+  const parts = [carry];
+  let n = carry.length;
+  for (let i = 0; n < 4 && i < waiting.length; i++) {
+    const w = waiting[i]!.subarray(0, 4 - n);
+    parts.push(w);
+    n += w.length;
+  }
+  if (n < 4) return true;
+  const head = Buffer.concat(parts, 4);
+  return marker(head, 0, 4, DASH) || marker(head, 0, 4, DOT);
 }
 
 /**

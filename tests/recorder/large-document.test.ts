@@ -148,6 +148,15 @@ describe('the cassette splitter, a line longer than its chunks', () => {
     );
   });
 
+  it('finds them in chunks of a few bytes each, a marker split across several', () => {
+    for (const size of [1, 2, 3, 4, 5, 7]) {
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+        bytes.subarray(i * size, i * size + size),
+      );
+      assert.deepEqual(parts(chunks), oneChunk, `chunks of ${size} bytes`);
+    }
+  });
+
   it('keeps a long line in the pieces it was read in until its bytes are asked for', () => {
     const chunks = Array.from({ length: Math.ceil(bytes.length / 16) }, (_, i) => bytes.subarray(i * 16, i * 16 + 16));
     const doc = [...splitDocuments(chunks)].filter((p): p is RawDocument => p.kind === 'document')[1]!;
