@@ -1,10 +1,13 @@
 /**
  * The undici dispatcher every request to a deployment goes through: a proxy
  * (--proxy, else HTTPS_PROXY / HTTP_PROXY / NO_PROXY), extra CAs added to
- * Node's own, a client certificate, and a connect timeout.
+ * Node's own, a client certificate, and a connect timeout. Every socket of it
+ * hears an answer the deployment sends before it has read the whole body (a
+ * 413), as the recorder's direct pool does (net/early-answer.ts).
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
+import { earlyAnswerFactory } from './early-answer.ts';
 import { environmentProxies, splitProxyUrl } from './proxy-url.ts';
 import type { ConnectionSettings } from './types.ts';
 
@@ -48,9 +51,17 @@ export function buildDispatcher(
       connect: tls,
       // Plain HTTP is forwarded (GET http://...), as curl does: many proxies allow CONNECT to port 443 only.
       proxyTunnel: false,
+      factory: earlyAnswerFactory,
     });
   }
   const proxies = environmentProxies(env);
-  if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent({ connect: tls });
-  return new EnvHttpProxyAgent({ ...proxies, requestTls: tls, proxyTls, connect: tls, proxyTunnel: false });
+  if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent({ connect: tls, factory: earlyAnswerFactory });
+  return new EnvHttpProxyAgent({
+    ...proxies,
+    requestTls: tls,
+    proxyTls,
+    connect: tls,
+    proxyTunnel: false,
+    factory: earlyAnswerFactory,
+  });
 }

@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
 import type { UpstreamFailure } from './cassette-format.ts';
-import { earlyAnswerConnector } from './early-answer.ts';
+import { earlyAnswerConnector } from '../net/early-answer.ts';
 
 export interface Upstream {
   /** Origin and base path of the upstream, e.g. http://127.0.0.1:4010 and /apis/v0. */
@@ -40,7 +40,7 @@ export function openUpstream(baseUrl: string, options: UpstreamOptions = {}): Up
     keepAliveTimeout: 10_000,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    // An answer sent before the whole body was read is the upstream's answer (recorder/early-answer.ts).
+    // An answer sent before the whole body was read is the upstream's answer (net/early-answer.ts).
     connect: earlyAnswerConnector({ timeout: timeoutMs }),
   });
   return { origin: url.origin, basePath, dispatcher: pool, timeoutMs, close: () => pool.close() };
