@@ -1,10 +1,11 @@
 /**
  * The one way to write a check: `test(...checkTest(meta, body))`. It labels the
  * test with its check, clause, severity and operation (annotations, read by the
- * runner and the reports; clause and severity from the check's catalogue row), skips write checks when writes are not allowed, gives
- * the body a Cleanup that undoes its writes whether it passed or not, sweeps
- * every exchange for a 5xx (no-5xx), turns a CheckBlocked into a skip annotated
- * `blocked-by`, and attaches a CheckFailure record (docs/writing-a-check.md).
+ * runner and the reports; clause and severity from the check's catalogue row),
+ * skips write checks when writes are not allowed, gives the body a Cleanup that
+ * undoes its writes whether it passed or not, sweeps every exchange for a 5xx
+ * (no-5xx), turns a CheckBlocked into a skip annotated `blocked-by`, and
+ * attaches a CheckFailure record (docs/writing-a-check.md).
  *
  * Each spec calls `test(...checkTest(meta, body))` itself: Playwright records a
  * test's location as the line that called test(), so the report points at the

@@ -27,7 +27,7 @@ export interface CheckMeta<C extends CheckId = CheckId> {
   operation?: Operation;
 }
 
-/** A test's metadata with the clause citation and severity of its catalogue row, as its title, annotations and failures say them. */
+/** A test's metadata with the citation and severity of its catalogue row, as its title, annotations and failures say. */
 export interface ResolvedMeta {
   check: CheckId;
   /** The clauses it enforces as one citation, e.g. "spec 5 rule 2" or "HTTP semantics; spec 2.3, spec 4". */
