@@ -21,7 +21,6 @@ test(
   ...checkTest(
     {
       check: 'unknown-price-strategy',
-      clause: 'spec 2.2, spec 3',
       operation: operationById('upsertOffer'),
       title: "an unknown priceStrategy in a write never becomes the offer's",
       writes: true,

@@ -150,8 +150,6 @@ test(
   ...checkTest(
     {
       check: 'bad-input-rejected',
-      clause: 'HTTP semantics; spec 2.3, spec 4, spec 5 rule 3',
-      severity: 'advisory',
       title: 'invalid offer writes: never a 5xx (contract); refused with a 4xx, never echo the token (advisory)',
       writes: true,
     },

@@ -16,7 +16,6 @@ test(
   ...checkTest(
     {
       check: 'billing-details',
-      clause: 'spec 2.5',
       operation: operationById('getBillingGroupDetails'),
       title: 'details have the documented shape and belong to their group',
     },

@@ -29,7 +29,6 @@ test(
   ...checkTest(
     {
       check: 'billing-filters-complete',
-      clause: 'spec 4.2',
       operation: operationById('listBillingGroups'),
       title: 'start, end, state, customerId and inactive leave out no group that matches',
     },

@@ -45,7 +45,6 @@ test(
   ...checkTest(
     {
       check: 'billing-filters',
-      clause: 'spec 4.2',
       operation: operationById('listBillingGroups'),
       title: 'start, end, state, customerId and inactive return only matching groups',
     },

@@ -49,7 +49,6 @@ test(
   ...checkTest(
     {
       check: 'billing-forced-status',
-      clause: 'spec 3 rules 1-2',
       operation: operationById('forceBillingGroupStatus'),
       title: 'PUT status forces it, DELETE status removes it',
       writes: true,
@@ -266,7 +265,6 @@ test(
   ...checkTest(
     {
       check: 'billing-bulk-status',
-      clause: 'spec 3 rule 3',
       operation: operationById('bulkUpdateBillingGroupStatus'),
       title: 'bulkStatusUpdate forces, and removes with deleteStatus, per item',
       writes: true,

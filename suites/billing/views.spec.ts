@@ -70,7 +70,7 @@ test(
   ...checkTest(
     {
       check: 'view-consistency',
-      clause: 'spec 2.6, spec 4.2',
+      clauses: ['spec 2.6', 'spec 4.2'],
       operation: operationById('getInvoiceBillingGroupDetailsSnapshot'),
       title: 'an invoice names the same billing groups in the list, by id and in its snapshot',
     },
@@ -93,7 +93,7 @@ test(
   ...checkTest(
     {
       check: 'view-consistency',
-      clause: 'spec 2.4, spec 2.5, spec 3 rule 1, spec 4.2',
+      clauses: ['spec 2.4', 'spec 2.5', 'spec 3 rule 1', 'spec 4.2'],
       operation: operationById('listBillingGroups'),
       title: 'a forced status shows the same in the list, by id, in the details and under the state filter',
       writes: true,

@@ -23,7 +23,6 @@ test(
   ...checkTest(
     {
       check: 'api-prefix',
-      clause: 'spec 9 rule 2',
       title: 'the deployment serves the interface under /apis/v0',
     },
     async ({ api, check }) => {

@@ -168,7 +168,6 @@ for (const { kind, ops, writes } of groups) {
     ...checkTest(
       {
         check: 'auth-required',
-        clause: 'spec 5 rule 2',
         title: `${ops.length} ${kind} operations, each on a request the valid token is served: refused without it`,
       },
       async (ctx) => {

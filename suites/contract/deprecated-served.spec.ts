@@ -60,7 +60,11 @@ async function createRecord(
 for (const op of operations().filter((o) => o.deprecated)) {
   test(
     ...checkTest(
-      { check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' },
+      {
+        check: 'deprecated-served',
+        operation: op,
+        writes: op.method !== 'get',
+      },
       async (ctx) => {
         const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
         const json = catalogueBody(op, ctx.runId);

@@ -68,7 +68,6 @@ test(
   ...checkTest(
     {
       check: 'event-cancel',
-      clause: 'spec 3 rule 5',
       operation: operationById('deleteBookingEvent'),
       title: 'DELETE of a booking event marks it canceled: it stays readable, and says so where it has a cancel flag',
       writes: true,
@@ -179,7 +178,6 @@ test(
   ...checkTest(
     {
       check: 'event-cancel',
-      clause: 'spec 3 rule 5',
       operation: operationById('deleteTransportOrder'),
       title: 'DELETE of a transport order marks all its events cancelled where they have a cancel flag',
       writes: true,

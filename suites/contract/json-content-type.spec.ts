@@ -11,7 +11,7 @@ import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
 import { scenarioFor } from './scenarios.ts';
 
-const meta = (op: Operation) => ({ check: 'json-content-type', clause: 'spec 4', operation: op });
+const meta = (op: Operation) => ({ check: 'json-content-type' as const, operation: op });
 
 function expectJsonTyped(ctx: CheckContext, answers: readonly Exchange[]): void {
   const judged = answers.filter(is2xx);

@@ -121,7 +121,7 @@ for (const op of operations().filter((o) => o.documented)) {
   test(
     ...checkTest(
       // The same id and clause as the sweep's (NO_5XX, suites/lib/no-5xx.ts): these probes are where no-5xx lives.
-      { check: 'no-5xx', clause: 'HTTP semantics', operation: op, writes: op.method !== 'get' },
+      { check: 'no-5xx', operation: op, writes: op.method !== 'get' },
       (ctx) => probe(ctx, op),
     ),
   );

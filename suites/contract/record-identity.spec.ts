@@ -69,7 +69,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.2',
+      clauses: ['spec 4.2'],
       operation: operationById('getBillingGroup'),
       title: 'GET /billingGroups/{id} answers that billing group',
     },
@@ -84,7 +84,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.2',
+      clauses: ['spec 4.2'],
       operation: operationById('getInvoice'),
       title: 'GET /invoices/{id} and its snapshot answer that invoice',
     },
@@ -104,7 +104,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.1',
+      clauses: ['spec 4.1'],
       operation: operationById('getOffer'),
       title: 'GET /offers/{id} answers the listed offer with that id',
     },
@@ -169,7 +169,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.1',
+      clauses: ['spec 4.1'],
       operation: operationById('getOffer'),
       title: 'GET /offers/{id} answers the offer written under that id',
       writes: true,
@@ -202,7 +202,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.3',
+      clauses: ['spec 4.3'],
       operation: operationById('getBooking'),
       title: 'GET /bookings/{id} answers the booking written under that id',
       writes: true,
@@ -248,7 +248,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.1, spec 4.3',
+      clauses: ['spec 4.1', 'spec 4.3'],
       operation: operationById('bulkWriteOffers'),
       title: 'two bulk writes answer two batchIds, and each batch status speaks of its own write',
       writes: true,

@@ -17,7 +17,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-forms',
-      clause: 'spec 2.6',
       operation: operationById('getInvoiceBillingGroupDetailsSnapshot'),
       title: 'the single invoice has billingGroups, the snapshot billingGroupDetails instead',
     },

@@ -18,7 +18,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-limit',
-      clause: 'spec 4.2',
       operation: operationById('listInvoices'),
       title: 'limit=L answers at most L invoices',
     },

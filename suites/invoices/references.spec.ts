@@ -14,7 +14,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-references',
-      clause: 'spec 1, spec 2.6',
       operation: operationById('getBillingGroup'),
       title: 'billingGroupIds refer to billing groups that exist',
     },

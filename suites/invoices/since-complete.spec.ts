@@ -42,7 +42,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-since-complete',
-      clause: 'spec 4.2',
       operation: operationById('listInvoices'),
       title: 'createdSince and updatedSince leave out no invoice at or after the date',
     },

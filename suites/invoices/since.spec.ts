@@ -36,7 +36,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-since',
-      clause: 'spec 4.2',
       operation: operationById('listInvoices'),
       title: 'createdSince and updatedSince return only invoices at or after the date',
     },

@@ -15,6 +15,7 @@
 import type { OfferBulkItem, OfferWrite } from '../../schemas/types.generated.ts';
 import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
+import type { CheckId } from './catalogue.ts';
 import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
 import type { FlisClient } from './client.ts';
@@ -34,7 +35,7 @@ import {
 } from './readback.ts';
 
 /** The check that owns "two POST /offers create two offers under two ids" (create-ids.spec.ts). */
-export const OFFER_CREATE_IDS = 'offer-create-ids';
+export const OFFER_CREATE_IDS = 'offer-create-ids' satisfies CheckId;
 
 export interface Ack {
   batchId: string;
@@ -125,7 +126,7 @@ export interface ReadOptions {
    * listed must first read as written, which is offer-upsert's rule): a mismatch blocks the flow instead of failing it.
    * 'offer-upsert' stands for whichever check owns the fields that differ (readBackOwner).
    */
-  setupOwnedBy?: string;
+  setupOwnedBy?: CheckId;
 }
 
 export interface AwaitOptions extends ReadOptions {
@@ -140,7 +141,7 @@ export interface AwaitOptions extends ReadOptions {
    * Called before this check fails: replays the write on a fresh offer and answers the check that owns the rule the
    * replay breaks too (the flow is then blocked by it), or undefined when the replay reads back as written.
    */
-  control?: () => Promise<string | undefined>;
+  control?: () => Promise<CheckId | undefined>;
 }
 
 function shapeProblemOf(body: unknown, own: readonly string[]): string | undefined {
@@ -334,7 +335,7 @@ export async function writeLiveOffer(
  * offer. 'offer-upsert' when that update does not show either (updates are not applied at all, offer-upsert's rule),
  * else undefined: the flag alone is wrong.
  */
-export async function updateControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function updateControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const plain: OfferWrite = { offer: body.offer ?? {} };
   const created = await controlWrite(ctx, plain);
   if (created.owner) return created.owner;
@@ -350,7 +351,7 @@ export async function updateControl(ctx: CheckContext, body: OfferWrite): Promis
  * the replay breaks (offer-upsert when updates are not applied, the flag's check for a flag), or undefined: then
  * the update fails only in the sequence the flow ran, which is the flow's own failure.
  */
-export async function updateReplayControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function updateReplayControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const plain = await updateControl(ctx, body);
   if (plain) return plain;
   const created = await controlWrite(ctx, { offer: {} });
@@ -365,7 +366,7 @@ export async function updateReplayControl(ctx: CheckContext, body: OfferWrite): 
  * A control for an offer a POST created: the same body POSTed again. An answer naming an offer this test already
  * wrote blocks the flow by offer-create-ids (createOffer); else the owner of the fields that do not read back.
  */
-export async function postControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function postControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const created = await createOffer(ctx, body);
   return setupOwner(() =>
     awaitOffer(ctx, created.id, expectationsOf(body, { created: true }), 'control create', undefined, {
@@ -383,7 +384,7 @@ export async function bulkControl(
   ctx: CheckContext,
   items: readonly OfferBulkItem[],
   index: number,
-): Promise<string | undefined> {
+): Promise<CheckId | undefined> {
   const fresh = items.map((item) => ({ ...item, id: ctx.cleanup.newOfferId('control') }));
   const ack = await bulkWriteOffers(ctx, fresh);
   const item = fresh[index];
@@ -397,7 +398,7 @@ export async function bulkControl(
 }
 
 /** The owner a set-up read-back reported itself blocked by, or undefined when it read back. */
-async function setupOwner(read: () => Promise<unknown>): Promise<string | undefined> {
+async function setupOwner(read: () => Promise<unknown>): Promise<CheckId | undefined> {
   try {
     await read();
     return undefined;
@@ -408,7 +409,11 @@ async function setupOwner(read: () => Promise<unknown>): Promise<string | undefi
 }
 
 /** PUT `update` to the control offer and read it back: the owner of the fields that do not show, or undefined. */
-async function updateOwner(ctx: CheckContext, created: ControlResult, update: OfferWrite): Promise<string | undefined> {
+async function updateOwner(
+  ctx: CheckContext,
+  created: ControlResult,
+  update: OfferWrite,
+): Promise<CheckId | undefined> {
   const put = await upsertOffer(ctx, created.id, update);
   return setupOwner(() =>
     awaitOffer(ctx, created.id, expectationsOf(update, { created: false }), 'control update', undefined, {
@@ -422,7 +427,7 @@ async function updateOwner(ctx: CheckContext, created: ControlResult, update: Of
 interface ControlResult {
   id: string;
   /** The check whose rule the replay breaks, if it does. */
-  owner?: string;
+  owner?: CheckId;
   offer?: Record<string, unknown>;
 }
 
@@ -448,12 +453,12 @@ async function controlWrite(ctx: CheckContext, body: OfferWrite): Promise<Contro
  * A control for a flow that wrote `body` (a bulk item, a lifecycle step): the same body PUT to a fresh id, read
  * back. Answers the owner of the fields that do not read back (readBackOwner), or undefined when all do.
  */
-export async function writeControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function writeControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   return (await controlWrite(ctx, body)).owner;
 }
 
 /** writeControl, then DELETE of the fresh offer: 'offer-cancel' when it does not then read canceled: true. */
-export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const c = await controlWrite(ctx, body);
   if (c.owner) return c.owner;
   const del = await deleteOffer(ctx, c.id);
@@ -487,7 +492,7 @@ function cancelledUnasked(offer: Record<string, unknown>, expectations: readonly
  * now and then), which breaks spec 3 rule 4 ("the" offer), and 'offer-cancel' owns it. Else, or when the control
  * itself does not read back: undefined, and the caller's own control decides.
  */
-export async function bookingNeighbourControl(ctx: CheckContext): Promise<string | undefined> {
+export async function bookingNeighbourControl(ctx: CheckContext): Promise<CheckId | undefined> {
   const body = offerWriteBody(ctx.runId);
   const named = await controlWrite(ctx, body);
   const neighbour = await controlWrite(ctx, body);

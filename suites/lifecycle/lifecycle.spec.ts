@@ -74,7 +74,6 @@ test(
   ...checkTest(
     {
       check: 'offer-lifecycle',
-      clause: 'spec 1, spec 2.3, spec 3 rule 4, spec 4.1',
       title: 'create, upsert, update, cancel, delete, bulk and read agree with a model after every step',
       writes: true,
     },

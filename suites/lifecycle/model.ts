@@ -82,7 +82,7 @@ export function expectedOf(o: ModelOffer): Expectation[] {
  * rule (offer-upsert, offer-cancel, offer-settled), not this check's: offer-lifecycle keeps what only a model sees
  * (sequences, a DELETE after updates, bulk after single writes).
  */
-function controlOf(real: Real, o: ModelOffer): () => Promise<string | undefined> {
+function controlOf(real: Real, o: ModelOffer): () => ReturnType<typeof writeControl> {
   const w = o.write;
   return async () =>
     (await writeControl(real.flow, o.body)) ??

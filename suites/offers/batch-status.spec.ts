@@ -23,8 +23,6 @@ import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offer-api.ts';
 
-const CLAUSE = 'spec 1';
-
 function answersStatus(status: number, text: string): boolean {
   return status >= 200 && status < 300 && text !== '';
 }
@@ -53,7 +51,6 @@ test(
   ...checkTest(
     {
       check: 'batch-status',
-      clause: CLAUSE,
       operation: operationById('getBatchRequestsStatus'),
       title: 'every batchId and booking id of an offer write has a readable status',
       writes: true,

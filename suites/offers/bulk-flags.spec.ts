@@ -73,7 +73,6 @@ test(
   ...checkTest(
     {
       check: 'offer-bulk-flags',
-      clause: 'spec 2.3, spec 3 rule 4',
       operation: operationById('bulkWriteOffers'),
       title: 'cancel, settled and noPayment (default false) take effect in every bulk item, alone and combined',
       writes: true,

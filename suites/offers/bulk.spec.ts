@@ -21,7 +21,6 @@ test(
   ...checkTest(
     {
       check: 'offer-bulk',
-      clause: 'spec 2.3, spec 4.1',
       operation: operationById('bulkWriteOffers'),
       title: 'every bulk item is stored under its own id with its own content',
       writes: true,

@@ -31,7 +31,7 @@ const WAYS: {
   unseen: string;
   cancel: (flow: CheckContext, id: string, body: OfferWrite) => Promise<{ batchIds: string[] }>;
   /** Cancelling by the flag is an update: one that changes nothing at all is offer-upsert's fault. */
-  control?: (flow: CheckContext, body: OfferWrite) => Promise<string | undefined>;
+  control?: (flow: CheckContext, body: OfferWrite) => ReturnType<typeof updateControl>;
 }[] = [
   {
     operationId: 'upsertOffer',
@@ -53,7 +53,6 @@ for (const way of WAYS)
     ...checkTest(
       {
         check: 'offer-cancel',
-        clause: 'spec 3 rule 4',
         operation: operationById(way.operationId),
         title: way.title,
         writes: true,

@@ -15,7 +15,6 @@ test(
   ...checkTest(
     {
       check: 'offer-create-ids',
-      clause: 'spec 4.1, spec 2.7',
       operation: operationById('createOffer'),
       title: 'two POST /offers create two offers under two ids, and the first keeps its content',
       writes: true,

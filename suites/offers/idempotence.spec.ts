@@ -17,7 +17,6 @@ test(
   ...checkTest(
     {
       check: 'offer-idempotent',
-      clause: 'spec 1, spec 4.1',
       operation: operationById('upsertOffer'),
       title: 'the same PUT twice leaves one offer with the same content',
       writes: true,

@@ -51,7 +51,6 @@ test(
   ...checkTest(
     {
       check: 'offer-listing',
-      clause: 'spec 4.1',
       operation: operationById('listOffers'),
       title: 'GET /offers with start and end lists the offers written in the window',
       writes: true,

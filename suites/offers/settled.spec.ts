@@ -16,7 +16,6 @@ test(
   ...checkTest(
     {
       check: 'offer-settled',
-      clause: 'spec 2.2, spec 2.3',
       operation: operationById('upsertOffer'),
       title: 'settled: true, then false, in a PUT body changes the offer it reads back',
       writes: true,

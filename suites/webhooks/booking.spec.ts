@@ -23,7 +23,6 @@ test(
   ...checkTest(
     {
       check: 'webhook-booking-allocated',
-      clause: 'spec 6 rule 1',
       operation: upsertBooking,
       title: 'allocating a booking to a carrier fires BOOKING',
       writes: true,
@@ -50,7 +49,6 @@ test(
   ...checkTest(
     {
       check: 'webhook-booking-updated',
-      clause: 'spec 6 rule 2',
       operation: upsertBooking,
       title: 'an update while allocated fires BOOKING',
       writes: true,
@@ -82,7 +80,6 @@ test(
   ...checkTest(
     {
       check: 'webhook-booking-payload',
-      clause: 'spec 6',
       operation: upsertBooking,
       title: 'the BOOKING payload is the full Booking entity',
       writes: true,

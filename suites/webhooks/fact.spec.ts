@@ -19,7 +19,6 @@ test(
   ...checkTest(
     {
       check: 'webhook-fact',
-      clause: 'spec 6 rule 3',
       operation: operationById('upsertBookingEvent'),
       title: 'creating and updating a booking event fires FACT',
       writes: true,
