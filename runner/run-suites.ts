@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import type { NetworkFacts } from '../reporting/certificate.ts';
 import { clearReportFolder } from '../reporting/report-folder.ts';
-import { redactText } from '../suites/lib/redact.ts';
+import { redactText } from '../suites/lib/worker/redact.ts';
 import { pipeRedacted } from './redacting-stream.ts';
 import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKER_CONCURRENCY } from './run-limits.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';

@@ -28,7 +28,7 @@ import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { mapBounded } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
-import { secretForms } from '../lib/redact.ts';
+import { secretForms } from '../lib/worker/redact.ts';
 import { target } from '../lib/target.ts';
 
 type WriteOp = 'createOffer' | 'upsertOffer' | 'bulkWriteOffers';

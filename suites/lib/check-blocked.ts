@@ -4,7 +4,7 @@
  * instead of a CheckFailure; the check-test wrapper turns it into a skip with
  * the annotation `blocked-by` = "<owning check> on <operationId>: <reason>".
  */
-import { redactText } from './redact.ts';
+import { redactText } from './worker/redact.ts';
 
 /** The check that owns every response shape of spec 2 (suites/contract/response-schema.spec.ts). */
 export const RESPONSE_SCHEMA = 'response-schema';

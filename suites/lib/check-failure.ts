@@ -5,9 +5,9 @@
  * curl command that reproduces it. Thrown by checks; the check-test wrapper
  * attaches it to the Playwright test as `flis-failure` (JSON).
  */
-import { toCurl } from './curl.ts';
+import { toCurl } from './worker/curl.ts';
 import type { Exchange } from './exchange.ts';
-import { redactHeaders, redactText } from './redact.ts';
+import { redactHeaders, redactText } from './worker/redact.ts';
 
 /**
  * How much a failure weighs (docs/writing-a-check.md, docs/checks-and-severity.md): `contract` when a

@@ -20,8 +20,8 @@ import { CheckFailure, formatFailure, withoutFrames } from './check-failure.ts';
 import { Cleanup } from './cleanup.ts';
 import { FlisClient } from './client.ts';
 import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
-import { Observer, operationIdOf } from './observer.ts';
-import { redactText, secretsWithDerived } from './redact.ts';
+import { Observer, operationIdOf } from './worker/observer.ts';
+import { redactText, secretsWithDerived } from './worker/redact.ts';
 import { target } from './target.ts';
 
 /**

@@ -14,7 +14,7 @@ import { type Dispatcher, request } from 'undici';
 import { IDEMPOTENT_METHODS, isConnectionReset } from '../../errors/connection-reset.ts';
 import { fillPath, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
-import { syntheticAnswer, type SyntheticBody } from './gateway-answer.ts';
+import { syntheticAnswer, type SyntheticBody } from './worker/gateway-answer.ts';
 import { skipInconclusive } from './inconclusive.ts';
 import type { Target } from './target.ts';
 

@@ -8,7 +8,7 @@
  * fc.check (not fc.assert) is used so the run details (seed, path,
  * counterexample, error) come back as data instead of as a formatted message.
  */
-import { secretsWithDerived } from './redact.ts';
+import { secretsWithDerived } from './worker/redact.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fc from 'fast-check';
 import { CheckBlocked } from './check-blocked.ts';

@@ -8,7 +8,7 @@ export interface Target {
   baseUrl: string;
   /** The deployment's own base URL, as exchanges, failure records and curl commands show it; baseUrl when absent. */
   publicBaseUrl?: string;
-  /** The nonce of the gateway's own answers (suites/lib/gateway-answer.ts); absent without a gateway. */
+  /** The nonce of the gateway's own answers (suites/lib/worker/gateway-answer.ts); absent without a gateway. */
   gatewayNonce?: string;
   token: string;
   deployment: string;
