@@ -26,7 +26,6 @@ import { checkTest, test } from '../lib/check-test.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
-import { skipInconclusive } from '../lib/inconclusive.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
@@ -42,6 +41,7 @@ import {
   forceStatus,
   removeStatus,
 } from './status.ts';
+import { skip } from '../lib/index.ts';
 
 test.describe.configure({ mode: 'default' });
 
@@ -70,7 +70,7 @@ async function settleOrMoveOn(flow: CheckContext, world: World, step: string): P
   try {
     await world.settle(flow, step);
   } catch (error) {
-    if (error instanceof ForeignStatus) skipInconclusive(flow.testInfo, error.message);
+    if (error instanceof ForeignStatus) skip.inconclusive(flow, error.message);
     throw error;
   }
 }
@@ -142,8 +142,8 @@ async function forcedStatusFlow(flow: CheckContext): Promise<void> {
     await settleOrMoveOn(flow, world, `DELETE /billingGroups/${group.id}/status`);
     return;
   }
-  skipInconclusive(
-    flow.testInfo,
+  skip.inconclusive(
+    flow,
     `other runs were forcing statuses on every billing group this run tried (${passedOver.join('; ')})`,
   );
 }
@@ -159,8 +159,8 @@ async function forceShownValue(
   const forced = values[target().seed % values.length] ?? values[0] ?? 'Booked';
   const put = await forceStatus(flow, group.id, forced);
   if (invented && isClientError(put)) {
-    flow.testInfo.skip(
-      true,
+    skip.nothingToJudge(
+      flow,
       `billing group ${group.id} shows '${own}', every group shows that, and the server refused '${forced}': the spec lists no other status value (spec 3), so there is nothing to force`,
     );
   }
@@ -356,8 +356,8 @@ async function bulkStatusFlow(flow: CheckContext): Promise<void> {
     if (disturbed === undefined) return;
     passedOver.push(disturbed);
   }
-  skipInconclusive(
-    flow.testInfo,
+  skip.inconclusive(
+    flow,
     `other runs were forcing statuses on the billing groups this run tried (${passedOver.join('; ')})`,
   );
 }

@@ -17,9 +17,8 @@
  * filter leaving out a match) blocks this check by that owner.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
-import { skipInconclusive } from '../lib/inconclusive.ts';
 import { target } from '../lib/target.ts';
 import { WHOLE_INVOICE_SINCE } from '../lib/whole-list.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
@@ -28,6 +27,7 @@ import { World, worldModelOn } from '../lib/world/world.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
 import { groupsForRun } from './shared-groups.ts';
 import { currentStatus, expectForced, forceStatus, removeStatus } from './status.ts';
+import { skip } from '../lib/index.ts';
 
 /** Each invoice costs two reads a comparison: enough to meet every kind of invoice, few enough for a large deployment. */
 const MAX_INVOICES = 30;
@@ -63,7 +63,7 @@ function addInvoices(world: World, invoices: readonly ListedInvoice[], known: Se
 }
 
 function skipUnlessWorldModel(ctx: CheckContext): void {
-  if (!worldModelOn()) skipTest(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
+  if (!worldModelOn()) skip.nothingToJudge(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
 }
 
 test(
@@ -77,7 +77,7 @@ test(
     async (ctx) => {
       skipUnlessWorldModel(ctx);
       const invoices = await listInvoices(ctx);
-      if (invoices.length === 0) skipTest(ctx, 'GET /invoices lists no invoice: nothing to compare');
+      if (invoices.length === 0) skip.nothingToJudge(ctx, 'GET /invoices lists no invoice: nothing to compare');
       const { groups } = await listGroups(ctx);
       const world = new World();
       addInvoices(world, invoices, new Set(groups.map((g) => g.id)));
@@ -113,9 +113,10 @@ test(
           passedOver.push(error.message);
         }
       }
-      if (passedOver.length === 0) skipTest(ctx, 'GET /billingGroups lists no billing group this run may force');
-      skipInconclusive(
-        ctx.testInfo,
+      if (passedOver.length === 0)
+        skip.nothingToJudge(ctx, 'GET /billingGroups lists no billing group this run may force');
+      skip.inconclusive(
+        ctx,
         `other runs were forcing statuses on every billing group tried (${passedOver.join('; ')})`,
       );
     },
@@ -168,7 +169,10 @@ async function forceSomeStatus(
   const shown = values[0];
   const again = shown === undefined || invented ? undefined : await forceStatus(ctx, billingGroupId, shown);
   if (shown === undefined || again === undefined || (again.response.status >= 400 && again.response.status <= 499))
-    skipTest(ctx, `billing group ${billingGroupId}: the server refused '${tag}' and shows no other status to force`);
+    skip.nothingToJudge(
+      ctx,
+      `billing group ${billingGroupId}: the server refused '${tag}' and shows no other status to force`,
+    );
   expectForced(ctx, again, billingGroupId);
   return shown;
 }

@@ -18,6 +18,7 @@ import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offer-api.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
+import { skip } from '../lib/index.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;
@@ -57,7 +58,7 @@ async function judge(flow: CheckContext, item: OfferBulkItem): Promise<Judged | 
   );
   // A broken Offer shape is response-schema's to report; comparing flags on it would fail this check for that fault.
   if (r.value.shapeProblem !== undefined)
-    flow.check.blocked(RESPONSE_SCHEMA, r.value.exchange, `GET /offers/${item.id}: ${r.value.shapeProblem}`);
+    skip.blockedBy(flow, RESPONSE_SCHEMA, r.value.exchange, `GET /offers/${item.id}: ${r.value.shapeProblem}`);
   const offer = writtenVersion(r.value, content);
   if (!offer || mismatches(offer, content).length > 0) return undefined;
   if (offer.canceled === true) flow.cleanup.offerCancelled(item.id);
@@ -93,9 +94,12 @@ test(
         }
       }
       if (judged.length === 0) {
-        const reason = `offer-bulk on bulkWriteOffers: none of the ${all.length} bulk items read back with the content written`;
-        flow.testInfo.annotations.push({ type: 'blocked-by', description: reason });
-        flow.testInfo.skip(true, `blocked by ${reason}`);
+        skip.blockedBy(
+          flow,
+          'offer-bulk',
+          undefined,
+          `none of the ${all.length} bulk items read back with the content written`,
+        );
       }
       const bad = judged.filter((j) => j.wrong.length > 0);
       if (bad.length > 0)

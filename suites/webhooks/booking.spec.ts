@@ -16,6 +16,7 @@ import {
   typeIsOrUnjudged,
   withReceiver,
 } from './receiving.ts';
+import { skip } from '../lib/index.ts';
 
 const upsertBooking = operationById('upsertBooking');
 
@@ -94,8 +95,8 @@ test(
         await putBooking(w, id, written);
         const d = await w.receiver.waitFor((x) => x.type === 'BOOKING' && x.text.includes(id), deadlineMs());
         if (!d)
-          w.testInfo.skip(
-            true,
+          skip.nothingToJudge(
+            w,
             `no BOOKING delivery with a valid envelope about booking ${id} to judge (webhook-booking-allocated and webhook-envelope judge why)`,
           );
         const read = await w.api.op(operationById('getBooking'), { params: { bookingId: id } });
