@@ -29,8 +29,8 @@ test(
     },
     async (ctx) => {
       const t = target();
-      const [base] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 1 });
-      const unknown = `Bogus-${t.runId}`;
+      const [base] = fc.sample(offerWriteBodyArb(ctx.runId, { cancel: false }), { seed: t.seed, numRuns: 1 });
+      const unknown = `Bogus-${ctx.runId}`;
       const id = ctx.cleanup.newOfferId('price');
       const x = await ctx.api.op(operationById('upsertOffer'), {
         params: { offerId: id },

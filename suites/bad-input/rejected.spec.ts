@@ -157,7 +157,7 @@ test(
     },
     async (ctx) => {
       const t = target();
-      const cases = listedCases(t.runId);
+      const cases = listedCases(ctx.runId);
       // Several hundred quick requests; a remote deployment needs more than the default test timeout.
       ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
       // Side by side; the findings keep the order of the cases, so the report does not depend on timing.
@@ -172,7 +172,7 @@ test(
       // Random cases add to the listed ones; they never stand in for them.
       await checkProperty(
         ctx,
-        [caseArb(t.runId)],
+        [caseArb(ctx.runId)],
         async (c) => {
           const x = await send(ctx, c);
           if (x.response.status >= 200 && x.response.status < 300) registerAccepted(ctx, x, c.bad);

@@ -105,7 +105,7 @@ function isClientError(x: Exchange): boolean {
 
 async function forcedStatusFlow(ctx: CheckContext): Promise<void> {
   const { groups } = await listGroups(ctx);
-  const runId = target().runId;
+  const runId = ctx.runId;
   const tag = forcedTag(runId, 'forced');
   const passedOver: string[] = [];
   for (const group of groupsForRun(groups, runId).slice(0, MAX_GROUPS_TRIED)) {
@@ -155,7 +155,7 @@ async function forceShownValue(
   group: ListedGroup,
   own: string,
 ): Promise<void> {
-  const { values, invented } = statusCandidates(groups, own, target().runId);
+  const { values, invented } = statusCandidates(groups, own, ctx.runId);
   const forced = values[target().seed % values.length] ?? values[0] ?? 'Booked';
   const put = await forceStatus(ctx, group.id, forced);
   if (invented && isClientError(put)) {
@@ -232,7 +232,7 @@ async function checkStep(
   items: BillingGroupStatusUpdateItem[],
   forced: Map<string, string>,
 ): Promise<void> {
-  const runId = target().runId;
+  const runId = ctx.runId;
   for (const item of items) {
     const id = item.billingGroupId;
     if (item.deleteStatus !== true && item.status !== undefined) {
@@ -287,7 +287,7 @@ async function freeGroups(
   while (mine.length < 2 && next < candidates.length) {
     const g = candidates[next++]!;
     const s = (await currentStatus(ctx, g.id)) ?? g.status;
-    if (isForeignTag(s, target().runId)) {
+    if (isForeignTag(s, ctx.runId)) {
       passedOver.push(`${g.id} showed '${s}'`);
       continue;
     }
@@ -315,7 +315,7 @@ async function claim(
   let outcome: 'claimed' | 'disturbed' = 'claimed';
   for (const item of items) {
     const id = item.billingGroupId;
-    const seen = await awaitForcedOrResend(ctx, id, value, target().runId, () => bulkStatus(ctx, [item]));
+    const seen = await awaitForcedOrResend(ctx, id, value, ctx.runId, () => bulkStatus(ctx, [item]));
     if (seen.kind === 'foreign') {
       passedOver.push(`${id} showed '${seen.status}' while this run forced it`);
       outcome = 'disturbed';
@@ -335,7 +335,7 @@ const MAX_CLAIMS = 3;
 
 async function bulkStatusFlow(ctx: CheckContext): Promise<void> {
   const { groups } = await listGroups(ctx);
-  const runId = target().runId;
+  const runId = ctx.runId;
   const candidates = groupsForRun(groups, runId);
   const passedOver: string[] = [];
   const claimValue = forcedTag(runId, 'claim');

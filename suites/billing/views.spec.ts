@@ -19,7 +19,6 @@
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
-import { target } from '../lib/target.ts';
 import { WHOLE_INVOICE_SINCE } from '../lib/whole-list.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { InvoiceRecord } from '../lib/world/invoices.ts';
@@ -100,7 +99,7 @@ test(
     },
     async (ctx) => {
       skipUnlessWorldModel(ctx);
-      const runId = target().runId;
+      const runId = ctx.runId;
       const { groups } = await listGroups(ctx);
       const invoices = await listInvoices(ctx);
       const passedOver: string[] = [];
@@ -134,7 +133,7 @@ async function forcedStatusViews(
   invoices: ListedInvoice[],
 ): Promise<void> {
   const own = (await currentStatus(ctx, group.id)) ?? group.status;
-  if (isForeignTag(own, target().runId)) throw new ForeignStatus(group.id, `GET by id showed '${own}'`);
+  if (isForeignTag(own, ctx.runId)) throw new ForeignStatus(group.id, `GET by id showed '${own}'`);
   ctx.cleanup.billingStatus(group.id, own);
   const world = new World();
   const record = new BillingGroupRecord(group.id, { is: own }, FORCED);
@@ -159,13 +158,13 @@ async function forceSomeStatus(
   own: string,
   groups: readonly ListedGroup[],
 ): Promise<string> {
-  const tag = forcedTag(target().runId, 'views');
+  const tag = forcedTag(ctx.runId, 'views');
   const put = await forceStatus(ctx, billingGroupId, tag);
   if (put.response.status < 400 || put.response.status > 499) {
     expectForced(ctx, put, billingGroupId);
     return tag;
   }
-  const { values, invented } = statusCandidates(groups, own, target().runId);
+  const { values, invented } = statusCandidates(groups, own, ctx.runId);
   const shown = values[0];
   const again = shown === undefined || invented ? undefined : await forceStatus(ctx, billingGroupId, shown);
   if (shown === undefined || again === undefined || (again.response.status >= 400 && again.response.status <= 499))

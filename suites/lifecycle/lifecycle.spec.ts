@@ -79,7 +79,7 @@ test(
       writes: true,
     },
     async (ctx) => {
-      const runId = target().runId;
+      const runId = ctx.runId;
       const play = async (cmds: Iterable<Command>): Promise<void> => {
         await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { ctx } }), cmds);
       };

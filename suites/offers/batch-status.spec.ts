@@ -60,7 +60,7 @@ test(
     },
     async (ctx) => {
       const t = target();
-      const [a, b, c] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
+      const [a, b, c] = fc.sample(offerWriteBodyArb(ctx.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
       if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
       const id = ctx.cleanup.newOfferId();
       const bookingId = `${id}-booking`;

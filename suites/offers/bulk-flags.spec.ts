@@ -29,7 +29,7 @@ function items(ctx: CheckContext): OfferBulkItem[] {
   for (const cancel of CHOICES)
     for (const settled of CHOICES)
       for (const noPayment of CHOICES) {
-        const base = offerWriteBody(target().runId);
+        const base = offerWriteBody(ctx.runId);
         const { noPayment: _n, ...offer } = base.offer ?? {};
         out.push({
           id: ctx.cleanup.newOfferId('flags'),

@@ -27,7 +27,7 @@ test(
       writes: true,
     },
     async (ctx) => {
-      const items = fc.array(bulkItemArb(target().runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
+      const items = fc.array(bulkItemArb(ctx.runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
       await checkProperty(
         ctx,
         [items],

@@ -61,7 +61,7 @@ for (const way of WAYS)
       async (ctx) => {
         await checkProperty(
           ctx,
-          [offerWriteBodyArb(target().runId, { cancel: false })],
+          [offerWriteBodyArb(ctx.runId, { cancel: false })],
           async (generated) => {
             // One booking of the test's own, so the two offers share it with nothing else the run writes.
             const bookingId = taggedId(ctx.runId, 'booking');

@@ -7,7 +7,6 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { target } from '../lib/target.ts';
 import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
 import { expectationsOf } from '../lib/readback.ts';
 
@@ -21,7 +20,7 @@ test(
       writes: true,
     },
     async (ctx) => {
-      const runId = target().runId;
+      const runId = ctx.runId;
       // Distinct references, so each offer's content is its own.
       const bodies = ['a', 'b'].map((k) => {
         const { settled: _s, ...body } = offerWriteBody(runId);

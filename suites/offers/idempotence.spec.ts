@@ -25,7 +25,7 @@ test(
     async (ctx) => {
       await checkProperty(
         ctx,
-        [offerWriteBodyArb(target().runId, { cancel: false })],
+        [offerWriteBodyArb(ctx.runId, { cancel: false })],
         async (body) => {
           // The first PUT must read as written before the second says anything: that is offer-upsert's rule.
           const { id, before } = await writeLiveOffer(ctx, body);

@@ -60,7 +60,7 @@ test(
       const t = target();
       const now = runNow();
       const nearNow = dateTimeArb({ min: now - HOUR, max: now + HOUR });
-      const bodies = fc.sample(offerWriteBodyArb(t.runId, { cancel: false, transportTimestamp: nearNow }), {
+      const bodies = fc.sample(offerWriteBodyArb(ctx.runId, { cancel: false, transportTimestamp: nearNow }), {
         seed: t.seed,
         numRuns: WRITTEN,
       });

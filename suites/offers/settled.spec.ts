@@ -9,7 +9,6 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { checkTest, test } from '../lib/check-test.ts';
-import { target } from '../lib/target.ts';
 import { awaitOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
 
 test(
@@ -22,7 +21,7 @@ test(
       writes: true,
     },
     async (ctx) => {
-      const { settled: _settled, ...base } = offerWriteBody(target().runId);
+      const { settled: _settled, ...base } = offerWriteBody(ctx.runId);
       const live = await writeLiveOffer(ctx, base);
       const id = live.id;
       let before = live.before;

@@ -11,7 +11,6 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/target.ts';
 import { operationById } from '../../specs/contract.ts';
 import { awaitOffer, createOffer, upsertOffer } from '../lib/offer-api.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
@@ -38,7 +37,7 @@ test(
     async (ctx) => {
       // The flags stay out: cancelling is offer-cancel's concern (and what an update does to a cancelled offer is not
       // shown), settled offer-settled's: one wrong flag fails its own check, not this one too.
-      const body = offerWriteBodyArb(target().runId, { cancel: false }).map(withoutSettled);
+      const body = offerWriteBodyArb(ctx.runId, { cancel: false }).map(withoutSettled);
       // The update writes at least one documented field, or there is nothing to see it change.
       const change = body.filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
       await checkProperty(
@@ -92,7 +91,7 @@ test(
     async (ctx) => {
       // Generated bodies leave fields out at random; this one writes all of them, so a field that never reads back
       // as written is found on every seed.
-      const body = withoutSettled(offerWriteBody(target().runId));
+      const body = withoutSettled(offerWriteBody(ctx.runId));
       const id = ctx.cleanup.newOfferId();
       const put = await upsertOffer(ctx, id, body);
       await awaitOffer(
@@ -119,7 +118,7 @@ test(
       writes: true,
     },
     async (ctx) => {
-      const complete = withoutSettled(offerWriteBody(target().runId));
+      const complete = withoutSettled(offerWriteBody(ctx.runId));
       const writeEdge = async ({ edge, offer, offset }: EdgeBody): Promise<void> => {
         const body: OfferWrite = { ...complete, offer: { ...complete.offer, ...offer } };
         const id = ctx.cleanup.newOfferId();
@@ -141,7 +140,7 @@ test(
           { batchIds: [batchId] },
         );
       };
-      await mapBoundedInOrder(offerEdgeBodies(target().runId), writeEdge);
+      await mapBoundedInOrder(offerEdgeBodies(ctx.runId), writeEdge);
     },
   ),
 );
