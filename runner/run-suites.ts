@@ -48,6 +48,8 @@ export interface SuiteRunOptions {
   /** Who named the report folder (--report-dir, FLIS_REPORT_DIR), for its errors. */
   reportDirFrom?: string;
   seed?: number;
+  /** One failing property to replay by its path (env FLIS_PATH, suites/lib/replay-path.ts). */
+  path?: string;
   runs?: number;
   runId?: string;
   /** The run's clock for request values (ms since epoch); a replay reuses the recorded one. */
@@ -109,6 +111,8 @@ function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.Pr
     FLIS_WRITES_SKIPPED_REASON: opts.writesSkippedReason ?? '',
     FLIS_RUN_ID: runId,
     FLIS_SEED: String(seed),
+    // Only the run's own --path: one left in the user's shell must not replay a path into another run.
+    FLIS_PATH: opts.path,
     FLIS_RUN_STARTED_AT: String(opts.startedAt ?? Date.now()),
     ...(opts.runs !== undefined ? { FLIS_RUNS: String(opts.runs) } : {}),
     ...(opts.visibilityTimeoutMs !== undefined ? { FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs) } : {}),

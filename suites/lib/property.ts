@@ -17,6 +17,7 @@ import { CheckFailure, type FailureDetails } from './check-failure.ts';
 import type { Exchange } from './exchange.ts';
 import { concurrency, settleBounded } from './parallel.ts';
 import { pollUntil, type PollResult, type Verdict } from './poll.ts';
+import { nextPropertyId, replayPathOf } from './replay-path.ts';
 import { target } from './target.ts';
 
 export interface PropertyOptions {
@@ -179,6 +180,8 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   options: PropertyOptions = {},
 ): Promise<void> {
   const t = target();
+  const propertyId = nextPropertyId(ctx.testInfo);
+  const replay = replayPathOf(propertyId, t.path);
   const numRuns = Math.max(1, options.numRuns ?? t.runs);
   const shrinkBudgetMs = options.shrinkBudgetMs ?? 8 * t.visibilityTimeoutMs;
   // Room for a second search with full deadlines, after a first one whose cut deadlines misled it.
@@ -203,9 +206,10 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
 
   /**
    * One fast-check search; `speculate`: its runs may use the cut deadline too, not only its shrinking. `from`: it
-   * starts at that run (one that failed side by side), replayed alone, and goes on with the runs after it.
+   * starts at that run (one that failed side by side), replayed alone, and goes on with the runs after it; or, a
+   * path, at the case a failure printed (--path).
    */
-  const search = async (speculate: boolean, from?: number): Promise<Search<Ts>> => {
+  const search = async (speculate: boolean, from?: number | string): Promise<Search<Ts>> => {
     const s: Omit<Search<Ts>, 'run'> = { firstFailureAt: 0 };
     const body = async (...args: Ts): Promise<void> => {
       // Once blocked or skipped, or past the shrink budget, the search ends: an interrupting precondition stops
@@ -241,7 +245,14 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     };
     const property = (fc.asyncProperty as (...a: unknown[]) => fc.IAsyncPropertyWithHooks<Ts>)(...arbitraries, body);
     try {
-      const run = await fc.check(property, { ...params, ...(from !== undefined ? { path: String(from) } : {}) });
+      // A path given to replay (--path) is the failing case itself: reported as it is, not shrunk on past it, so the
+      // replay shows the very failure that printed the path (a shrink cut short by its budget would go on otherwise).
+      const replaying = typeof from === 'string' ? { endOnFailure: true } : {};
+      const run = await fc.check(property, {
+        ...params,
+        ...(from !== undefined ? { path: String(from) } : {}),
+        ...replaying,
+      });
       // Only now: the body has filled `s` in while fast-check ran.
       return { ...s, run };
     } finally {
@@ -273,7 +284,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   // Side by side first, where the runs share nothing; a failure is then judged the sequential way: fast-check replays
   // the earliest failing run alone and goes on with the runs after it.
   let from: number | undefined;
-  if (options.independentRuns) {
+  if (options.independentRuns && replay === undefined) {
     const early = await earliestFailingRun(arbitraries, params, (args) => attempt(args, 'speculate'));
     if (!early) return;
     if (ctx.testInfo.expectedStatus === 'skipped') throw early.failure.error;
@@ -281,7 +292,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   }
   // A failure found under cut deadlines that the full deadline does not confirm: search again with full deadlines.
   for (const speculate of [true, false]) {
-    const s = await search(speculate, speculate ? from : undefined);
+    const s = await search(speculate, replay ?? (speculate ? from : undefined));
     if (s.skipped) throw s.skipped;
     if (s.blocked) throw s.blocked;
     if (!s.run.failed) {
@@ -295,7 +306,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
       return;
     }
     const reported = await judge(s);
-    if (reported) throw failureOf(ctx, s, reported, shrinkBudgetMs, speculate ? (from ?? 0) : 0);
+    if (reported) throw failureOf(ctx, s, reported, shrinkBudgetMs, speculate ? (from ?? 0) : 0, propertyId);
   }
 }
 
@@ -352,6 +363,7 @@ function failureOf<Ts>(
   shrinkBudgetMs: number,
   /** The run a search replayed from: the runs before it passed side by side. */
   from: number,
+  propertyId: string,
 ): CheckFailure {
   const t = target();
   const { run, first, firstFailureAt } = s;
@@ -368,6 +380,7 @@ function failureOf<Ts>(
       ...details,
       exchanges: compactPolls(reported.failure.exchanges),
       property: {
+        id: propertyId,
         seed: run.seed,
         path: (reported.shrunk ? run.counterexamplePath : run.counterexamplePath?.split(':')[0]) ?? '',
         counterexample: fc.stringify(reported.failure.args),

@@ -18,6 +18,8 @@ export interface Target {
   seed: number;
   runs: number;
   visibilityTimeoutMs: number;
+  /** FLIS_PATH: one failing property's path to replay (suites/lib/replay-path.ts). */
+  path?: string;
   /** FLIS_WORLD_MODEL=off: the world model (suites/lib/world/) is left out, for the bench's side-by-side figure. */
   worldModelOff?: true;
 }
@@ -51,6 +53,7 @@ export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
     seed: intFrom(env, 'FLIS_SEED', 42),
     runs: intFrom(env, 'FLIS_RUNS', 20),
     visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', 10_000),
+    ...(env.FLIS_PATH ? { path: env.FLIS_PATH } : {}),
     ...(env.FLIS_WORLD_MODEL === 'off' ? { worldModelOff: true as const } : {}),
   };
 }
