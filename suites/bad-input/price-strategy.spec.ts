@@ -10,11 +10,10 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer } from '../lib/offer-api.ts';
-import { skip } from '../lib/index.ts';
 
 const ENUM: readonly unknown[] = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null];
 

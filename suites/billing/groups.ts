@@ -5,13 +5,12 @@
  * groups (sorted by id), so parallel tests never force the same group.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { statusOf } from '../lib/cleanup.ts';
 import { isForcedTag } from '../lib/forced-tag.ts';
 import type { GroupFacts } from '../generators/billing-filter.ts';
 import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
-import { skip } from '../lib/index.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface ListedGroup extends GroupFacts {
   id: string;

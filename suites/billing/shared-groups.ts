@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { operationById } from '../../specs/contract.ts';
 import { statusOf } from '../lib/cleanup.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import type { CheckContext } from '../lib/index.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { isForeignTag } from '../lib/forced-tag.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/property.ts';

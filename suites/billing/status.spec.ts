@@ -22,8 +22,7 @@ import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated
 import { operationById } from '../../specs/contract.ts';
 import { billingGroupStatusUpdateItemArb } from '../generators/billing-group-status-update-item.ts';
 import { CheckFailure } from '../lib/check-failure.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
 import { checkProperty } from '../lib/property.ts';
@@ -41,7 +40,6 @@ import {
   forceStatus,
   removeStatus,
 } from './status.ts';
-import { skip } from '../lib/index.ts';
 
 test.describe.configure({ mode: 'default' });
 

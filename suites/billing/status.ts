@@ -7,11 +7,10 @@
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { statusOf } from '../lib/cleanup.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
-import { skip } from '../lib/index.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 /** The id of the group a GET /billingGroups/{id} answered with, when it is another one. */
 export function otherGroupId(x: Exchange, billingGroupId: string): string | undefined {

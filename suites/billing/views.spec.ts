@@ -17,7 +17,7 @@
  * filter leaving out a match) blocks this check by that owner.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
 import { WHOLE_INVOICE_SINCE } from '../lib/whole-list.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
@@ -26,7 +26,6 @@ import { World, worldModelOn } from '../lib/world/world.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
 import { groupsForRun } from './shared-groups.ts';
 import { currentStatus, expectForced, forceStatus, removeStatus } from './status.ts';
-import { skip } from '../lib/index.ts';
 
 /** Each invoice costs two reads a comparison: enough to meet every kind of invoice, few enough for a large deployment. */
 const MAX_INVOICES = 30;

@@ -29,12 +29,11 @@ import type { AuthMode, CallOptions } from '../lib/client.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { mapBounded } from '../lib/parallel.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writes.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { placeholderParams, validLookingBody } from '../lib/fixtures.ts';
 import { cancelLater } from '../lib/offer-api.ts';
 import { nearMissTokens } from '../lib/near-miss-tokens.ts';
 import { SharedRecords, prepareServed } from './served-requests.ts';
-import { skip } from '../lib/index.ts';
 
 /** Spec 7 shows no error status codes: any 4xx refuses; a 2xx lets the request through, a 5xx is no answer. */
 const refused = (status: number): boolean => status >= 400 && status < 500;

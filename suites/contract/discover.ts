@@ -6,9 +6,8 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import { wholeListQuery } from '../lib/whole-list.ts';
-import { skip } from '../lib/index.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface Listed {
   id: string;

@@ -26,14 +26,13 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { BookingEventNeighbour } from '../lib/world/booking-events.ts';
 import { TransportOrderRecord } from '../lib/world/transport-orders.ts';
 import { World, worldModelOn } from '../lib/world/world.ts';
-import { skip } from '../lib/index.ts';
 
 type Json = Record<string, unknown>;
 

@@ -8,9 +8,8 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { scenarioFor } from './scenarios.ts';
-import { skip } from '../lib/index.ts';
 
 const meta = (op: Operation) => ({ check: 'json-content-type', clause: 'spec 4', operation: op });
 

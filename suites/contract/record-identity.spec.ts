@@ -18,14 +18,13 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/property.ts';
 import { offerBulkItem, offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { cancelOffer } from '../lib/offer-api.ts';
 import { listedOfferIds, otherOfferIds } from '../lib/offer-identity.ts';
 import { wholeListQuery } from '../lib/whole-list.ts';
-import { skip } from '../lib/index.ts';
 
 /** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
 const PER_KIND = 3;

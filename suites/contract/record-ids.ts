@@ -11,12 +11,11 @@
 import { fillPath, operations, type Operation } from '../../specs/contract.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { putOffer } from '../lib/offer-api.ts';
-import { skip } from '../lib/index.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 type Json = Record<string, unknown>;
 

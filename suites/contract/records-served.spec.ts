@@ -10,10 +10,9 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/property.ts';
 import { resolveIds } from './record-ids.ts';
-import { skip } from '../lib/index.ts';
 
 const NOT_THERE = new Set([404, 405, 410]);
 /** The one record GET whose being served batch-status owns. */

@@ -10,11 +10,10 @@
  */
 import type { SchemaName } from '../../schemas/registry.ts';
 import { operations, type Operation } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import { is2xx } from '../lib/exchange.ts';
 import { hasTimestamps, notUtc, timestampsOf } from './date-time-fields.ts';
 import { scenarioFor } from './scenarios.ts';
-import { skip } from '../lib/index.ts';
 
 const judged = operations().filter((o) => o.documented && o.responseSchema && hasTimestamps(o.responseSchema));
 

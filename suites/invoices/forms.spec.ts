@@ -8,11 +8,10 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { allInvoices } from './invoices.ts';
-import { skip } from '../lib/index.ts';
 
 test(
   ...checkTest(

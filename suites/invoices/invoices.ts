@@ -4,10 +4,9 @@
  * leaves no invoice out, so a check's own parameters alone narrow the answer.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { narrowedListQuery } from '../lib/whole-list.ts';
-import { skip } from '../lib/index.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface ListedInvoice {
   id: string;

@@ -5,9 +5,8 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import { allInvoices } from './invoices.ts';
-import { skip } from '../lib/index.ts';
 
 const MAX_READS = 100;
 

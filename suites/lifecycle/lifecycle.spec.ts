@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { expectationsOf } from '../lib/readback.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { BulkCommand } from './commands/bulk.ts';

@@ -7,7 +7,7 @@
 import type fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import type { OfferBulkItem } from '../../schemas/types.generated.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import type { CheckContext } from '../lib/index.ts';
 import {
   awaitOffer,
   bulkControl,

@@ -16,8 +16,7 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import type { Severity } from '../lib/check-failure.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';

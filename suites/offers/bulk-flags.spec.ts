@@ -12,13 +12,11 @@ import type { OfferBulkItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offer-api.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
-import { skip } from '../lib/index.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;

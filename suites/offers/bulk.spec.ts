@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { bulkItemArb } from '../generators/bulk-item.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, bulkWriteOffers, writeControl } from '../lib/offer-api.ts';

@@ -6,7 +6,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
 import { expectationsOf } from '../lib/readback.ts';
 

@@ -14,7 +14,7 @@ import { runNow } from '../lib/clock.ts';
 import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, upsertOffer } from '../lib/offer-api.ts';

@@ -8,7 +8,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { awaitOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
 
 test(

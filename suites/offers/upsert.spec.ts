@@ -9,7 +9,7 @@
 import { offerEdgeBodies, type EdgeBody } from '../generators/offer-edge-bodies.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { operationById } from '../../specs/contract.ts';
 import { awaitOffer, createOffer, upsertOffer } from '../lib/offer-api.ts';

@@ -6,7 +6,7 @@
  * still counts as "fired" here.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import {
   allocatedBooking,
   deadlineMs,
@@ -16,7 +16,6 @@ import {
   typeIsOrUnjudged,
   withReceiver,
 } from './receiving.ts';
-import { skip } from '../lib/index.ts';
 
 const upsertBooking = operationById('upsertBooking');
 

@@ -10,9 +10,8 @@
  * travels in a header, which is not shown either). The {type, payload} shape
  * is the convention this project checks, not a sentence of the spec.
  */
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import { allocatedBooking, concerns, deadlineMs, putBooking, putBookingEvent, withReceiver } from './receiving.ts';
-import { skip } from '../lib/index.ts';
 
 test(
   ...checkTest(

@@ -4,7 +4,7 @@
  * firing (and, where the envelope names it, the type) is judged.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import {
   deadlineMs,
   deliveriesAbout,
