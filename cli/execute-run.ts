@@ -124,6 +124,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       ...(limits.checkTimeoutMs !== undefined ? { checkTimeoutMs: limits.checkTimeoutMs } : {}),
       ...(plan.suites ? { suites: plan.suites } : {}),
       ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
+      ...(plan.path ? { path: plan.path } : {}),
       ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
       ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
       workers: runWorkers(plan.workers, roundTripMs),

@@ -20,6 +20,7 @@ import type { RunLimits } from '../runner/run-limits.ts';
 import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
+import { parseReplayPath } from '../suites/lib/replay-path.ts';
 import { flagOrEnv, flagOrEnvValue, intOption, listOption, reportDirOf, sourceName } from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
@@ -48,6 +49,7 @@ export const runOptionSpec = {
   shard: { type: 'string' },
   record: { type: 'string' },
   cassette: { type: 'string' },
+  path: { type: 'string' },
   ...embeddedOptionSpec,
 } as const;
 
@@ -86,6 +88,8 @@ export interface RunPlan {
   reproduce?: string;
   suites?: string[];
   seed?: number;
+  /** --path (FLIS_PATH): the one failing property to replay by its path, `<property id>:<path>`. */
+  path?: string;
   runs?: number;
   visibilityTimeoutMs?: number;
   workers?: number;
@@ -202,6 +206,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     intOption(seedIn.name, seedIn.raw, { max: 2 ** 31 - 1 }) ??
     (record || target.embedded ? newSeed() : undefined);
   const runs = replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 });
+  const path = command === 'run' ? replayPathOption(flagOrEnvValue('path', str(v.path), env, 'FLIS_PATH')) : undefined;
   const concurrency = intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 });
   const visibilityTimeoutMs = intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 });
   // A recorded or replayed run uses one worker, so repeated requests keep their recorded order.
@@ -233,6 +238,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     ...optional('record', record ? resolve(record) : undefined),
     ...optional('suites', suites),
     ...optional('seed', seed),
+    ...optional('path', path),
     ...optional('runs', runs),
     ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
     ...optional('workers', workers),
@@ -253,6 +259,16 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
         : undefined,
     ),
   };
+}
+
+/** A property path to replay, as a failure prints it; anything else is refused naming the setting (exit 2). */
+function replayPathOption(given: { raw: string | undefined; name: string }): string | undefined {
+  if (given.raw === undefined || given.raw === '') return undefined;
+  if (!parseReplayPath(given.raw))
+    throw new UsageError(
+      `${sourceName(given.name)} must be a failing property's id and path as its failure prints them (e.g. 0f3a9c-7b21.1:3:1:0); got '${given.raw}'`,
+    );
+  return given.raw.trim();
 }
 
 /** `{ [key]: value }` when the value is given, `{}` otherwise: the plan holds no `undefined`. */

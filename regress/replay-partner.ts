@@ -13,7 +13,7 @@ import { encodeBody, jsonValue } from '../recorder/body.ts';
 import type { LocatedExchange, QueryMap, RecordedRequest, RecordedResponse } from '../recorder/cassette-format.ts';
 import { fileParts, parseExchange } from '../recorder/cassette-reader.ts';
 import { matchOperation, type Operation, operations } from '../specs/contract.ts';
-import { toCurl } from '../suites/lib/curl.ts';
+import { toCurl } from '../suites/lib/worker/curl.ts';
 import { pollUntil } from '../suites/lib/poll.ts';
 import { IdMap, idsIn, mapStrings, stringsIn } from './ids.ts';
 import { type Answer, type Finding, judge, SETTLING, verdictOf } from './judge.ts';

@@ -17,7 +17,7 @@
 import type { SchemaName } from '../schemas/registry.ts';
 import { openapiDocument, operations, type Operation } from '../specs/contract.ts';
 import { isForcedTag } from '../suites/lib/forced-tag.ts';
-import type { BodyStats, Direction, Observations, OperationStats } from '../suites/lib/observations.ts';
+import type { BodyStats, Direction, Observations, OperationStats } from '../suites/lib/worker/observations.ts';
 import { inferSchema, type JsonSchema } from './infer-schema.ts';
 import { documentedPaths, lookup, shownValues } from './schema-walk.ts';
 

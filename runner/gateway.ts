@@ -20,13 +20,13 @@ import type { Dispatcher } from 'undici';
 import { IDEMPOTENT_METHODS, isConnectionReset } from '../errors/connection-reset.ts';
 import type { Connection } from '../net/types.ts';
 import { emptyStats, type GatewayStats, ThrottlePause } from './gateway-stats.ts';
-import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/gateway-answer.ts';
+import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/worker/gateway-answer.ts';
 import { forwardRequestHeaders, forwardResponseHeaders } from '../recorder/upstream.ts';
 import { describeNetworkError } from './probe-target.ts';
 import { RateLimit, Slots, sleep } from './rate-limit.ts';
 import { throttleDelay } from './throttle.ts';
 
-export { GATEWAY_HEADER } from '../suites/lib/gateway-answer.ts';
+export { GATEWAY_HEADER } from '../suites/lib/worker/gateway-answer.ts';
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import type { NetworkFacts } from '../reporting/certificate.ts';
 import { clearReportFolder } from '../reporting/report-folder.ts';
-import { redactText } from '../suites/lib/redact.ts';
+import { redactText } from '../suites/lib/worker/redact.ts';
 import {
   DEFAULT_CHECK_TIMEOUT_MS,
   DEFAULT_CONCURRENCY,
@@ -56,6 +56,8 @@ export interface SuiteRunOptions {
   /** Who named the report folder (--report-dir, FLIS_REPORT_DIR), for its errors. */
   reportDirFrom?: string;
   seed?: number;
+  /** One failing property to replay by its path (env FLIS_PATH, suites/lib/replay-path.ts). */
+  path?: string;
   runs?: number;
   runId?: string;
   /** The run's clock for request values (ms since epoch); a replay reuses the recorded one. */
@@ -150,6 +152,8 @@ function suiteVariables(
     FLIS_WRITES_SKIPPED_REASON: opts.writesSkippedReason ?? '',
     FLIS_RUN_ID: runId,
     FLIS_SEED: String(seed),
+    // Only the run's own --path: one left in the user's shell must not replay a path into another run.
+    FLIS_PATH: opts.path,
     FLIS_RUN_STARTED_AT: String(opts.startedAt ?? Date.now()),
     FLIS_RUNS: String(opts.runs ?? DEFAULT_RUNS),
     FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS),

@@ -32,6 +32,7 @@ Target (default: the embedded mock):
 Selection and reproduction:
   --suite NAMES            comma-separated suites (${'${suites}'})             [env FLIS_SUITES]
   --seed N                 fast-check seed; printed and written to the reports [env FLIS_SEED]
+  --path ID:PATH           replay one failing property at the path its failure printed [env FLIS_PATH]
   --runs N                 fast-check runs per property                        [env FLIS_RUNS]
   --visibility-timeout MS  how long to poll for an asynchronous write to show (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
 

@@ -14,7 +14,7 @@
  * response-schema's.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
 
 const PREFIX = '/apis/v0';

@@ -14,7 +14,7 @@ import { operationById, operations, type Operation, type QueryParam } from '../.
 import type { CallOptions } from '../lib/client.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from '../lib/fixtures.ts';
 import { cancelLater } from '../lib/offer-api.ts';

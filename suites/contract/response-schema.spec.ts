@@ -5,7 +5,7 @@
  */
 import { operations } from '../../specs/contract.ts';
 import { responseClauses } from './clauses.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { scenarioFor } from './scenarios.ts';
 
 for (const op of operations().filter((o) => o.documented)) {

@@ -10,7 +10,7 @@
  */
 import type { SchemaName } from '../../schemas/registry.ts';
 import { operations, type Operation } from '../../specs/contract.ts';
-import { checkTest, test, skipTest } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import { is2xx } from '../lib/exchange.ts';
 import { hasTimestamps, notUtc, timestampsOf } from './date-time-fields.ts';
 import { scenarioFor } from './scenarios.ts';
@@ -25,7 +25,10 @@ for (const op of judged) {
       const schema = op.responseSchema as SchemaName;
       const seen = answers.flatMap((x) => timestampsOf(schema, x.response.body).map((t) => ({ ...t, x })));
       if (seen.length === 0)
-        skipTest(ctx, `no timestamp to judge: the 2xx answers of ${opLabel(op)} carried none (an empty list?)`);
+        skip.nothingToJudge(
+          ctx,
+          `no timestamp to judge: the 2xx answers of ${opLabel(op)} carried none (an empty list?)`,
+        );
       const bad = seen.map((t) => ({ ...t, why: notUtc(t.value) })).filter((t) => t.why !== undefined);
       const first = bad[0];
       if (!first) return;

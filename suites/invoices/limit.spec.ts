@@ -8,7 +8,7 @@
  * Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { allInvoices, listInvoices } from './invoices.ts';
 

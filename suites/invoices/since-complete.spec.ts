@@ -14,7 +14,7 @@
  * Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { allInvoices, listInvoices, sinceQueries, type ListedInvoice, type SinceQuery } from './invoices.ts';
 

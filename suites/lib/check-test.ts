@@ -22,8 +22,8 @@ import { CheckFailure, formatFailure, withoutFrames } from './check-failure.ts';
 import { Cleanup } from './cleanup.ts';
 import { FlisClient } from './client.ts';
 import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
-import { Observer, operationIdOf } from './observer.ts';
-import { redactText, secretsWithDerived } from './redact.ts';
+import { Observer, operationIdOf } from './worker/observer.ts';
+import { redactText, secretsWithDerived } from './worker/redact.ts';
 import { target } from './target.ts';
 
 /**
@@ -212,10 +212,4 @@ export function checkTest<C extends CheckId>(
       }
     },
   ];
-}
-
-/** Skip the running test (nothing to judge on this deployment), saying why. */
-export function skipTest(ctx: CheckContext, reason: string): never {
-  ctx.testInfo.skip(true, reason);
-  throw new Error(`unreachable: the test was skipped (${reason})`);
 }

@@ -3,7 +3,7 @@
  * check is about (HTTP semantics: a server does not fail on a request it can
  * judge). checkTest runs it over every exchange of every test, after cleanup.
  */
-import { secretsWithDerived } from './redact.ts';
+import { secretsWithDerived } from './worker/redact.ts';
 import { matchOperation, operationById, type Operation } from '../../specs/contract.ts';
 import type { ClauseId } from '../../specs/check-ids.ts';
 import { Check, type CheckMeta } from './check.ts';

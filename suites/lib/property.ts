@@ -10,13 +10,14 @@
  * Its runs wait with the deadlines of suites/lib/visibility-deadline.ts: cut
  * ones while searching and shrinking, the full one before a failure is reported.
  */
-import { secretsWithDerived } from './redact.ts';
+import { secretsWithDerived } from './worker/redact.ts';
 import fc from 'fast-check';
 import { CheckBlocked } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
 import { CheckFailure, type FailureDetails } from './check-failure.ts';
 import type { Exchange } from './exchange.ts';
 import { concurrency, settleBounded } from './parallel.ts';
+import { nextPropertyId, replayPathOf } from './replay-path.ts';
 import { target } from './target.ts';
 import { type DeadlineMode, underDeadlines } from './visibility-deadline.ts';
 
@@ -107,6 +108,8 @@ interface Reported<Ts> {
 /** A property under check: what each of its runs and searches needs. */
 interface PropertyCheck<Ts extends [unknown, ...unknown[]]> {
   ctx: CheckContext;
+  /** The property's id within its test (suites/lib/replay-path.ts): what --path names. */
+  id: string;
   arbitraries: Arbs<Ts>;
   predicate: (...args: Ts) => Promise<void>;
   /** fast-check's seed (the target's) and number of runs. */
@@ -124,18 +127,20 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   const numRuns = Math.max(1, options.numRuns ?? t.runs);
   const p: PropertyCheck<Ts> = {
     ctx,
+    id: nextPropertyId(ctx.testInfo),
     arbitraries,
     predicate,
     params: { seed: t.seed, numRuns },
     shrinkBudgetMs: options.shrinkBudgetMs ?? 8 * t.visibilityTimeoutMs,
   };
+  const replay = replayPathOf(p.id, t.path);
   // Room for a second search with full deadlines, after a first one whose cut deadlines misled it.
   const waits = numRuns * (options.waitsPerRun ?? 1) + 3;
   ctx.testInfo.setTimeout(ctx.testInfo.timeout + waits * t.visibilityTimeoutMs + 2 * p.shrinkBudgetMs);
   // Side by side first, where the runs share nothing; a failure is then judged the sequential way: fast-check replays
   // the earliest failing run alone and goes on with the runs after it.
   let from: number | undefined;
-  if (options.independentRuns) {
+  if (options.independentRuns && replay === undefined) {
     const early = await earliestFailingRun(arbitraries, p.params, (args) => attempt(p, args, 'speculate'));
     if (!early) return;
     if (ctx.testInfo.expectedStatus === 'skipped') throw early.failure.error;
@@ -144,7 +149,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   // A failure found under cut deadlines that the full deadline does not confirm: search again with full deadlines.
   for (const speculate of [true, false]) {
     const replayedFrom = speculate ? from : undefined;
-    const s = await search(p, speculate, replayedFrom);
+    const s = await search(p, speculate, replay ?? replayedFrom);
     if (s.skipped) throw s.skipped;
     if (s.blocked) throw s.blocked;
     if (!s.run.failed) {
@@ -183,16 +188,24 @@ function asyncPropertyOf<Ts extends [unknown, ...unknown[]]>(
 
 /**
  * One fast-check search; `speculate`: its runs may use the cut deadline too, not only its shrinking. `from`: it
- * starts at that run (one that failed side by side), replayed alone, and goes on with the runs after it.
+ * starts at that run (one that failed side by side), replayed alone, and goes on with the runs after it; or, a
+ * path, at the case a failure printed (--path).
  */
 async function search<Ts extends [unknown, ...unknown[]]>(
   p: PropertyCheck<Ts>,
   speculate: boolean,
-  from?: number,
+  from?: number | string,
 ): Promise<Search<Ts>> {
   const s: SearchState<Ts> = { firstFailureAt: 0 };
   const property = asyncPropertyOf(p.arbitraries, (...args: Ts) => tryCandidate(p, s, speculate, args));
-  const run = await fc.check(property, { ...p.params, ...(from !== undefined ? { path: String(from) } : {}) });
+  // A path given to replay (--path) is the failing case itself: reported as it is, not shrunk on past it, so the
+  // replay shows the very failure that printed the path (a shrink cut short by its budget would go on otherwise).
+  const replaying = typeof from === 'string' ? { endOnFailure: true } : {};
+  const run = await fc.check(property, {
+    ...p.params,
+    ...(from !== undefined ? { path: String(from) } : {}),
+    ...replaying,
+  });
   // Only now: the candidates have filled `s` in while fast-check ran.
   return { ...s, run };
 }
@@ -347,6 +360,7 @@ function failureOf<Ts extends [unknown, ...unknown[]]>(
       ...details,
       exchanges: compactPolls(reported.failure.exchanges),
       property: {
+        id: p.id,
         seed: run.seed,
         path: (reported.shrunk ? run.counterexamplePath : run.counterexamplePath?.split(':')[0]) ?? '',
         counterexample: fc.stringify(reported.failure.args),

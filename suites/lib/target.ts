@@ -17,7 +17,7 @@ export interface Target {
   baseUrl: string;
   /** The deployment's own base URL, as exchanges, failure records and curl commands show it; baseUrl when absent. */
   publicBaseUrl?: string;
-  /** The nonce of the gateway's own answers (suites/lib/gateway-answer.ts); absent without a gateway. */
+  /** The nonce of the gateway's own answers (suites/lib/worker/gateway-answer.ts); absent without a gateway. */
   gatewayNonce?: string;
   token: string;
   deployment: string;
@@ -27,6 +27,8 @@ export interface Target {
   seed: number;
   runs: number;
   visibilityTimeoutMs: number;
+  /** FLIS_PATH: one failing property's path to replay (suites/lib/replay-path.ts). */
+  path?: string;
   /** FLIS_WORLD_MODEL=off: the world model (suites/lib/world/) is left out, for the bench's side-by-side figure. */
   worldModelOff?: true;
 }
@@ -60,6 +62,7 @@ export function readTarget(env: SuiteEnv = process.env): Target {
     seed: intFrom(env, 'FLIS_SEED', DEFAULT_SEED),
     runs: intFrom(env, 'FLIS_RUNS', DEFAULT_RUNS),
     visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', DEFAULT_VISIBILITY_TIMEOUT_MS),
+    ...(env.FLIS_PATH ? { path: env.FLIS_PATH } : {}),
     ...(env.FLIS_WORLD_MODEL === 'off' ? { worldModelOff: true as const } : {}),
   };
 }

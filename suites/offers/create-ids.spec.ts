@@ -6,8 +6,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import { target } from '../lib/target.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
 import { expectationsOf } from '../lib/readback.ts';
 
@@ -19,27 +18,27 @@ test(
       title: 'two POST /offers create two offers under two ids, and the first keeps its content',
       writes: true,
     },
-    async (flow) => {
-      const runId = target().runId;
+    async (ctx) => {
+      const runId = ctx.runId;
       // Distinct references, so each offer's content is its own.
       const bodies = ['a', 'b'].map((k) => {
         const { settled: _s, ...body } = offerWriteBody(runId);
         return { ...body, offer: { ...body.offer, references: [taggedId(runId, `create-${k}`)] } };
       });
-      const [a, b] = [await createOffer(flow, bodies[0]!), await createOffer(flow, bodies[1]!)];
+      const [a, b] = [await createOffer(ctx, bodies[0]!), await createOffer(ctx, bodies[1]!)];
       if (a.id === b.id)
-        flow.check.fail(`two POST /offers with different bodies both answered id ${a.id}: POST creates an offer`, {
+        ctx.check.fail(`two POST /offers with different bodies both answered id ${a.id}: POST creates an offer`, {
           exchanges: [a.exchange, b.exchange],
           pointer: '/id',
         });
       for (const [i, created] of [a, b].entries())
         await awaitOffer(
-          flow,
+          ctx,
           created.id,
           expectationsOf(bodies[i]!, { created: true }),
           `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
           undefined,
-          { batchIds: created.batchIds, control: () => writeControl(flow, bodies[i]!) },
+          { batchIds: created.batchIds, control: () => writeControl(ctx, bodies[i]!) },
         );
     },
   ),

@@ -7,7 +7,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, readOffer, upsertOffer, writeLiveOffer, writtenVersion } from '../lib/offer-api.ts';
@@ -21,29 +21,29 @@ test(
       title: 'the same PUT twice leaves one offer with the same content',
       writes: true,
     },
-    async (flow) => {
+    async (ctx) => {
       await checkProperty(
-        flow,
-        [offerWriteBodyArb(target().runId, { cancel: false })],
+        ctx,
+        [offerWriteBodyArb(ctx.runId, { cancel: false })],
         async (body) => {
           // The first PUT must read as written before the second says anything: that is offer-upsert's rule.
-          const { id, before } = await writeLiveOffer(flow, body);
-          const second = await upsertOffer(flow, id, body);
+          const { id, before } = await writeLiveOffer(ctx, body);
+          const second = await upsertOffer(ctx, id, body);
           await awaitOffer(
-            flow,
+            ctx,
             id,
             expectationsOf(body, { created: true }),
             'does not hold what the repeated PUT wrote',
             undefined,
             { before, batchIds: second.batchIds },
           );
-          const read = await readOffer(flow, id);
+          const read = await readOffer(ctx, id);
           const version = (o: Record<string, unknown>) => JSON.stringify(o.offerVersion);
           const seen = writtenVersion(read, expectationsOf(body, { created: true }));
           const written = seen ? version(seen) : undefined;
           const copies = read.versions.filter((o) => version(o) === written).length;
           if (copies > 1)
-            flow.check.fail(
+            ctx.check.fail(
               `GET /offers/${id} answers ${copies} offers with that id after the same PUT twice; an upsert keeps one`,
               { exchanges: [read.exchange] },
             );

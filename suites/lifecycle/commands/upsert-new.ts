@@ -11,8 +11,8 @@ export class UpsertNewCommand implements OfferCommand {
     return m.offers.length < MAX_OFFERS;
   }
   async run(m: OfferModel, real: Real): Promise<void> {
-    const id = real.flow.cleanup.newOfferId();
-    const { batchIds } = await upsertOffer(real.flow, id, this.body);
+    const id = real.ctx.cleanup.newOfferId();
+    const { batchIds } = await upsertOffer(real.ctx, id, this.body);
     upsertModel(m, {
       id,
       expectations: expectationsOf(this.body, { created: true }),
