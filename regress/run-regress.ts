@@ -5,7 +5,7 @@ import type { PartnerReport, RegressReport } from './types.ts';
 
 export interface RegressRunOptions {
   deployment: string;
-  shard?: string;
+  shard?: string | undefined;
   /** Told when a partner starts and ends (progress on long runs). */
   progress?: (line: string) => void;
   interruptedBy?: () => string | undefined;

@@ -25,11 +25,11 @@ export interface RunReportsInput {
   subject: CertificateSubject;
   facts: Omit<RunFacts, 'cassettes'>;
   /** Cassettes of client traffic to check and count as drift sources (flis certify). */
-  cassettes?: string[];
+  cassettes?: string[] | undefined;
   /** The operations the partner says its client integrates (flis certify --require-operations, --partner-profile). */
-  clientClaim?: ClientClaim;
+  clientClaim?: ClientClaim | undefined;
   /** The client command against each conformant variant of the embedded mock (flis certify --client-command). */
-  robustness?: RobustnessRow[];
+  robustness?: RobustnessRow[] | undefined;
   /** Extra traffic summaries (the shards' observations, for flis merge). */
   observations?: Observations[];
   secrets: readonly string[];
