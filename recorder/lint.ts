@@ -23,7 +23,7 @@ export interface LintReport {
   file: string;
   exchanges: number;
   findings: LintFinding[];
-  tail?: CassetteTail;
+  tail?: CassetteTail | undefined;
 }
 
 /**
@@ -61,5 +61,5 @@ export function lintCassette(file: string, judge?: ExchangeJudge): LintReport {
       });
     }
   });
-  return { file, exchanges: walked.exchanges, findings, ...(walked.tail ? { tail: walked.tail } : {}) };
+  return { file, exchanges: walked.exchanges, findings, tail: walked.tail };
 }
