@@ -206,8 +206,8 @@ export function judge(x: JudgeInput): Finding[] {
     {
       operationId: opId,
       request: '',
-      a: { status: recorded.status, ...(recorded.body !== undefined ? { body: recorded.body } : {}) },
-      b: { status: now.status, ...(now.body !== undefined ? { body: now.body } : {}) },
+      a: { status: recorded.status, body: recorded.body },
+      b: { status: now.status, body: now.body },
     },
   ]);
   for (const d of shape) {
