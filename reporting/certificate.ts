@@ -337,7 +337,9 @@ export interface CertificateInput {
   facts: RunFacts;
   date?: Date;
   /** A partner's certificate: the client's usage (absent when no cassette was given) and what the partner claims. */
-  client?: { usage?: ClientUsage; claim?: ClientClaim; robustness?: RobustnessRow[] };
+  client?:
+    | { usage?: ClientUsage | undefined; claim?: ClientClaim | undefined; robustness?: RobustnessRow[] | undefined }
+    | undefined;
 }
 
 function scopeOf(outcomes: readonly CheckOutcome[], facts: RunFacts, coverage: Matrix['coverage']): VerdictScope {

@@ -52,14 +52,14 @@ export function writeRunReports(input: RunReportsInput): RunReports {
   // A partner's certificate judges the partner's client apart from the service.
   const client = input.subject.partner
     ? {
-        ...(input.cassettes?.length ? { usage: clientUsage(input.cassettes) } : {}),
-        ...(input.clientClaim ? { claim: input.clientClaim } : {}),
-        ...(input.robustness ? { robustness: input.robustness } : {}),
+        usage: input.cassettes?.length ? clientUsage(input.cassettes) : undefined,
+        claim: input.clientClaim,
+        robustness: input.robustness,
       }
     : undefined;
   const certificate = writeCertificate(
     input.reportDir,
-    { run: { outcomes, errors: run.errors }, subject: input.subject, facts, ...(client ? { client } : {}) },
+    { run: { outcomes, errors: run.errors }, subject: input.subject, facts, client },
     input.secrets,
   );
   const clientTraffic = (input.cassettes ?? []).map(observationsFromCassette);
