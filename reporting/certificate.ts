@@ -158,6 +158,7 @@ function clipExchanges(exchanges: FailureRecord['exchanges']): FailureRecord['ex
 function failureOf(o: CheckOutcome, id: string): CertificateFailure {
   const r = o.record;
   const clause = r?.clause ?? o.clause ?? '';
+  const operationId = r?.operationId ?? o.blamed[0] ?? o.operation;
   return {
     id,
     title: o.title,
@@ -170,9 +171,7 @@ function failureOf(o: CheckOutcome, id: string): CertificateFailure {
     exchanges: clipExchanges(r?.exchanges ?? []),
     source: o.id.startsWith('traffic:') ? 'traffic' : 'suite',
     ...(o.id.startsWith('traffic:') ? {} : { testId: o.id }),
-    ...((r?.operationId ?? o.blamed[0] ?? o.operation)
-      ? { operationId: r?.operationId ?? o.blamed[0] ?? o.operation }
-      : {}),
+    ...(operationId ? { operationId } : {}),
     ...(r?.pointer !== undefined ? { pointer: r.pointer } : {}),
     ...(r?.schemaPath ? { schemaPath: r.schemaPath } : {}),
     ...(r?.rerun ? { rerun: r.rerun } : {}),
