@@ -198,7 +198,7 @@ async function judgeClient(
   return { cassettes, robustness };
 }
 
-/** What the certificate and drift report are written from; the subject and facts are written out as they stand. */
+/** What the certificate and drift report are written from. */
 function runReportsInput(
   plan: RunPlan,
   live: Reached,
@@ -215,7 +215,7 @@ function runReportsInput(
     subject: {
       deployment: target.name,
       baseUrl: live.publicBaseUrl,
-      ...(plan.partner ? { partner: plan.partner } : {}),
+      partner: plan.partner || undefined,
     },
     facts: {
       seed: result.seed,
@@ -223,8 +223,8 @@ function runReportsInput(
       // Naming every suite is running them all: the verdict's scope is not narrowed by it.
       suites: !suites || suiteNames().every((n) => suites.includes(n)) ? 'all' : suites,
       allowWrites: target.allowWrites,
-      ...(plan.shard ? { shard: plan.shard } : {}),
-      ...(result.network ? { network: result.network } : {}),
+      shard: plan.shard || undefined,
+      network: result.network,
     },
   };
 }

@@ -47,7 +47,7 @@ export function writeRunReports(input: RunReportsInput): RunReports {
   const outcomes: CheckOutcome[] = [...run.outcomes, ...traffic.flatMap((t) => t.outcomes)];
   const facts: RunFacts = {
     ...input.facts,
-    ...(traffic.length ? { cassettes: traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) } : {}),
+    cassettes: traffic.length ? traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) : undefined,
   };
   // A partner's certificate judges the partner's client apart from the service.
   const client = input.subject.partner
