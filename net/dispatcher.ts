@@ -16,20 +16,21 @@ export { environmentProxies, splitProxyUrl } from './proxy-url.ts';
 /** How long a TCP + TLS connect may take before the request fails as "connection timed out". */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/** Node reads these by destructuring (tls.createSecureContext): an undefined option is one not given. */
 export interface TlsOptions {
-  ca?: string[];
-  cert?: string;
-  key?: string;
-  passphrase?: string;
+  ca?: string[] | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  passphrase?: string | undefined;
 }
 
 /** The TLS options for the deployment: Node's default CAs plus --ca-file (never instead of them), and the client certificate. */
 export function tlsOptions(settings: ConnectionSettings): TlsOptions {
   return {
-    ...(settings.ca ? { ca: [...rootCertificates, settings.ca] } : {}),
-    ...(settings.clientCert ? { cert: settings.clientCert } : {}),
-    ...(settings.clientKey ? { key: settings.clientKey } : {}),
-    ...(settings.clientKeyPassphrase ? { passphrase: settings.clientKeyPassphrase } : {}),
+    ca: settings.ca ? [...rootCertificates, settings.ca] : undefined,
+    cert: settings.clientCert || undefined,
+    key: settings.clientKey || undefined,
+    passphrase: settings.clientKeyPassphrase || undefined,
   };
 }
 
@@ -40,7 +41,7 @@ export function buildDispatcher(
 ): Dispatcher {
   const tls = { ...tlsOptions(settings), timeout: connectTimeoutMs };
   // The proxy's own TLS (an https:// proxy) trusts the same CAs; it never sees the client certificate.
-  const proxyTls = { ...(tls.ca ? { ca: tls.ca } : {}), timeout: connectTimeoutMs };
+  const proxyTls = { ca: tls.ca, timeout: connectTimeoutMs };
   if (settings.proxy) {
     const { uri, authorization } = splitProxyUrl(settings.proxy);
     return new ProxyAgent({

@@ -27,7 +27,7 @@ export interface LintReport {
   file: string;
   exchanges: number;
   findings: LintFinding[];
-  tail?: CassetteTail;
+  tail?: CassetteTail | undefined;
 }
 
 /**
@@ -70,7 +70,7 @@ export function lintCassette(file: string, judge?: ExchangeJudge, options: LintO
       });
     }
   });
-  return { file, exchanges: walked.exchanges, findings, ...(walked.tail ? { tail: walked.tail } : {}) };
+  return { file, exchanges: walked.exchanges, findings, tail: walked.tail };
 }
 
 interface Judged {

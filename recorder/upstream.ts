@@ -23,10 +23,10 @@ export interface Upstream {
 
 export interface UpstreamOptions {
   /** Headers and body timeout, each; also the connect timeout. */
-  timeoutMs?: number;
-  connections?: number;
+  timeoutMs?: number | undefined;
+  connections?: number | undefined;
   /** The command's connection dispatcher (net/dispatcher.ts); default: a Pool of its own, straight to the origin. */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
 }
 
 export function openUpstream(baseUrl: string, options: UpstreamOptions = {}): Upstream {

@@ -190,6 +190,6 @@ export function mergeRegressReports(dirs: string[]): RegressReport {
     durationMs: Math.max(...parts.map((p) => p.durationMs)),
     partners,
     totals: totalsOf(partners),
-    ...(interrupted ? { interrupted } : {}),
+    interrupted,
   };
 }

@@ -210,7 +210,7 @@ function agreedFacts(certs: Certificate[], dirs: string[]): MergedShards {
     subject: {
       deployment: first.subject.deployment,
       baseUrl: first.subject.baseUrl,
-      ...(first.subject.partner ? { partner: first.subject.partner } : {}),
+      partner: first.subject.partner || undefined,
     },
     facts: {
       seed: first.run.seed,

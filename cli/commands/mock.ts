@@ -97,7 +97,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     webhooks,
     webhookFaults,
     drift: v.drift === true,
-    ...(variant ? { variant } : {}),
+    variant,
   }).catch((e: unknown) => {
     throw listenError(e, host, port);
   });

@@ -93,8 +93,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const deployment = v['base-url'] ? undefined : (v.deployment ?? io.env.FLIS_DEPLOYMENT ?? 'embedded');
   const resolved = resolveTarget(
     {
-      ...(deployment ? { deployment } : {}),
-      ...(v['base-url'] ? { baseUrl: v['base-url'] } : {}),
+      deployment: deployment || undefined,
+      baseUrl: v['base-url'] || undefined,
       allowWrites: flagOrEnv(v['allow-writes'], io.env.FLIS_ALLOW_WRITES, 'FLIS_ALLOW_WRITES'),
       tokenIssued: issuesTokens(net.token),
     },
@@ -132,7 +132,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       },
       {
         deployment: resolved.name,
-        ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}),
+        shard: shard ? `${shard.index}/${shard.total}` : undefined,
         progress: (line) => io.out(line),
         interruptedBy: () => (stop ? (signal ?? 'SIGINT') : undefined),
       },
