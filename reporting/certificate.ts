@@ -105,6 +105,11 @@ export interface NetworkFacts {
   timeouts: number;
   /** Throttled requests given up on at the run's wait cap: their checks are inconclusive. */
   waitCapReached: number;
+  /**
+   * Requests whose connection the other side closed before the whole answer, every time they were sent: their checks are
+   * inconclusive (absent from reports written before it was counted).
+   */
+  closedBeforeAnswer?: number;
 }
 
 export interface Certificate {
