@@ -3,10 +3,12 @@
  * (tests/load-harness.ts: two busy-loop processes per core), the clean mock and every conformant variant of
  * mock/variant.ts get the verdict they get at idle (tests/suites/conformant-seeds.test.ts and
  * tests/runner/throttled-run.test.ts prove those): nothing failed on a contract rule, nothing blocked or
- * inconclusive, only the advisories the variant draws at idle, exit 0. Each variant runs on three seeds, each seed
- * with a third of the suites, so that every suite meets every variant once under load at the cost of about six
- * whole runs (FLIS_TEST_UNDER_LOAD=all; npm test runs one seed per variant). The whole run through a proxy, a private CA, a client certificate and 5 s tokens is
- * tests/net/full-run.test.ts, which runs under the same load with FLIS_TEST_UNDER_LOAD=all.
+ * inconclusive, only the advisories the variant draws at idle, exit 0. With FLIS_TEST_UNDER_LOAD=all each variant
+ * runs on three seeds, each seed with a third of the suites, so that every suite meets every variant once under load
+ * at the cost of about six whole runs. npm test runs each variant once, with one suite, and each suite meets one
+ * variant: about one whole run under load, which keeps CI's time bounded. The whole run through a proxy, a private
+ * CA, a client certificate and 5 s tokens is tests/net/full-run.test.ts, which runs under the same load with
+ * FLIS_TEST_UNDER_LOAD=all.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,18 +20,22 @@ import { type CpuLoad, loadPerCore, startCpuLoad } from '../load-harness.ts';
 import { startFlis } from '../runner/helpers.ts';
 
 /**
- * `npm test` runs each variant once under load (one seed, a third of the suites: about two whole runs), which keeps
- * CI's time bounded; FLIS_TEST_UNDER_LOAD=all runs every variant on all three seeds (about six whole runs, half an
- * hour on a loaded 2-core machine).
+ * FLIS_TEST_UNDER_LOAD=all runs every variant on all three seeds (about six whole runs, half an hour on a loaded 2-core
+ * machine); `npm test` one seed, one suite each.
  */
 const ALL = process.env.FLIS_TEST_UNDER_LOAD === 'all';
 const SEEDS = ALL ? [11, 22, 33] : [11];
-/** Every suite but webhooks (as conformant-seeds), in three groups of about the same cost. */
-const GROUPS = [
-  ['offers', 'bad-input'],
-  ['contract', 'lifecycle'],
-  ['billing', 'invoices'],
-];
+/**
+ * Every suite but webhooks (as conformant-seeds): in three groups of about the same cost for FLIS_TEST_UNDER_LOAD=all,
+ * one at a time for npm test (six suites, six variants).
+ */
+const GROUPS = ALL
+  ? [
+      ['offers', 'bad-input'],
+      ['contract', 'lifecycle'],
+      ['billing', 'invoices'],
+    ]
+  : [['offers'], ['contract'], ['billing'], ['bad-input'], ['lifecycle'], ['invoices']];
 /** The advisories a conformant variant draws at idle, by the suite that draws them (conformant-seeds.test.ts). */
 const ADVISORY: Record<string, Record<string, string[]>> = { different: { 'bad-input': ['bad-input-rejected'] } };
 
