@@ -14,6 +14,7 @@ import { checkTest, test } from '../lib/check-test.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer } from '../lib/offer-api.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 const ENUM: readonly unknown[] = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null];
 
@@ -30,7 +31,7 @@ test(
       const t = target();
       const [base] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 1 });
       const unknown = `Bogus-${t.runId}`;
-      const id = flow.cleanup.newOfferId('price');
+      const id = flow.cleanup.offer(freshId('price'));
       const x = await flow.api.op(operationById('upsertOffer'), {
         params: { offerId: id },
         json: { ...base, offer: { ...base?.offer, priceStrategy: unknown } },

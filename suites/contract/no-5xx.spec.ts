@@ -16,7 +16,8 @@ import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
 import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import { firstListed } from './discover.ts';
-import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from '../lib/fixtures.ts';
+import { MALFORMED_JSON, placeholderParams, schemaInvalidBody } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { cancelLater } from '../lib/offer-api.ts';
 import { WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
@@ -34,7 +35,7 @@ function wrongTypedValue(q: QueryParam): string | undefined {
 /** Path parameters that name real records where the suite knows some, so only the body can explain a refusal. */
 async function paramsForBadBody(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
   const params = placeholderParams(op, ctx.runId);
-  if ('offerId' in params) params.offerId = taggedId(ctx.runId, 'offer');
+  if ('offerId' in params) params.offerId = freshId('offer', ctx.runId);
   if ('billingGroupId' in params) params.billingGroupId = (await firstListed(ctx, 'listBillingGroups')).id;
   return params;
 }

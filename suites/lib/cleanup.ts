@@ -1,7 +1,7 @@
 /**
  * What a write test leaves on the deployment, and putting it back. checkTest
  * gives every test one (`ctx.cleanup`) and runs it when the test ends, pass or
- * fail. Every offer id a test writes to is minted or registered here, every
+ * fail. Every offer id a test writes to is registered here, every
  * billing-group status it forces is registered with the value it had before,
  * and any other write registers its own undo step (`add`). At the end the undo
  * steps run newest first, offers are cancelled (DELETE cancels, spec 3 rule 4)
@@ -13,18 +13,9 @@ import { operationById } from '../../specs/contract.ts';
 import type { FlisClient } from './client.ts';
 import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
-import { freshId } from './fresh-id.ts';
 import { mapBounded } from './parallel.ts';
 import { pollVisible } from './property.ts';
 import { target } from './target.ts';
-
-/**
- * A fresh offer id, not registered: for writes expected to be refused (register it if one is not).
- * Run-tagged, distinct per test, and the same on a replay of the run (suites/lib/fresh-id.ts).
- */
-export function freshOfferId(kind = 'offer'): string {
-  return freshId(kind);
-}
 
 export function statusOf(body: unknown): string | undefined {
   const s = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
@@ -50,16 +41,13 @@ export class Cleanup {
     this.steps.push({ what, undo });
   }
 
-  /** A fresh offer id carrying the run id, registered for cleanup before anything is written to it. */
-  newOfferId(kind = 'offer'): string {
-    const id = freshOfferId(kind);
-    this.offer(id);
-    return id;
-  }
-
-  /** An offer the test wrote (e.g. the id a POST answered). */
-  offer(id: string): void {
+  /**
+   * An offer the test wrote (e.g. the id a POST answered), or is about to write: register a fresh id before anything
+   * is written to it (`cleanup.offer(freshId('offer'))`). Answers the id.
+   */
+  offer(id: string): string {
     if (!this.offers.has(id)) this.offers.set(id, false);
+    return id;
   }
 
   /** True when this test wrote (or registered) the offer id. */

@@ -19,7 +19,8 @@ import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.
 import type { CheckContext } from './check-test.ts';
 import type { FlisClient } from './client.ts';
 import { type Exchange, is2xx } from './exchange.ts';
-import { offerWriteBody, taggedId } from './fixtures.ts';
+import { offerWriteBody } from './fixtures.ts';
+import { freshId } from './fresh-id.ts';
 import { answeredListedOther } from './offer-identity.ts';
 import type { PollResult } from './poll.ts';
 import { noteVisibleAfter, pollVisible } from './property.ts';
@@ -316,7 +317,7 @@ export async function writeLiveOffer(
   ctx: CheckContext,
   body: OfferWrite,
 ): Promise<{ id: string; before: Record<string, unknown> }> {
-  const id = ctx.cleanup.newOfferId();
+  const id = ctx.cleanup.offer(freshId('offer'));
   const put = await upsertOffer(ctx, id, body);
   const before = await awaitOffer(
     ctx,
@@ -384,7 +385,7 @@ export async function bulkControl(
   items: readonly OfferBulkItem[],
   index: number,
 ): Promise<string | undefined> {
-  const fresh = items.map((item) => ({ ...item, id: ctx.cleanup.newOfferId('control') }));
+  const fresh = items.map((item) => ({ ...item, id: ctx.cleanup.offer(freshId('control')) }));
   const ack = await bulkWriteOffers(ctx, fresh);
   const item = fresh[index];
   if (!item) return undefined;
@@ -429,7 +430,7 @@ interface ControlResult {
 /** The body PUT to a fresh id and read back, failing fast like awaitOffer. */
 async function controlWrite(ctx: CheckContext, body: OfferWrite): Promise<ControlResult> {
   const { id: _bulkId, ...single } = body as OfferBulkItem;
-  const id = ctx.cleanup.newOfferId('control');
+  const id = ctx.cleanup.offer(freshId('control'));
   await upsertOffer(ctx, id, single);
   const expectations = expectationsOf(single, { created: true });
   const r = await pollVisible(
@@ -529,7 +530,7 @@ export interface WrittenOffer {
 
 /** Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1) and registers its cancellation. */
 export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
-  const id = taggedId(ctx.runId, 'offer');
+  const id = freshId('offer', ctx.runId);
   const exchange = await ctx.api.op(operationById('upsertOffer'), {
     params: { offerId: id },
     json: offerWriteBody(ctx.runId),

@@ -22,6 +22,7 @@ import type { Severity } from '../lib/check-failure.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offer-api.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 const CLAUSE = 'spec 1';
 
@@ -62,11 +63,11 @@ test(
       const t = target();
       const [a, b, c] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
       if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
-      const id = flow.cleanup.newOfferId();
+      const id = flow.cleanup.offer(freshId('offer'));
       const bookingId = `${id}-booking`;
       const created = await createOffer(flow, { ...a, offer: { ...a.offer, bookingId } });
       const put = await upsertOffer(flow, id, b);
-      const bulk = await bulkWriteOffers(flow, [{ ...c, id: flow.cleanup.newOfferId('bulk') }]);
+      const bulk = await bulkWriteOffers(flow, [{ ...c, id: flow.cleanup.offer(freshId('bulk')) }]);
       const deleted = await deleteOffer(flow, id);
       for (const [what, ack] of [
         ['POST /offers', created],

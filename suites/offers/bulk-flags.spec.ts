@@ -18,6 +18,7 @@ import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offer-api.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;
@@ -31,7 +32,7 @@ function items(flow: CheckContext): OfferBulkItem[] {
         const base = offerWriteBody(target().runId);
         const { noPayment: _n, ...offer } = base.offer ?? {};
         out.push({
-          id: flow.cleanup.newOfferId('flags'),
+          id: flow.cleanup.offer(freshId('flags')),
           offer: noPayment === undefined ? offer : { ...offer, noPayment },
           ...(cancel === undefined ? {} : { cancel }),
           ...(settled === undefined ? {} : { settled }),

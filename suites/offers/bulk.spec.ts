@@ -13,6 +13,7 @@ import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, bulkWriteOffers, writeControl } from '../lib/offer-api.ts';
 import { expectationsOf } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 /** Maximum bulk size: not shown (spec 8); ten is a size no bulk endpoint should refuse. */
 const MAX_ITEMS = 10;
@@ -33,7 +34,7 @@ test(
         [items],
         async (generated) => {
           // Fresh ids at run time: a shrink replays the same items, which must not find the last attempt's offers.
-          const sent = generated.map((item) => ({ ...item, id: flow.cleanup.newOfferId('bulk') }));
+          const sent = generated.map((item) => ({ ...item, id: flow.cleanup.offer(freshId('bulk')) }));
           const ack = await bulkWriteOffers(flow, sent);
           for (const [i, item] of sent.entries()) {
             // Reading back a written field is offer-upsert's rule: the same item PUT alone tells whose fault it is.

@@ -13,7 +13,8 @@ import { type CheckContext, checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
-import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { OfferNeighbour } from '../lib/world/offers.ts';
 import { World, worldModelOn } from '../lib/world/world.ts';
 
@@ -64,7 +65,7 @@ for (const way of WAYS)
           [offerWriteBodyArb(target().runId, { cancel: false })],
           async (generated) => {
             // One booking of the test's own, so the two offers share it with nothing else the run writes.
-            const bookingId = taggedId(flow.runId, 'booking');
+            const bookingId = freshId('booking', flow.runId);
             const body = withBooking(generated, bookingId);
             const { id, before } = await writeLiveOffer(flow, body);
             const world = new World();

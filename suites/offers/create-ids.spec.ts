@@ -5,7 +5,8 @@
  * server's; only sameness is judged.
  */
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
@@ -25,7 +26,7 @@ test(
       // Distinct references, so each offer's content is its own.
       const bodies = ['a', 'b'].map((k) => {
         const { settled: _s, ...body } = offerWriteBody(runId);
-        return { ...body, offer: { ...body.offer, references: [taggedId(runId, `create-${k}`)] } };
+        return { ...body, offer: { ...body.offer, references: [freshId(`create-${k}`, runId)] } };
       });
       const [a, b] = [await createOffer(flow, bodies[0]!), await createOffer(flow, bodies[1]!)];
       if (a.id === b.id)

@@ -19,6 +19,7 @@ import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, upsertOffer } from '../lib/offer-api.ts';
 import { expectationsOf } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -66,7 +67,7 @@ test(
       });
       const wanted = new Map<string, string>();
       for (const body of bodies) {
-        const id = flow.cleanup.newOfferId();
+        const id = flow.cleanup.offer(freshId('offer'));
         const ref = `${id}-listing`;
         const written = { ...body, offer: { ...body.offer, references: [...(body.offer?.references ?? []), ref] } };
         await upsertOffer(flow, id, written);

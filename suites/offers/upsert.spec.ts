@@ -17,6 +17,7 @@ import { awaitOffer, createOffer, upsertOffer } from '../lib/offer-api.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { expectationsOf } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 /** A body without the settled flag, which offer-settled owns. */
 export function withoutSettled(body: OfferWrite): OfferWrite {
@@ -54,7 +55,7 @@ test(
             undefined,
             { batchIds: created.batchIds },
           );
-          const id = flow.cleanup.newOfferId();
+          const id = flow.cleanup.offer(freshId('offer'));
           const put = await upsertOffer(flow, id, first);
           const before = await awaitOffer(
             flow,
@@ -93,7 +94,7 @@ test(
       // Generated bodies leave fields out at random; this one writes all of them, so a field that never reads back
       // as written is found on every seed.
       const body = withoutSettled(offerWriteBody(target().runId));
-      const id = flow.cleanup.newOfferId();
+      const id = flow.cleanup.offer(freshId('offer'));
       const put = await upsertOffer(flow, id, body);
       await awaitOffer(
         flow,
@@ -122,7 +123,7 @@ test(
       const complete = withoutSettled(offerWriteBody(target().runId));
       const writeEdge = async ({ edge, offer, offset }: EdgeBody): Promise<void> => {
         const body: OfferWrite = { ...complete, offer: { ...complete.offer, ...offer } };
-        const id = flow.cleanup.newOfferId();
+        const id = flow.cleanup.offer(freshId('offer'));
         const x = await flow.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
         // Spec 2 says timestamps are in UTC: a server may refuse one written at another offset. Taken, it is kept.
         if (offset && x.response.status >= 400 && x.response.status < 500) {

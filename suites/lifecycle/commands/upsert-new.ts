@@ -4,6 +4,7 @@ import type { OfferWrite } from '../../../schemas/types.generated.ts';
 import { upsertOffer } from '../../lib/offer-api.ts';
 import { expectationsOf } from '../../lib/readback.ts';
 import { checkModel, MAX_OFFERS, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+import { freshId } from '../../lib/fresh-id.ts';
 
 export class UpsertNewCommand implements OfferCommand {
   constructor(readonly body: OfferWrite) {}
@@ -11,7 +12,7 @@ export class UpsertNewCommand implements OfferCommand {
     return m.offers.length < MAX_OFFERS;
   }
   async run(m: OfferModel, real: Real): Promise<void> {
-    const id = real.flow.cleanup.newOfferId();
+    const id = real.flow.cleanup.offer(freshId('offer'));
     const { batchIds } = await upsertOffer(real.flow, id, this.body);
     upsertModel(m, {
       id,
