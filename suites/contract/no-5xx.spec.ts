@@ -18,7 +18,6 @@ import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
-import { cancelLater } from '../lib/offer-api.ts';
 import { WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 const WRONG_TYPED: Record<string, string> = {
@@ -44,11 +43,8 @@ async function paramsForBadBody(ctx: CheckContext, op: Operation): Promise<Recor
 function undoAcceptedBadBody(ctx: CheckContext, op: Operation, params: Record<string, string>, x: Exchange): void {
   const ackId = (x.response.body as { id?: unknown } | undefined)?.id;
   if (op.path.startsWith('/offers'))
-    cancelLater(
-      ctx,
-      [params.offerId, typeof ackId === 'string' ? ackId : undefined].filter((v): v is string => !!v),
-      'offer written from a bad body',
-    );
+    for (const id of [params.offerId, typeof ackId === 'string' ? ackId : undefined].filter((v): v is string => !!v))
+      ctx.cleanup.offer(id, { awaitVisible: true });
   if (params.billingGroupId)
     ctx.cleanup.add('remove a status forced from a bad body', () =>
       ctx.api.op(operationById('removeBillingGroupStatus'), { params }),

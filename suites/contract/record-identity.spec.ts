@@ -23,7 +23,6 @@ import { pollVisible } from '../lib/property.ts';
 import { offerBulkItem, offerWriteBody, opaqueRecord } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
-import { cancelOffer } from '../lib/offer-api.ts';
 import { listedOfferIds, otherOfferIds } from '../lib/offer-identity.ts';
 import { wholeListQuery } from '../lib/whole-list.ts';
 
@@ -185,7 +184,7 @@ test(
           params: { offerId: id },
           json: { ...body, offer: { ...body.offer, references: [marker] } },
         });
-        ctx.cleanup.add(`cancel offer ${id}`, () => cancelOffer(ctx.api, id));
+        ctx.cleanup.offer(id, { awaitVisible: true });
         if (!is2xx(x)) skipTest(ctx, `PUT /offers/${id} answered ${x.response.status}: nothing written to read by id`);
         written.push({ id, marker });
       }

@@ -13,6 +13,7 @@ import { operationById } from '../../specs/contract.ts';
 import type { FlisClient } from './client.ts';
 import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
+import { waitForOffer } from './offers/offer-visible.ts';
 import { mapBounded } from './parallel.ts';
 import { pollVisible } from './property.ts';
 import { target } from './target.ts';
@@ -22,9 +23,23 @@ export function statusOf(body: unknown): string | undefined {
   return typeof s === 'string' ? s : undefined;
 }
 
+export interface OfferCleanup {
+  /**
+   * Wait (up to the visibility deadline) until the offer shows before cancelling it: for an offer the test does not
+   * wait for itself (a set-up offer, an id a write may have created), since a DELETE that overtakes its create could
+   * miss it.
+   */
+  awaitVisible?: boolean;
+}
+
+interface OfferState {
+  /** True once the test has seen it cancelled (nothing left to undo). */
+  cancelled: boolean;
+  awaitVisible: boolean;
+}
+
 export class Cleanup {
-  /** Offer id → true once the test has seen it cancelled (nothing left to undo). */
-  private readonly offers = new Map<string, boolean>();
+  private readonly offers = new Map<string, OfferState>();
   /** Billing group id → the status it showed before the test forced anything. */
   private readonly statuses = new Map<string, string>();
   /** Undo steps for writes that are neither offers nor forced statuses (records, events, catalogue entries). */
@@ -45,8 +60,10 @@ export class Cleanup {
    * An offer the test wrote (e.g. the id a POST answered), or is about to write: register a fresh id before anything
    * is written to it (`cleanup.offer(freshId('offer'))`). Answers the id.
    */
-  offer(id: string): string {
-    if (!this.offers.has(id)) this.offers.set(id, false);
+  offer(id: string, opts: OfferCleanup = {}): string {
+    const known = this.offers.get(id);
+    if (!known) this.offers.set(id, { cancelled: false, awaitVisible: opts.awaitVisible === true });
+    else if (opts.awaitVisible) known.awaitVisible = true;
     return id;
   }
 
@@ -57,7 +74,9 @@ export class Cleanup {
 
   /** The test saw this offer read `canceled: true`: cancelling it again could only be refused. */
   offerCancelled(id: string): void {
-    this.offers.set(id, true);
+    const known = this.offers.get(id);
+    if (known) known.cancelled = true;
+    else this.offers.set(id, { cancelled: true, awaitVisible: false });
   }
 
   /** Billing groups whose forced status this test saw a DELETE fail to remove: restored by forcing, without waiting. */
@@ -73,9 +92,10 @@ export class Cleanup {
     if (!this.statuses.has(billingGroupId)) this.statuses.set(billingGroupId, before);
   }
 
-  /** What is left behind of the offer, if anything; never throws. */
-  private async cancelOffer(id: string): Promise<string | undefined> {
+  /** The one way an offer is cancelled: what is left behind of it, if anything; never throws. */
+  private async cancelOffer(id: string, { awaitVisible }: OfferState): Promise<string | undefined> {
     try {
+      if (awaitVisible) await waitForOffer(this.api, id);
       const x = await this.api.op(operationById('deleteOffer'), { params: { offerId: id } });
       // 404: nothing stored under the id (a write that was refused), so nothing is left.
       if (!is2xx(x) && x.response.status !== 404) return `offer ${id}: DELETE answered ${x.response.status}`;
@@ -154,8 +174,9 @@ export class Cleanup {
   async run(): Promise<void> {
     await this.runSteps();
     // Offers are independent: cancelled side by side (a few at a time), reported in the order they were written.
-    const live = [...this.offers].filter(([, cancelled]) => !cancelled).map(([id]) => id);
-    for (const left of await mapBounded(live, (id) => this.cancelOffer(id))) if (left) this.leftBehind.push(left);
+    const live = [...this.offers].filter(([, state]) => !state.cancelled);
+    for (const left of await mapBounded(live, ([id, state]) => this.cancelOffer(id, state)))
+      if (left) this.leftBehind.push(left);
     // Groups are independent: restored side by side, so a server slow to show (or ignoring) a removal costs one wait.
     if (this.statuses.size > 0) await this.removeForced([...this.statuses.keys()]);
     await Promise.all([...this.statuses].map(([id, before]) => this.restoreStatus(id, before)));

@@ -17,12 +17,11 @@ import { validate } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
 import { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
-import type { FlisClient } from './client.ts';
 import { type Exchange, is2xx } from './exchange.ts';
 import { offerWriteBody } from './fixtures.ts';
 import { freshId } from './fresh-id.ts';
 import { answeredListedOther } from './offer-identity.ts';
-import type { PollResult } from './poll.ts';
+import { waitForOffer } from './offers/offer-visible.ts';
 import { noteVisibleAfter, pollVisible } from './property.ts';
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from './batch-processed.ts';
 import {
@@ -506,37 +505,21 @@ export async function bookingNeighbourControl(ctx: CheckContext): Promise<string
   return 'offer-cancel';
 }
 
-/** GET /offers/{offerId} answers an array of Offer (spec 4.1): visible means a 2xx with at least one element. */
-export function offerVisible(x: Exchange): boolean {
-  return is2xx(x) && Array.isArray(x.response.body) && x.response.body.length > 0;
-}
-
-export function waitForOffer(api: FlisClient, offerId: string): Promise<PollResult<Exchange>> {
-  return pollVisible(() => api.op(operationById('getOffer'), { params: { offerId } }), offerVisible);
-}
-
-/** Best effort: wait (up to the deadline) for the offer to show, then cancel it. */
-export async function cancelOffer(api: FlisClient, offerId: string): Promise<Exchange> {
-  await waitForOffer(api, offerId);
-  return api.op(operationById('deleteOffer'), { params: { offerId } });
-}
-
 export interface WrittenOffer {
   id: string;
   exchange: Exchange;
-  /** The test cancelled it itself; the undo step then has nothing to do. */
-  markCancelled(): void;
 }
 
-/** Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1) and registers its cancellation. */
+/**
+ * Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1), registered for cleanup once it shows
+ * (a test that cancels it itself says so with `ctx.cleanup.offerCancelled`).
+ */
 export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
-  const id = freshId('offer', ctx.runId);
+  const id = ctx.cleanup.offer(freshId('offer', ctx.runId), { awaitVisible: true });
   const exchange = await ctx.api.op(operationById('upsertOffer'), {
     params: { offerId: id },
     json: offerWriteBody(ctx.runId),
   });
-  let cancelled = false;
-  ctx.cleanup.add(`cancel ${what} ${id}`, async () => (cancelled ? undefined : cancelOffer(ctx.api, id)));
   if (!is2xx(exchange)) {
     ctx.check.fail(
       `could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`,
@@ -544,7 +527,7 @@ export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promis
       'spec 4.1',
     );
   }
-  return { id, exchange, markCancelled: () => (cancelled = true) };
+  return { id, exchange };
 }
 
 /** Writes an offer and waits until it can be read; a miss after the deadline fails (spec 1: the write must become visible). */
@@ -562,9 +545,4 @@ export async function putVisibleOffer(
     );
   }
   return { ...offer, read: seen.value };
-}
-
-/** Registers cancellation of offers a write under test may have created (ids from the body or the ack). */
-export function cancelLater(ctx: CheckContext, ids: readonly string[], what: string): void {
-  for (const id of ids) ctx.cleanup.add(`cancel ${what} ${id}`, () => cancelOffer(ctx.api, id));
 }
