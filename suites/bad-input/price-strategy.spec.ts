@@ -13,7 +13,7 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { freshId } from '../lib/fresh-id.ts';
 
 const ENUM: readonly unknown[] = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null];
@@ -39,7 +39,10 @@ test(
       flow.check.expectNo5xx(x, `a write with priceStrategy '${unknown}'`);
       if (x.response.status >= 400) return; // Refusing it is conformant too.
       flow.check.expectSuccess(x, `PUT /offers/${id}`);
-      const offer = await awaitOffer(flow, id, [], 'was accepted but never became readable', 'spec 1', {
+      const offer = await awaitOffer(flow, id, {
+        expectations: [],
+        problem: 'was accepted but never became readable',
+        clause: 'spec 1',
         ownFields: ['priceStrategy'],
       });
       const read = flow.api.exchanges.at(-1);

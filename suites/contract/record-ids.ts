@@ -16,7 +16,7 @@ import { pollVisible } from '../lib/property.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
-import { putOffer } from '../lib/offer-api.ts';
+import { putOffer } from '../lib/offers/setup-offers.ts';
 
 type Json = Record<string, unknown>;
 

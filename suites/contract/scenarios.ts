@@ -15,7 +15,7 @@ import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { firstListed } from './discover.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
-import { putOffer, putVisibleOffer } from '../lib/offer-api.ts';
+import { putOffer, putVisibleOffer } from '../lib/offers/setup-offers.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 export interface Scenario {

@@ -21,7 +21,7 @@ import type { CheckContext } from '../lib/check-test.ts';
 import type { Severity } from '../lib/check-failure.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offer-api.ts';
+import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
 import { freshId } from '../lib/fresh-id.ts';
 
 const CLAUSE = 'spec 1';

@@ -16,7 +16,7 @@ import { checkTest, test } from '../lib/check-test.ts';
 import type { CheckContext } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offer-api.ts';
+import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offers/flow-steps.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
 import { freshId } from '../lib/fresh-id.ts';
 

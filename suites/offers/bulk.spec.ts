@@ -11,7 +11,9 @@ import { bulkItemArb } from '../generators/bulk-item.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, bulkWriteOffers, writeControl } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { bulkWriteOffers } from '../lib/offers/flow-steps.ts';
+import { writeControl } from '../lib/offers/controls.ts';
 import { expectationsOf } from '../lib/readback.ts';
 import { freshId } from '../lib/fresh-id.ts';
 
@@ -38,14 +40,12 @@ test(
           const ack = await bulkWriteOffers(flow, sent);
           for (const [i, item] of sent.entries()) {
             // Reading back a written field is offer-upsert's rule: the same item PUT alone tells whose fault it is.
-            await awaitOffer(
-              flow,
-              item.id,
-              expectationsOf(item, { created: true }),
-              `(bulk item ${i} of ${sent.length}) does not read back as that item`,
-              undefined,
-              { batchIds: ack.batchIds, control: () => writeControl(flow, item) },
-            );
+            await awaitOffer(flow, item.id, {
+              expectations: expectationsOf(item, { created: true }),
+              problem: `(bulk item ${i} of ${sent.length}) does not read back as that item`,
+              batchIds: ack.batchIds,
+              control: () => writeControl(flow, item),
+            });
           }
         },
         { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2, independentRuns: true },

@@ -12,7 +12,9 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { type CheckContext, checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
+import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
+import { deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
+import { updateControl } from '../lib/offers/controls.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { OfferNeighbour } from '../lib/world/offers.ts';
@@ -75,10 +77,12 @@ for (const way of WAYS)
             }
             const ack = await way.cancel(flow, id, body);
             const control = way.control;
-            await awaitOffer(flow, id, CANCELED, way.unseen, undefined, {
+            await awaitOffer(flow, id, {
+              expectations: CANCELED,
+              problem: way.unseen,
               before,
               batchIds: ack.batchIds,
-              ...(control ? { control: () => control(flow, body) } : {}),
+              control: control ? () => control(flow, body) : undefined,
             });
             flow.cleanup.offerCancelled(id);
             await world.settle(flow, `${way.operationId === 'deleteOffer' ? 'DELETE' : 'cancel: true'} of offer ${id}`);

@@ -9,7 +9,9 @@ import { offerWriteBody } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { createOffer } from '../lib/offers/flow-steps.ts';
+import { writeControl } from '../lib/offers/controls.ts';
 import { expectationsOf } from '../lib/readback.ts';
 
 test(
@@ -35,14 +37,12 @@ test(
           pointer: '/id',
         });
       for (const [i, created] of [a, b].entries())
-        await awaitOffer(
-          flow,
-          created.id,
-          expectationsOf(bodies[i]!, { created: true }),
-          `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
-          undefined,
-          { batchIds: created.batchIds, control: () => writeControl(flow, bodies[i]!) },
-        );
+        await awaitOffer(flow, created.id, {
+          expectations: expectationsOf(bodies[i]!, { created: true }),
+          problem: `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
+          batchIds: created.batchIds,
+          control: () => writeControl(flow, bodies[i]!),
+        });
     },
   ),
 );

@@ -17,7 +17,8 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/check-test.ts';
 import { pollVisible } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, upsertOffer } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { upsertOffer } from '../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../lib/readback.ts';
 import { freshId } from '../lib/fresh-id.ts';
 
@@ -71,14 +72,12 @@ test(
         const ref = `${id}-listing`;
         const written = { ...body, offer: { ...body.offer, references: [...(body.offer?.references ?? []), ref] } };
         await upsertOffer(flow, id, written);
-        await awaitOffer(
-          flow,
-          id,
-          expectationsOf(written, { created: true }),
-          'was not created by a PUT to a new id',
-          'spec 1',
-          { setupOwnedBy: 'offer-upsert' },
-        );
+        await awaitOffer(flow, id, {
+          expectations: expectationsOf(written, { created: true }),
+          problem: 'was not created by a PUT to a new id',
+          clause: 'spec 1',
+          setupOwnedBy: 'offer-upsert',
+        });
         wanted.set(id, ref);
       }
       // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.

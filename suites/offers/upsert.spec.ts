@@ -13,7 +13,8 @@ import { checkTest, test } from '../lib/check-test.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { operationById } from '../../specs/contract.ts';
-import { awaitOffer, createOffer, upsertOffer } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { createOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { expectationsOf } from '../lib/readback.ts';
@@ -47,33 +48,25 @@ test(
         [body, change],
         async (first, second) => {
           const created = await createOffer(flow, first);
-          await awaitOffer(
-            flow,
-            created.id,
-            expectationsOf(first, { created: true }),
-            'did not read back what POST /offers wrote',
-            undefined,
-            { batchIds: created.batchIds },
-          );
+          await awaitOffer(flow, created.id, {
+            expectations: expectationsOf(first, { created: true }),
+            problem: 'did not read back what POST /offers wrote',
+            batchIds: created.batchIds,
+          });
           const id = flow.cleanup.offer(freshId('offer'));
           const put = await upsertOffer(flow, id, first);
-          const before = await awaitOffer(
-            flow,
-            id,
-            expectationsOf(first, { created: true }),
-            'was not created by a PUT to a new id',
-            undefined,
-            { batchIds: put.batchIds },
-          );
+          const before = await awaitOffer(flow, id, {
+            expectations: expectationsOf(first, { created: true }),
+            problem: 'was not created by a PUT to a new id',
+            batchIds: put.batchIds,
+          });
           const update = await upsertOffer(flow, id, second);
-          await awaitOffer(
-            flow,
-            id,
-            expectationsOf(second, { created: false }),
-            'was not updated by a PUT to its id',
-            undefined,
-            { before, batchIds: update.batchIds },
-          );
+          await awaitOffer(flow, id, {
+            expectations: expectationsOf(second, { created: false }),
+            problem: 'was not updated by a PUT to its id',
+            before,
+            batchIds: update.batchIds,
+          });
         },
         { waitsPerRun: 3, independentRuns: true },
       );
@@ -96,16 +89,11 @@ test(
       const body = withoutSettled(offerWriteBody(target().runId));
       const id = flow.cleanup.offer(freshId('offer'));
       const put = await upsertOffer(flow, id, body);
-      await awaitOffer(
-        flow,
-        id,
-        expectationsOf(body, { created: true }),
-        'did not read back a complete body',
-        undefined,
-        {
-          batchIds: put.batchIds,
-        },
-      );
+      await awaitOffer(flow, id, {
+        expectations: expectationsOf(body, { created: true }),
+        problem: 'did not read back a complete body',
+        batchIds: put.batchIds,
+      });
     },
   ),
 );
@@ -133,14 +121,11 @@ test(
         flow.check.expectSuccess(x, `PUT /offers/${id}`);
         flow.check.expectSchema(x, 'batch-ack', 'spec 2.7');
         const batchId = (x.response.body as { batchId: string }).batchId;
-        await awaitOffer(
-          flow,
-          id,
-          expectationsOf(body, { created: true }),
-          `did not read back a body with ${edge}`,
-          undefined,
-          { batchIds: [batchId] },
-        );
+        await awaitOffer(flow, id, {
+          expectations: expectationsOf(body, { created: true }),
+          problem: `did not read back a body with ${edge}`,
+          batchIds: [batchId],
+        });
       };
       await mapBoundedInOrder(offerEdgeBodies(target().runId), writeEdge);
     },
