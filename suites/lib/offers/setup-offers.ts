@@ -16,8 +16,8 @@ export interface WrittenOffer {
 }
 
 /**
- * Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1), registered for cleanup once it shows
- * (a test that cancels it itself says so with `ctx.cleanup.offerCancelled`).
+ * Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1), registered for cleanup, which
+ * cancels it once it shows (a test that cancels it itself says so with `ctx.cleanup.offerCancelled`).
  */
 export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
   const id = ctx.cleanup.offer(freshId('offer', ctx.runId), { awaitVisible: true });
