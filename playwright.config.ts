@@ -9,20 +9,23 @@
 import { join, resolve } from 'node:path';
 import { SUITES_DIR, SUITES_PROJECT } from './runner/suite-names.ts';
 import { CODE_EXT } from './specs/tool-files.ts';
+import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKERS, type SuiteEnv } from './suites/lib/suite-env.ts';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 
-const reportDir = resolve(process.env.FLIS_REPORT_DIR ?? 'reports');
+/** Only the contract's variables (suites/lib/suite-env.ts) can be read. */
+const env: SuiteEnv = process.env;
+const reportDir = resolve(env.FLIS_REPORT_DIR ?? 'reports');
 const suitesDir = SUITES_DIR;
 
 const progress: ReporterDescription[] =
-  process.env.FLIS_PROGRESS === 'none' ? [] : [[process.env.FLIS_PROGRESS === 'dot' ? 'dot' : 'list']];
+  env.FLIS_PROGRESS === 'none' ? [] : [[env.FLIS_PROGRESS === 'dot' ? 'dot' : 'list']];
 
 /** Said in every report so it says how to reproduce its run. Never the token. */
 const runInfo = {
-  deployment: process.env.FLIS_DEPLOYMENT ?? '',
-  seed: process.env.FLIS_SEED ?? '',
-  runId: process.env.FLIS_RUN_ID ?? '',
-  allowWrites: String(process.env.FLIS_ALLOW_WRITES === '1'),
+  deployment: env.FLIS_DEPLOYMENT ?? '',
+  seed: env.FLIS_SEED ?? '',
+  runId: env.FLIS_RUN_ID ?? '',
+  allowWrites: String(env.FLIS_ALLOW_WRITES === '1'),
 };
 
 // Allure results for `flis report`; `detail: false` keeps Playwright's own API steps (request URLs) out of them.
@@ -32,7 +35,7 @@ const allure: ReporterDescription = [
 ];
 
 /** `flis run --shard I/N` sets FLIS_SHARD; each shard leaves a blob that `flis merge` combines. */
-const shard = process.env.FLIS_SHARD;
+const shard = env.FLIS_SHARD;
 const blob: ReporterDescription[] = shard
   ? [['blob', { outputDir: join(reportDir, 'blob'), fileName: `report-${shard.replace('/', '-of-')}.zip` }]]
   : [];
@@ -44,7 +47,7 @@ const results: ReporterDescription = ['json', { outputFile: join(reportDir, 'res
  * nothing else (the tests that run the suites against mock faults dozens of times; the reports cost a tenth of a run).
  */
 function reporters(): ReporterDescription[] {
-  if (process.env.FLIS_REPORTS === 'results') return [...progress, results];
+  if (env.FLIS_REPORTS === 'results') return [...progress, results];
   return [
     ...progress,
     ['html', { outputFolder: join(reportDir, 'html'), open: 'never' }],
@@ -61,16 +64,16 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
-  workers: Number(process.env.FLIS_WORKERS ?? 2),
+  workers: Number(env.FLIS_WORKERS ?? DEFAULT_WORKERS),
   // --check-timeout: a check still running then is stopped, and reported inconclusive (reporting/outcomes.ts).
-  timeout: Number(process.env.FLIS_CHECK_TIMEOUT_MS || 120_000),
+  timeout: Number(env.FLIS_CHECK_TIMEOUT_MS || DEFAULT_CHECK_TIMEOUT_MS),
   reporter: reporters(),
   // Shown in the HTML report, so every report says how to reproduce its run. Never the token.
   metadata: {
-    deployment: process.env.FLIS_DEPLOYMENT,
-    seed: process.env.FLIS_SEED,
-    runId: process.env.FLIS_RUN_ID,
-    allowWrites: process.env.FLIS_ALLOW_WRITES === '1',
+    deployment: env.FLIS_DEPLOYMENT,
+    seed: env.FLIS_SEED,
+    runId: env.FLIS_RUN_ID,
+    allowWrites: env.FLIS_ALLOW_WRITES === '1',
     ...(shard ? { shard } : {}),
   },
   // Traces would record request headers, and with them the token.

@@ -10,7 +10,7 @@ export interface CommandIo {
   /** Resolves when the user asks the command to stop (SIGINT/SIGTERM); long-running commands await it. */
   stopped: Promise<void>;
   /** The same, with the signal: `flis run` exits 130 (SIGINT) or 143 (SIGTERM) after cleaning up. */
-  signal?: Promise<StopSignal>;
+  signal?: Promise<StopSignal> | undefined;
   /**
    * For a command with nothing to clean up that may hold the thread for long (a lint of a large cassette): from now
    * on SIGINT/SIGTERM end the process at once, by the signal's default action (exit status 130/143 in a shell),

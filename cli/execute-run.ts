@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { checkWritableCassette } from '../recorder/cassette-path.ts';
 import { skipSummary } from '../reporting/certificate.ts';
-import type { RunReports } from '../reporting/run-reports.ts';
+import type { RobustnessRow } from '../reporting/robustness.ts';
+import type { RunReports, RunReportsInput } from '../reporting/run-reports.ts';
 import { groupSkips, skipGroupLine } from '../reporting/skip-groups.ts';
 import { describeNetwork, networkWorthSaying } from '../reporting/network-summary.ts';
 import {
@@ -16,7 +17,8 @@ import {
   runWorkers,
   workerConcurrency,
 } from '../runner/run-limits.ts';
-import type { SuiteRunResult } from '../runner/run-suites.ts';
+import type { Reached, ReachOptions } from '../runner/reach-target.ts';
+import type { SuiteRunOptions, SuiteRunResult } from '../runner/run-suites.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import type { CommandIo } from './command.ts';
 import type { RunPlan } from './run-plan.ts';
@@ -72,7 +74,7 @@ function loadRuntime() {
 export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> {
   const [{ reachTarget }, { runSuites }, { finishRun }, { undoIfInterrupted }, { checkReportFolder }] =
     await loadRuntime();
-  const { target, limits } = plan;
+  const { target } = plan;
   // Before the target starts: a report folder flis may not write is one line, not a mock started for nothing.
   checkReportFolder(plan.reportDir, plan.reportDirFrom);
   if (plan.record) checkWritableCassette(plan.record);
@@ -80,61 +82,14 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
     target,
     embedded: plan.embedded,
     connection: plan.connection,
-    limits,
+    limits: plan.limits,
     env: io.env,
-    ...(plan.replay ? { replay: plan.replay.cassette } : {}),
-    ...(plan.record
-      ? {
-          record: {
-            cassette: plan.record,
-            labels: {
-              runId: plan.runId as string,
-              seed: plan.seed as number,
-              startedAt: plan.startedAt,
-              ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
-              ...(plan.suites ? { suites: plan.suites } : {}),
-            },
-            log: (line: string) => io.err(line),
-          },
-        }
-      : {}),
+    replay: plan.replay?.cassette,
+    record: recording(plan, io),
   });
   try {
     io.out(opening(plan, live.publicBaseUrl));
-    // --distant stands for a network the probe cannot see: a loopback tunnel or front to a deployment far away.
-    const roundTripMs = plan.distant ? Math.max(live.roundTripMs ?? 0, DISTANT_ROUND_TRIP_MS) : live.roundTripMs;
-    if (plan.workers === undefined && defaultWorkers(roundTripMs) !== DEFAULT_WORKERS)
-      io.out(
-        `a distant deployment (${plan.distant ? '--distant' : `median round trip ${roundTripMs} ms`}): ${defaultWorkers(roundTripMs)} Playwright workers, ${workerConcurrency(roundTripMs)} requests in flight each within a check (--workers to choose)`,
-      );
-    const result = await runSuites({
-      baseUrl: live.baseUrl,
-      publicBaseUrl: live.publicBaseUrl,
-      token: live.token,
-      secrets: live.secrets,
-      network: live.network,
-      deployment: target.name,
-      allowWrites: target.allowWrites,
-      writesSkippedReason: target.writesSkippedReason,
-      reportDir: plan.reportDir,
-      reportDirFrom: plan.reportDirFrom,
-      progress: plan.progress,
-      startedAt: plan.startedAt,
-      ...(live.gatewayNonce ? { gatewayNonce: live.gatewayNonce } : {}),
-      ...(limits.checkTimeoutMs !== undefined ? { checkTimeoutMs: limits.checkTimeoutMs } : {}),
-      ...(plan.suites ? { suites: plan.suites } : {}),
-      ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
-      ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
-      ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
-      workers: runWorkers(plan.workers, roundTripMs),
-      // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a
-      // near-miss token, both redacted) are answered in their recorded order.
-      concurrency: plan.record || plan.replay ? 1 : (plan.concurrency ?? workerConcurrency(roundTripMs)),
-      ...(plan.shard ? { shard: plan.shard } : {}),
-      ...(plan.runId ? { runId: plan.runId } : {}),
-      ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),
-      ...(io.signal ? { stop: io.signal } : {}),
-    });
+    const result = await runSuites(suiteRunOptions(plan, live, io));
     if (plan.command === 'run') for (const line of runSummaryLines(result, target.name)) io.out(line);
     await undoIfInterrupted(io, result, {
       command: plan.command,
@@ -147,60 +102,130 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       io.out(
         `suites: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped (seed ${result.seed}, run id ${result.runId})`,
       );
-    // The client's own command against each conformant variant; its plain-mock run is its traffic when no cassette
-    // was given.
-    const robust = plan.clientCommand ? await import('./robustness.ts') : undefined;
-    const robustness = robust
-      ? await robust.runRobustness({
-          command: plan.clientCommand as string,
-          reportDir: plan.reportDir,
-          env: io.env,
-          progress: (line) => io.out(line),
-        })
-      : undefined;
-    const cassettes = plan.clientCassettes.length
-      ? plan.clientCassettes
-      : robust
-        ? [join(plan.reportDir, robust.ROBUSTNESS_DIR, 'default.yaml')]
-        : [];
+    const client = await judgeClient(plan, io);
     if (networkWorthSaying(result.network))
       io.out(`network: ${describeNetwork(result.network)}; none of these is a failure of the deployment`);
-    const suites = plan.suites;
-    const { exitCode } = finishRun(
-      io,
-      {
-        reportDir: plan.reportDir,
-        secrets: live.secrets(),
-        ...(cassettes.length ? { cassettes } : {}),
-        ...(plan.clientClaim ? { clientClaim: plan.clientClaim } : {}),
-        ...(robustness ? { robustness } : {}),
-        subject: {
-          deployment: target.name,
-          baseUrl: live.publicBaseUrl,
-          ...(plan.partner ? { partner: plan.partner } : {}),
-        },
-        facts: {
-          seed: result.seed,
-          runId: result.runId,
-          // Naming every suite is running them all: the verdict's scope is not narrowed by it.
-          suites: !suites || suiteNames().every((n) => suites.includes(n)) ? 'all' : suites,
-          allowWrites: target.allowWrites,
-          ...(plan.shard ? { shard: plan.shard } : {}),
-          ...(result.network ? { network: result.network } : {}),
-        },
-      },
-      {
-        command: plan.command,
-        gates: plan.gates,
-        strict: plan.strict,
-        // Client traffic that breaks the contract fails the certification as a failed suite check does.
-        ...(plan.command === 'certify' ? { describe: clientTrafficFailures } : {}),
-        ...(plan.reproduce ? { onFailure: [`reproduce against the embedded mock: ${plan.reproduce}`] } : {}),
-        ...(result.interrupted ? { interrupted: result.interrupted } : {}),
-      },
-    );
+    const { exitCode } = finishRun(io, runReportsInput(plan, live, result, client), {
+      command: plan.command,
+      gates: plan.gates,
+      strict: plan.strict,
+      // Client traffic that breaks the contract fails the certification as a failed suite check does.
+      describe: plan.command === 'certify' ? clientTrafficFailures : undefined,
+      onFailure: plan.reproduce ? [`reproduce against the embedded mock: ${plan.reproduce}`] : undefined,
+      interrupted: result.interrupted,
+    });
     return exitCode;
   } finally {
     await live.close();
   }
+}
+
+/** flis run --record: the cassette and the labels a replay of it needs to rerun the same run. */
+function recording(plan: RunPlan, io: CommandIo): ReachOptions['record'] {
+  if (!plan.record) return undefined;
+  return {
+    cassette: plan.record,
+    labels: {
+      runId: plan.runId as string,
+      seed: plan.seed as number,
+      startedAt: plan.startedAt,
+      runs: plan.runs,
+      suites: plan.suites,
+    },
+    log: (line: string) => io.err(line),
+  };
+}
+
+/** The suites' options: the target as reached, and the workers (--workers, else by the deployment's round trip). */
+function suiteRunOptions(plan: RunPlan, live: Reached, io: CommandIo): SuiteRunOptions {
+  const { target, limits } = plan;
+  // --distant stands for a network the probe cannot see: a loopback tunnel or front to a deployment far away.
+  const roundTripMs = plan.distant ? Math.max(live.roundTripMs ?? 0, DISTANT_ROUND_TRIP_MS) : live.roundTripMs;
+  if (plan.workers === undefined && defaultWorkers(roundTripMs) !== DEFAULT_WORKERS)
+    io.out(
+      `a distant deployment (${plan.distant ? '--distant' : `median round trip ${roundTripMs} ms`}): ${defaultWorkers(roundTripMs)} Playwright workers, ${workerConcurrency(roundTripMs)} requests in flight each within a check (--workers to choose)`,
+    );
+  return {
+    baseUrl: live.baseUrl,
+    publicBaseUrl: live.publicBaseUrl,
+    token: live.token,
+    secrets: live.secrets,
+    network: live.network,
+    deployment: target.name,
+    allowWrites: target.allowWrites,
+    writesSkippedReason: target.writesSkippedReason,
+    reportDir: plan.reportDir,
+    reportDirFrom: plan.reportDirFrom,
+    progress: plan.progress,
+    startedAt: plan.startedAt,
+    ...(live.gatewayNonce ? { gatewayNonce: live.gatewayNonce } : {}),
+    ...(limits.checkTimeoutMs !== undefined ? { checkTimeoutMs: limits.checkTimeoutMs } : {}),
+    ...(plan.suites ? { suites: plan.suites } : {}),
+    ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
+    ...(plan.path ? { path: plan.path } : {}),
+    ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
+    ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
+    workers: runWorkers(plan.workers, roundTripMs),
+    // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a
+    // near-miss token, both redacted) are answered in their recorded order.
+    concurrency: plan.record || plan.replay ? 1 : (plan.concurrency ?? workerConcurrency(roundTripMs)),
+    ...(plan.shard ? { shard: plan.shard } : {}),
+    ...(plan.runId ? { runId: plan.runId } : {}),
+    ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),
+    ...(io.signal ? { stop: io.signal } : {}),
+  };
+}
+
+/**
+ * flis certify's view of the partner's client: the client's own command against each conformant variant
+ * (--client-command), and the cassettes its traffic is judged from; its plain-mock run is that traffic when no
+ * cassette was given.
+ */
+async function judgeClient(
+  plan: RunPlan,
+  io: CommandIo,
+): Promise<{ cassettes: string[]; robustness: RobustnessRow[] | undefined }> {
+  if (!plan.clientCommand) return { cassettes: plan.clientCassettes, robustness: undefined };
+  const robust = await import('./robustness.ts');
+  const robustness = await robust.runRobustness({
+    command: plan.clientCommand,
+    reportDir: plan.reportDir,
+    env: io.env,
+    progress: (line) => io.out(line),
+  });
+  const cassettes = plan.clientCassettes.length
+    ? plan.clientCassettes
+    : [join(plan.reportDir, robust.ROBUSTNESS_DIR, 'default.yaml')];
+  return { cassettes, robustness };
+}
+
+/** What the certificate and drift report are written from. */
+function runReportsInput(
+  plan: RunPlan,
+  live: Reached,
+  result: SuiteRunResult,
+  client: { cassettes: string[]; robustness: RobustnessRow[] | undefined },
+): RunReportsInput {
+  const { target, suites } = plan;
+  return {
+    reportDir: plan.reportDir,
+    secrets: live.secrets(),
+    cassettes: client.cassettes.length ? client.cassettes : undefined,
+    clientClaim: plan.clientClaim,
+    robustness: client.robustness,
+    subject: {
+      deployment: target.name,
+      baseUrl: live.publicBaseUrl,
+      partner: plan.partner || undefined,
+    },
+    facts: {
+      seed: result.seed,
+      runId: result.runId,
+      // Naming every suite is running them all: the verdict's scope is not narrowed by it.
+      suites: !suites || suiteNames().every((n) => suites.includes(n)) ? 'all' : suites,
+      allowWrites: target.allowWrites,
+      shard: plan.shard || undefined,
+      network: result.network,
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * their one-line summaries and the gates, and decide the exit code. Shared by
  * `flis run`, `flis certify` and `flis merge` so the three say the same thing.
  */
-import { secretsWithDerived } from '../suites/lib/redact.ts';
+import { secretsWithDerived } from '../suites/lib/worker/redact.ts';
 import { evaluateGates, exitCodeWithGates, type GateOptions } from '../reporting/gates.ts';
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';
@@ -59,11 +59,11 @@ export interface FinishOptions {
   gates: GateOptions;
   strict: boolean;
   /** Said before the closing line when something failed (e.g. how to reproduce a run against the embedded mock). */
-  onFailure?: string[];
+  onFailure?: string[] | undefined;
   /** Lines about the reports (e.g. the client traffic's failures) said before the closing line. */
-  describe?: (reports: RunReports) => string[];
+  describe?: ((reports: RunReports) => string[]) | undefined;
   /** The run was stopped by this signal: the reports cover what ran, and the exit code is 130/143. */
-  interrupted?: StopSignal;
+  interrupted?: StopSignal | undefined;
 }
 
 export function finishRun(

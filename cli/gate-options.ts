@@ -31,5 +31,5 @@ export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] })
       throw new UsageError(`--min-coverage must be a percentage from 0 to 100; got '${raw}'`);
   }
   const failOn = (listOption(v['fail-on']) ?? []).map((f) => oneOf<FailOn>('--fail-on', f, failOnValues));
-  return { ...(minCoverage !== undefined ? { minCoverage } : {}), ...(failOn.length ? { failOn } : {}) };
+  return { minCoverage, failOn: failOn.length ? failOn : undefined };
 }

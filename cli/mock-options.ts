@@ -45,11 +45,11 @@ export function embeddedOptions(v: EmbeddedValues): EmbeddedOptions {
     oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames, "'flis mock --help'"),
   );
   return {
-    ...(faults.length ? { faults } : {}),
-    ...(variantName ? { variant: variantPresets[variantName] } : {}),
-    ...(writeDelayMs !== undefined ? { writeDelayMs } : {}),
-    ...(webhookFaults.length ? { webhookFaults } : {}),
-    ...(v['mock-drift'] === true ? { drift: true } : {}),
+    faults: faults.length ? faults : undefined,
+    variant: variantName ? variantPresets[variantName] : undefined,
+    writeDelayMs,
+    webhookFaults: webhookFaults.length ? webhookFaults : undefined,
+    drift: v['mock-drift'] === true ? true : undefined,
   };
 }
 
@@ -65,11 +65,11 @@ export function hasEmbeddedOptions(e: EmbeddedOptions): boolean {
 /** The flis command line that reruns an embedded-mock run: same seed, suites, runs and mock switches. */
 export function reproduceCommand(v: {
   seed: number;
-  suites?: string[];
-  runs?: number;
-  visibilityTimeoutMs?: number;
+  suites?: string[] | undefined;
+  runs?: number | undefined;
+  visibilityTimeoutMs?: number | undefined;
   embedded: EmbeddedOptions;
-  variantName?: string;
+  variantName?: string | undefined;
 }): string {
   const e = v.embedded;
   return [

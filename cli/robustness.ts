@@ -33,9 +33,10 @@ export interface RobustnessOptions {
 }
 
 /**
- * The throttled variant throttles at 20 requests a second here, not the preset's 100: a client's burst meets 429s
- * however slowly a loaded machine sends it, so whether a client copes with throttling never depends on the machine's
- * speed. A client that sends too little to be throttled is told so in its row.
+ * The throttled variant's quota is 20 requests here, not the preset's 100: a client's burst of more than 20 meets 429s
+ * however slowly a loaded machine sends it (the quota comes back whole a second after it is spent, never trickling
+ * back: mock/throttle.ts), so whether a client copes with throttling never depends on the machine's speed. A client
+ * that sends too little to be throttled is told so in its row.
  */
 export const ROBUSTNESS_OVERRIDES: Partial<Record<string, Partial<MockVariant>>> = {
   throttled: { throttle: { perSecond: 20, burst: 20 } },

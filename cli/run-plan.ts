@@ -20,6 +20,7 @@ import type { RunLimits } from '../runner/run-limits.ts';
 import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
+import { parseReplayPath } from '../suites/lib/replay-path.ts';
 import { flagOrEnv, flagOrEnvValue, intOption, listOption, reportDirOf, sourceName } from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
@@ -48,6 +49,7 @@ export const runOptionSpec = {
   shard: { type: 'string' },
   record: { type: 'string' },
   cassette: { type: 'string' },
+  path: { type: 'string' },
   ...embeddedOptionSpec,
 } as const;
 
@@ -71,40 +73,44 @@ export interface RunPlan {
   command: 'run' | 'certify';
   target: ResolvedTarget;
   /** flis certify: the partner named on the certificate, and cassettes of their client traffic. */
-  partner?: string;
+  partner?: string | undefined;
   clientCassettes: string[];
   /** flis certify: the operations the partner says its client integrates (--require-operations, --partner-profile). */
-  clientClaim?: OperationClaim;
+  clientClaim?: OperationClaim | undefined;
   /** flis certify --client-command: the partner's own command, run against each conformant variant of the mock. */
-  clientCommand?: string;
+  clientCommand?: string | undefined;
   /** flis run --cassette: the cassette served offline and the run it was recorded from. */
-  replay?: { cassette: string; run: RecordedRunLabels & { deployment: string } };
+  replay?: Replay | undefined;
   /** flis run --record: the cassette written. */
-  record?: string;
+  record?: string | undefined;
   embedded: EmbeddedOptions;
   /** The flis command line that reruns an embedded-mock run. */
-  reproduce?: string;
-  suites?: string[];
-  seed?: number;
-  runs?: number;
-  visibilityTimeoutMs?: number;
-  workers?: number;
+  reproduce?: string | undefined;
+  suites?: string[] | undefined;
+  seed?: number | undefined;
+  /** --path (FLIS_PATH): the one failing property to replay by its path, `<property id>:<path>`. */
+  path?: string | undefined;
+  runs?: number | undefined;
+  visibilityTimeoutMs?: number | undefined;
+  workers?: number | undefined;
   /** FLIS_CONCURRENCY: requests one worker may have in flight within a check (default: by the round trip). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** --distant: take the deployment for a distant one whatever its round trip (a tunnel or a front on loopback). */
-  distant?: boolean;
+  distant?: boolean | undefined;
   progress: Progress;
   reportDir: string;
   /** Who named the report folder, for its errors: FLIS_REPORT_DIR, else --report-dir (or its default). */
   reportDirFrom: string;
-  shard?: string;
-  runId?: string;
+  shard?: string | undefined;
+  runId?: string | undefined;
   startedAt: number;
   gates: GateOptions;
   strict: boolean;
   limits: RunLimits;
   connection: { settings: ConnectionSettings; token: TokenOptions };
 }
+
+type Replay = { cassette: string; run: RecordedRunLabels & { deployment: string } };
 
 /** "I/N" with 1 ≤ I ≤ N, as Playwright's --shard takes it. */
 export function parseShard(raw: string | undefined): string | undefined {
@@ -135,7 +141,7 @@ function targetOf(
   command: RunPlan['command'],
   v: Values,
   env: NodeJS.ProcessEnv,
-  replayed: RunPlan['replay'],
+  replayed: Replay | undefined,
   token: TokenOptions,
 ): ResolvedTarget {
   const baseUrl = command === 'run' ? (str(v['base-url']) ?? (env.FLIS_BASE_URL || undefined)) : undefined;
@@ -154,8 +160,8 @@ function targetOf(
   }
   return resolveTarget(
     {
-      ...(deployment ? { deployment } : {}),
-      ...(baseUrl ? { baseUrl } : {}),
+      deployment: deployment || undefined,
+      baseUrl: baseUrl || undefined,
       allowWrites: flagOrEnv(v['allow-writes'] as boolean | undefined, env.FLIS_ALLOW_WRITES, 'FLIS_ALLOW_WRITES'),
       // A token issued during the run (--token-url, --token-command) needs none in the environment.
       tokenIssued: issuesTokens(token),
@@ -167,22 +173,13 @@ function targetOf(
 /** Parse and check every option (and its environment variable) before anything starts. */
 export async function parseRunPlan(command: RunPlan['command'], v: Values, env: NodeJS.ProcessEnv): Promise<RunPlan> {
   // The flags that need nothing but themselves are checked first, so their mistakes are the ones named.
-  const partner = command === 'certify' ? str(v.partner)?.trim() : undefined;
-  if (command === 'certify' && !partner)
-    throw new UsageError(
-      "--partner NAME is required: the certificate is named for the partner (see 'flis certify --help')",
-    );
+  const partner = partnerOf(command, v);
   const clientClaim = command === 'certify' ? claimOf(v, env) : undefined;
   const limits = parseLimits(v as Parameters<typeof parseLimits>[0], env);
   const gates = parseGates(v as Parameters<typeof parseGates>[0]);
   const progress = oneOf<Progress>('--progress', str(v.progress) ?? 'list', ['list', 'dot', 'none']);
   const shard = command === 'run' ? parseShard(str(v.shard)) : undefined;
-  const record = command === 'run' ? str(v.record) : undefined;
-  const cassettes = strs(v.cassette)?.map((f) => resolve(f)) ?? [];
-  const replayFile = command === 'run' ? cassettes[0] : undefined;
-  if (record && replayFile) throw new UsageError('give either --record FILE or --cassette FILE, not both');
-  const { recordedRun } = await import('../runner/cassette-target.ts');
-  const replay = replayFile ? { cassette: replayFile, run: recordedRun(replayFile) } : undefined;
+  const { record, cassettes, replay } = await cassettesOf(command, v);
   const connection = parseConnectionOptions(v as Parameters<typeof parseConnectionOptions>[0], env);
   const target = targetOf(command, v, env, replay, connection.token);
   const embedded = embeddedOptions(v);
@@ -190,25 +187,12 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     throw new UsageError(
       `--mock-fault, --mock-variant, --mock-write-delay, --mock-webhook-fault and --mock-drift apply only to the embedded mock, not to '${target.name}'`,
     );
-  const suites =
-    (strs(v.suite)
-      ? selectSuites(strs(v.suite))
-      : selectSuites(env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined, 'FLIS_SUITES')) ?? replay?.run.suites;
-  // Drawn here, not by the runner, so an embedded-mock run can say how to reproduce it. An error names the setting made.
-  const seedIn = flagOrEnvValue('seed', str(v.seed), env, 'FLIS_SEED');
-  const runsIn = flagOrEnvValue('runs', str(v.runs), env, 'FLIS_RUNS');
-  const seed =
-    replay?.run.seed ??
-    intOption(seedIn.name, seedIn.raw, { max: 2 ** 31 - 1 }) ??
-    (record || target.embedded ? newSeed() : undefined);
-  const runs = replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 });
-  const concurrency = intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 });
-  const visibilityTimeoutMs = intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 });
+  const shape = runShapeOf(v, env, replay, !!record || target.embedded);
+  const path = command === 'run' ? replayPathOption(flagOrEnvValue('path', str(v.path), env, 'FLIS_PATH')) : undefined;
   // A recorded or replayed run uses one worker, so repeated requests keep their recorded order.
   const workers = record || replay ? 1 : intOption('workers', str(v.workers), { min: 1, max: 64 });
   // Before any test runs: a cassette that cannot be read must not cost the user the whole run first.
   const clientCassettes = command === 'certify' ? await checkedCassettes(cassettes) : [];
-  const variantName = str(v['mock-variant']);
   return {
     command,
     target,
@@ -217,47 +201,97 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     progress,
     ...reportDirOf(str(v['report-dir']), env),
     // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
-    ...optional('runId', replay?.run.runId ?? (env.FLIS_RUN_ID || (record ? newRunId() : undefined))),
+    runId: replay?.run.runId ?? (env.FLIS_RUN_ID || (record ? newRunId() : undefined)),
     startedAt: replay?.run.startedAt ?? Date.now(),
     gates,
     strict: strictOf(v as { strict?: boolean }, env),
     limits,
     connection,
-    ...optional('partner', partner),
-    ...optional('clientClaim', clientClaim),
-    ...optional(
-      'clientCommand',
-      command === 'certify' ? str(v['client-command'])?.trim() || clientCommandFromEnv(env) : undefined,
-    ),
-    ...optional('replay', replay),
-    ...optional('record', record ? resolve(record) : undefined),
-    ...optional('suites', suites),
-    ...optional('seed', seed),
-    ...optional('runs', runs),
-    ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
-    ...optional('workers', workers),
-    ...optional('concurrency', concurrency),
-    ...optional('distant', v.distant === true ? true : undefined),
-    ...optional('shard', shard),
-    ...optional(
-      'reproduce',
-      target.embedded
-        ? reproduceCommand({
-            seed: seed as number,
-            embedded,
-            ...optional('variantName', variantName && variantName !== 'default' ? variantName : undefined),
-            ...optional('suites', suites),
-            ...optional('runs', runs),
-            ...optional('visibilityTimeoutMs', visibilityTimeoutMs),
-          })
-        : undefined,
-    ),
+    partner,
+    clientClaim,
+    clientCommand: command === 'certify' ? str(v['client-command'])?.trim() || clientCommandFromEnv(env) : undefined,
+    replay,
+    record: record ? resolve(record) : undefined,
+    ...shape,
+    path,
+    workers,
+    distant: v.distant === true ? true : undefined,
+    shard,
+    reproduce: target.embedded ? reproduceOf(v, shape, embedded) : undefined,
   };
 }
 
-/** `{ [key]: value }` when the value is given, `{}` otherwise: the plan holds no `undefined`. */
-function optional<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+/** A property path to replay, as a failure prints it; anything else is refused naming the setting (exit 2). */
+function replayPathOption(given: { raw: string | undefined; name: string }): string | undefined {
+  if (given.raw === undefined || given.raw === '') return undefined;
+  if (!parseReplayPath(given.raw))
+    throw new UsageError(
+      `${sourceName(given.name)} must be a failing property's id and path as its failure prints them (e.g. 0f3a9c-7b21.1:3:1:0); got '${given.raw}'`,
+    );
+  return given.raw.trim();
+}
+
+/** flis certify names the partner the certificate is for; flis run has none. */
+function partnerOf(command: RunPlan['command'], v: Values): string | undefined {
+  if (command !== 'certify') return undefined;
+  const partner = str(v.partner)?.trim();
+  if (!partner)
+    throw new UsageError(
+      "--partner NAME is required: the certificate is named for the partner (see 'flis certify --help')",
+    );
+  return partner;
+}
+
+/** --record FILE or --cassette FILE for flis run (not both); flis certify's --cassette files are client traffic. */
+async function cassettesOf(
+  command: RunPlan['command'],
+  v: Values,
+): Promise<{ record: string | undefined; cassettes: string[]; replay: Replay | undefined }> {
+  const record = command === 'run' ? str(v.record) : undefined;
+  const cassettes = strs(v.cassette)?.map((f) => resolve(f)) ?? [];
+  const replayFile = command === 'run' ? cassettes[0] : undefined;
+  if (record && replayFile) throw new UsageError('give either --record FILE or --cassette FILE, not both');
+  const { recordedRun } = await import('../runner/cassette-target.ts');
+  const replay = replayFile ? { cassette: replayFile, run: recordedRun(replayFile) } : undefined;
+  return { record, cassettes, replay };
+}
+
+type RunShape = Pick<RunPlan, 'suites' | 'seed' | 'runs' | 'concurrency' | 'visibilityTimeoutMs'>;
+
+/**
+ * What the suites run and how: a replay reruns its recorded run's suites, seed and runs. The seed is drawn here, not
+ * by the runner, when the run must be reproducible (recorded, or against the embedded mock). An error names the
+ * setting made.
+ */
+function runShapeOf(v: Values, env: NodeJS.ProcessEnv, replay: Replay | undefined, needsSeed: boolean): RunShape {
+  const suites =
+    (strs(v.suite)
+      ? selectSuites(strs(v.suite))
+      : selectSuites(env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined, 'FLIS_SUITES')) ?? replay?.run.suites;
+  const seedIn = flagOrEnvValue('seed', str(v.seed), env, 'FLIS_SEED');
+  const runsIn = flagOrEnvValue('runs', str(v.runs), env, 'FLIS_RUNS');
+  const seed =
+    replay?.run.seed ?? intOption(seedIn.name, seedIn.raw, { max: 2 ** 31 - 1 }) ?? (needsSeed ? newSeed() : undefined);
+  return {
+    suites,
+    seed,
+    runs: replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 }),
+    concurrency: intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 }),
+    visibilityTimeoutMs: intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 }),
+  };
+}
+
+/** The command line that reruns an embedded-mock run; the default variant goes unsaid. */
+function reproduceOf(v: Values, shape: RunShape, embedded: EmbeddedOptions): string {
+  const variantName = str(v['mock-variant']);
+  return reproduceCommand({
+    seed: shape.seed as number,
+    embedded,
+    variantName: variantName && variantName !== 'default' ? variantName : undefined,
+    suites: shape.suites,
+    runs: shape.runs,
+    visibilityTimeoutMs: shape.visibilityTimeoutMs,
+  });
 }
 
 function clientCommandFromEnv(env: NodeJS.ProcessEnv): string | undefined {

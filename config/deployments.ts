@@ -16,8 +16,8 @@ export interface Deployment {
   description: string;
   embedded: boolean;
   liveData: boolean;
-  baseUrlEnv?: string;
-  tokenEnv?: string;
+  baseUrlEnv?: string | undefined;
+  tokenEnv?: string | undefined;
 }
 
 export interface DeploymentsFile {
@@ -90,8 +90,8 @@ function toDeployment(name: string, d: Record<string, unknown>, where: (p: (stri
     description: typeof d.description === 'string' ? d.description : '',
     embedded,
     liveData: d.liveData,
-    ...(typeof d.baseUrlEnv === 'string' ? { baseUrlEnv: d.baseUrlEnv } : {}),
-    ...(typeof d.tokenEnv === 'string' ? { tokenEnv: d.tokenEnv } : {}),
+    baseUrlEnv: typeof d.baseUrlEnv === 'string' ? d.baseUrlEnv : undefined,
+    tokenEnv: typeof d.tokenEnv === 'string' ? d.tokenEnv : undefined,
   };
 }
 
@@ -103,16 +103,16 @@ export interface ResolvedTarget {
   /** Absent for the embedded mock until it is started. */
   baseUrl?: string;
   /** Absent for the embedded mock, which mints its own. */
-  token?: string;
+  token?: string | undefined;
   allowWrites: boolean;
   /** Why writes are not allowed; empty when they are. */
   writesSkippedReason: string;
 }
 
 export interface TargetRequest {
-  deployment?: string;
-  baseUrl?: string;
-  allowWrites?: boolean;
+  deployment?: string | undefined;
+  baseUrl?: string | undefined;
+  allowWrites?: boolean | undefined;
   /**
    * No token need be set: it is issued during the run (--token-url, --token-command: net/token-options.ts), or the
    * client in front sends its own (flis record).
@@ -164,7 +164,7 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
       embedded: false,
       liveData: false,
       baseUrl: checkBaseUrl(req.baseUrl, flag),
-      ...(token ? { token } : {}),
+      token: token || undefined,
       allowWrites: req.allowWrites === true,
       writesSkippedReason: req.allowWrites ? '' : 'an ad-hoc --base-url is read-only unless --allow-writes is given',
     };
@@ -194,7 +194,7 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
     embedded: false,
     liveData: d.liveData,
     baseUrl: checkBaseUrl(rawUrl, d.baseUrlEnv!),
-    ...(token ? { token } : {}),
+    token: token || undefined,
     allowWrites,
     writesSkippedReason: allowWrites
       ? ''

@@ -15,7 +15,7 @@ export interface OfferWrite {
   offerId: string;
   operation: 'UPSERT' | 'CANCEL';
   /** The booking the write names, indexed at once so the booking status is readable before the write lands. */
-  bookingId?: string;
+  bookingId?: string | undefined;
   mutate: OfferMutation;
 }
 

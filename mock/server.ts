@@ -11,20 +11,20 @@ import { loopbackUrl, WebhookHub } from './webhook-hub.ts';
 
 export interface MockOptions {
   /** Default 127.0.0.1. */
-  host?: string;
+  host?: string | undefined;
   /** 0 (the default) picks a free port. */
-  port?: number;
+  port?: number | undefined;
   token: string;
-  faults?: FaultName[];
-  variant?: Partial<MockVariant>;
+  faults?: FaultName[] | undefined;
+  variant?: Partial<MockVariant> | undefined;
   /** How long an offer write takes to become visible to reads (spec 1). Default 0. */
-  writeDelayMs?: number;
+  writeDelayMs?: number | undefined;
   /** Loopback receivers subscribed from the start (mock-only; also PUT /__flis/webhooks). */
-  webhooks?: string[];
+  webhooks?: string[] | undefined;
   /** Webhook fault switches (webhook-faults.ts). */
-  webhookFaults?: WebhookFaultName[];
+  webhookFaults?: WebhookFaultName[] | undefined;
   /** The drift switch (drift.ts): answers drift from the contract for the drift report to find. */
-  drift?: boolean;
+  drift?: boolean | undefined;
 }
 
 export interface RunningMock {

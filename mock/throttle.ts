@@ -1,15 +1,20 @@
 /**
  * A deployment's right to throttle (spec 8: rate limits are "not shown"): the
  * `throttled` variant answers `429 Too Many Requests` with `Retry-After` when
- * its token bucket is empty, as a shared sandbox does. Conformant: a client
- * that honours Retry-After (the flis gateway) sees every answer in the end.
+ * its quota is spent, as a shared sandbox does. Conformant: a client that
+ * honours Retry-After (the flis gateway) sees every answer in the end.
+ *
+ * The quota is renewed whole, `burst / perSecond` seconds after it was spent, rather than trickling back with time:
+ * what is throttled then depends on the requests alone, not on how fast a busy machine sends them (a steady refill
+ * lets a slow enough sender through a burst it would be refused at idle, and a client's robustness verdict would
+ * change with the load).
  */
 import type { FastifyInstance } from 'fastify';
 
 export interface ThrottleSettings {
-  /** Tokens added per second: the sustained rate the deployment allows. */
+  /** The sustained rate the deployment allows: a spent quota comes back `burst / perSecond` seconds later. */
   perSecond: number;
-  /** The bucket's size: how many requests may come at once after a quiet spell. */
+  /** The quota: how many requests may come before the deployment asks to wait. */
   burst: number;
   /**
    * The bucket's clock in ms (default performance.now). A test gives its own so that what is throttled depends on
@@ -20,29 +25,29 @@ export interface ThrottleSettings {
 
 export class TokenBucket {
   private tokens: number;
-  private last: number;
+  /** When the spent quota comes back whole (ms on the bucket's clock); undefined while some is left. */
+  private renewAt: number | undefined;
   /** Requests answered 429, for tests. */
   throttled = 0;
 
-  constructor(
-    private readonly settings: ThrottleSettings,
-    now = (settings.clock ?? performance.now.bind(performance))(),
-  ) {
+  constructor(private readonly settings: ThrottleSettings) {
     this.tokens = settings.burst;
-    this.last = now;
   }
 
-  /** Take a token: 0 when there was one, else the whole seconds to wait for the next (Retry-After, at least 1). */
+  /** Take a token: 0 when there was one, else the whole seconds until the quota comes back (Retry-After, at least 1). */
   take(now = (this.settings.clock ?? performance.now.bind(performance))()): number {
     const { perSecond, burst } = this.settings;
-    this.tokens = Math.min(burst, this.tokens + ((now - this.last) / 1000) * perSecond);
-    this.last = now;
+    if (this.renewAt !== undefined && now >= this.renewAt) {
+      this.tokens = burst;
+      this.renewAt = undefined;
+    }
     if (this.tokens >= 1) {
       this.tokens -= 1;
+      if (this.tokens < 1) this.renewAt = now + (burst / perSecond) * 1000;
       return 0;
     }
     this.throttled++;
-    return Math.max(1, Math.ceil((1 - this.tokens) / perSecond));
+    return Math.max(1, Math.ceil(((this.renewAt ?? now) - now) / 1000));
   }
 }
 

@@ -20,7 +20,7 @@ export interface MockVariant {
   lenientInput: boolean;
   /** The most items POST /offers/bulk takes; a larger bulk answers 413 (spec 8: maximum bulk size not shown). 0: none. */
   maxBulkItems: number;
-  /** Answer 429 with Retry-After when this token bucket is empty (mock/throttle.ts); spec 8 leaves rate limits open. */
+  /** Answer 429 with Retry-After while this quota is spent (mock/throttle.ts); spec 8 leaves rate limits open. */
   throttle?: ThrottleSettings;
   // What a filter, a window or a page leaves open (spec 4.1, 4.2: not shown), read the other way. Absent: the default.
   /** What GET /offers?start&end filters on (spec 4.3: not shown): transportTimestamp (default) or the time of the last write. */
@@ -65,7 +65,7 @@ export const variantPresets: Record<
 > = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
   different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
-  // About 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
+  // A quota of 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
   throttled: {
     createdStatus: 200,
     idFormat: 'prefixed',

@@ -17,7 +17,7 @@ export interface ClientCredentials {
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
-  scope?: string;
+  scope?: string | undefined;
 }
 
 /** RFC 6749 2.3.1: id and secret are form-encoded before they are joined and base64-encoded. */

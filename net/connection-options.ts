@@ -123,7 +123,7 @@ function clientCertSettings(
     throw new ConfigError(
       `--client-key ${keyFile} does not match --client-cert ${certFile}; give the key the certificate was issued for`,
     );
-  return { clientCert, clientKey, ...(passphrase ? { clientKeyPassphrase: passphrase } : {}) };
+  return { clientCert, clientKey, clientKeyPassphrase: passphrase || undefined };
 }
 
 function checkHttpUrl(raw: string, flag: string): string {
@@ -163,7 +163,7 @@ function tokenOptions(values: ConnectionValues, env: NodeJS.ProcessEnv): TokenOp
       {},
       'FLIS_ERR_SECRET_MISSING',
     );
-  return { kind: 'client-credentials', tokenUrl, clientId, clientSecret, ...(scope ? { scope } : {}) };
+  return { kind: 'client-credentials', tokenUrl, clientId, clientSecret, scope: scope || undefined };
 }
 
 export function parseConnectionOptions(

@@ -9,7 +9,7 @@ import { KeepsSecrets, type SecretBook } from './secret-book.ts';
 export interface IssuedToken {
   token: string;
   /** Seconds the token lives, as the issuer said; undefined when it did not say (renewed on a 401 only). */
-  expiresIn?: number;
+  expiresIn?: number | undefined;
 }
 
 /** Renew this share of the lifetime before expiry (a 5 s token at 4 s), never more than a minute early. */
@@ -87,5 +87,5 @@ export function tokenFromJson(body: unknown): IssuedToken | undefined {
   const b = body as { access_token?: unknown; expires_in?: unknown } | null;
   if (!b || typeof b.access_token !== 'string' || !b.access_token) return undefined;
   const expiresIn = Number(b.expires_in);
-  return { token: b.access_token, ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresIn } : {}) };
+  return { token: b.access_token, expiresIn: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined };
 }

@@ -3,7 +3,7 @@ export type TokenOptions =
   /** A fixed token: the one given, else FLIS_TOKEN (the target's own variable is resolved by config/deployments.ts). */
   | { kind: 'static'; token?: string }
   /** OAuth 2.0 client credentials grant against --token-url. */
-  | { kind: 'client-credentials'; tokenUrl: string; clientId: string; clientSecret: string; scope?: string }
+  | { kind: 'client-credentials'; tokenUrl: string; clientId: string; clientSecret: string; scope?: string | undefined }
   /** --token-command: a shell command that prints a token, or JSON with access_token and expires_in. */
   | { kind: 'command'; command: string };
 

@@ -14,7 +14,7 @@ export interface ConnectionSettings {
   /** PEM text of `--client-cert` and `--client-key`, with the key's passphrase from the environment. */
   clientCert?: string;
   clientKey?: string;
-  clientKeyPassphrase?: string;
+  clientKeyPassphrase?: string | undefined;
 }
 
 /** Where the run's bearer token comes from, and how it is renewed. */

@@ -18,6 +18,11 @@ export interface RawDocument {
   offset: number;
   length: number;
   bytes: Buffer;
+  /**
+   * The same bytes in the pieces they were read in, not joined: a reader that can take them piece by piece (the lint
+   * of a large body, recorder/streamed-list.ts) never holds a copy of the whole. Empty once `bytes` joined them.
+   */
+  readonly chunks?: readonly Buffer[];
   /** Ended by a `...` line. False for a document the file (or a following `---`) cut short. */
   complete: boolean;
 }
@@ -70,8 +75,11 @@ export function* splitDocuments(
     const d = doc!;
     doc = undefined;
     d.parts.push(buf.subarray(d.from, end));
-    const bytes = d.parts.length === 1 ? d.parts[0]! : Buffer.concat(d.parts);
-    out.push({ kind: 'document', line: d.line, offset: d.offset, length: bytes.length, bytes, complete });
+    out.push(
+      d.parts.length === 1
+        ? { kind: 'document', line: d.line, offset: d.offset, length: d.parts[0]!.length, bytes: d.parts[0]!, complete }
+        : new PiecedDocument(d.line, d.offset, d.parts, complete),
+    );
   };
 
   /** One line [start, end) of buf (end past its newline); only lines that can matter are looked at closely. */
@@ -100,10 +108,20 @@ export function* splitDocuments(
       waiting.push(chunk);
       continue;
     }
-    const buf = carry.length ? Buffer.concat([carry, ...waiting, chunk]) : chunk;
-    waiting = [];
+    let buf = chunk;
     let start = 0;
-    for (let nl = buf.indexOf(NL); nl >= 0; nl = buf.indexOf(NL, start)) {
+    if (doc && waiting.length && !couldBeMarker(carry, waiting)) {
+      // A long line inside a document that is no marker (a body on one line): only its end matters here, and its
+      // pieces go to the document as they are. Joining them would copy the line, twice its size held at once.
+      lineNo += 1;
+      doc.parts.push(carry, ...waiting);
+      doc.from = 0;
+      for (const w of waiting) base += w.length;
+      base += carry.length;
+      start = chunk.indexOf(NL) + 1;
+    } else if (carry.length) buf = Buffer.concat([carry, ...waiting, chunk]);
+    waiting = [];
+    for (let nl = buf.indexOf(NL, start); nl >= 0; nl = buf.indexOf(NL, start)) {
       line(buf, start, nl + 1);
       start = nl + 1;
     }
@@ -120,6 +138,56 @@ export function* splitDocuments(
   if (carry.length) line(carry, 0, carry.length);
   if (doc) finish(false, carry, carry.length);
   yield* out.splice(0);
+}
+
+/**
+ * Whether a line starting with `carry` then `waiting` (its newline still to come) might be a `---` or `...` line: its
+ * first four bytes say. Fewer than four before the chunk with its newline: it might (the caller joins them, cheaply).
+ */
+function couldBeMarker(carry: Buffer, waiting: Buffer[]): boolean {
+  const parts = [carry];
+  let n = carry.length;
+  for (let i = 0; n < 4 && i < waiting.length; i++) {
+    const w = waiting[i]!.subarray(0, 4 - n);
+    parts.push(w);
+    n += w.length;
+  }
+  if (n < 4) return true;
+  const head = Buffer.concat(parts, 4);
+  return marker(head, 0, 4, DASH) || marker(head, 0, 4, DOT);
+}
+
+/**
+ * A document read in several pieces: they are joined only when its bytes are asked for, and then let go. A large
+ * body held as pieces is held once; joined, it was held twice until the pieces were collected.
+ */
+class PiecedDocument implements RawDocument {
+  readonly kind = 'document';
+  readonly length: number;
+  private pieces: Buffer[] | undefined;
+  private joined: Buffer | undefined;
+
+  constructor(
+    readonly line: number,
+    readonly offset: number,
+    pieces: Buffer[],
+    readonly complete: boolean,
+  ) {
+    this.pieces = pieces;
+    this.length = pieces.reduce((n, p) => n + p.length, 0);
+  }
+
+  get bytes(): Buffer {
+    if (!this.joined) {
+      this.joined = Buffer.concat(this.pieces!, this.length);
+      this.pieces = undefined;
+    }
+    return this.joined;
+  }
+
+  get chunks(): readonly Buffer[] {
+    return this.pieces ?? [this.joined!];
+  }
 }
 
 /** The file's bytes in chunks of a few MB, never all at once. */

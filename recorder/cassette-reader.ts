@@ -57,15 +57,15 @@ export interface CassetteTail {
 }
 
 export interface ReadResult extends Cassette {
-  torn?: { line: number };
-  tail?: CassetteTail;
+  torn?: { line: number } | undefined;
+  tail?: CassetteTail | undefined;
 }
 
 /** The header and tail of a cassette walked document by document. */
 export interface Walked {
   header: CassetteHeader;
   exchanges: number;
-  tail?: CassetteTail;
+  tail?: CassetteTail | undefined;
 }
 
 export function readCassette(file: string, options: ReadOptions = {}): ReadResult {
@@ -86,8 +86,8 @@ function result(file: string, w: Walked, exchanges: LocatedExchange[]): ReadResu
     file,
     header: w.header,
     exchanges,
-    ...(w.tail ? { tail: w.tail } : {}),
-    ...(w.tail?.kind === 'torn' ? { torn: { line: w.tail.line } } : {}),
+    tail: w.tail,
+    torn: w.tail?.kind === 'torn' ? { line: w.tail.line } : undefined,
   };
 }
 
@@ -182,7 +182,7 @@ export function walkCassette(
   else tail = tornTail(held, exchanges);
   if (!tail && stray) tail = junkTail(stray);
   if (tail && !options.allowTorn) throw new CassetteParseError(file, tail.line, tailExpectation(tail, exchanges));
-  return { header: header!, exchanges, ...(tail ? { tail } : {}) };
+  return { header: header!, exchanges, tail };
 }
 
 function tornTail(doc: RawDocument, complete: number): CassetteTail {

@@ -5,6 +5,7 @@
  * its own client sees at once where its traffic leaves the contract.
  */
 import { type CappedValidationResult, runToEnd, type SchemaName, validateInSlices } from '../schemas/registry.ts';
+import { type TrafficCheckId, trafficClause } from '../specs/check-ids.ts';
 import { matchOperation, type Operation } from '../specs/contract.ts';
 import { jsonSourceOf, jsonValue } from './body.ts';
 import { hiddenField } from './hidden-field.ts';
@@ -27,6 +28,11 @@ export interface CheckResult {
   violations: Violation[];
 }
 
+/** A traffic check's id with the clause it cites, both from their one table (specs/check-ids.ts). */
+function cite(check: TrafficCheckId, op: Operation | undefined): { check: TrafficCheckId; clause: string } {
+  return { check, clause: trafficClause(check, op) };
+}
+
 export function checkExchange(x: CheckInput): CheckResult {
   return runToEnd(checkExchangeInSlices(x));
 }
@@ -41,8 +47,7 @@ export function* checkExchangeInSlices(x: CheckInput): Generator<void, CheckResu
   const v: Violation[] = [];
   if (!operation) {
     v.push({
-      check: 'known-operation',
-      clause: 'spec 4',
+      ...cite('known-operation', operation),
       operationId: null,
       direction: 'request',
       message: `${x.request.method} ${x.request.path} is not an operation of the contract (specs/openapi.yaml)`,
@@ -50,8 +55,7 @@ export function* checkExchangeInSlices(x: CheckInput): Generator<void, CheckResu
   }
   if (!/^Bearer\s+\S/i.test(x.authorization ?? '')) {
     v.push({
-      check: 'auth-header',
-      clause: 'spec 5 rule 2',
+      ...cite('auth-header', operation),
       operationId: opId,
       direction: 'request',
       message: `the request carries no 'Authorization: Bearer <token>' header`,
@@ -88,8 +92,7 @@ function* requestChecks(req: RecordedRequest, op: Operation | undefined): Genera
   const ct = header(req.headers['content-type']);
   if (hasBody && !/^application\/json\b/i.test(ct ?? '')) {
     out.push({
-      check: 'write-content-type',
-      clause: 'spec 5 rule 3',
+      ...cite('write-content-type', op),
       operationId: opId,
       direction: 'request',
       message: `a write request with a body must send 'Content-Type: application/json'; sent ${ct ? `'${ct}'` : 'none'}`,
@@ -120,8 +123,7 @@ function* responseChecks(res: RecordedResponse, op: Operation | undefined): Gene
   const out: Violation[] = [];
   if (res.status >= 500) {
     out.push({
-      check: 'no-5xx',
-      clause: 'HTTP semantics',
+      ...cite('no-5xx', op),
       operationId: opId,
       direction: 'response',
       message: `answered ${res.status}: a server must not answer 5xx to a request it can judge`,
@@ -130,8 +132,7 @@ function* responseChecks(res: RecordedResponse, op: Operation | undefined): Gene
   const ct = header(res.headers['content-type']);
   if (res.body && res.body.size > 0 && !/[/+]json\b/i.test(ct ?? '')) {
     out.push({
-      check: 'json-content-type',
-      clause: 'spec 4',
+      ...cite('json-content-type', op),
       operationId: opId,
       direction: 'response',
       message: `a JSON body must carry a JSON content type; got ${ct ? `'${ct}'` : 'no content-type'}`,
@@ -149,8 +150,7 @@ function* schemaChecks(
   body: RecordedRequest['body'],
 ): Generator<void, Violation[], void> {
   const base = {
-    check: `${direction}-schema`,
-    clause: op.clause,
+    ...cite(`${direction}-schema`, op),
     operationId: op.operationId,
     direction,
     schema,

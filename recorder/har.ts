@@ -29,6 +29,8 @@ interface HarNameValue {
   name: string;
   value: string;
 }
+
+/** Written with JSON.stringify only, which leaves an undefined key out: an optional field may be given undefined. */
 interface HarEntry {
   startedDateTime: string;
   time: number;
@@ -39,7 +41,7 @@ interface HarEntry {
     cookies: unknown[];
     headers: HarNameValue[];
     queryString: HarNameValue[];
-    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    postData?: { mimeType: string; text: string; _encoding?: 'base64' | undefined } | undefined;
     headersSize: number;
     bodySize: number;
   };
@@ -49,7 +51,7 @@ interface HarEntry {
     httpVersion: string;
     cookies: unknown[];
     headers: HarNameValue[];
-    content: { size: number; mimeType: string; text?: string; encoding?: 'base64' };
+    content: { size: number; mimeType: string; text?: string | undefined; encoding?: 'base64' | undefined };
     redirectURL: string;
     headersSize: number;
     bodySize: number;
@@ -59,9 +61,9 @@ interface HarEntry {
   _flis: {
     seq: number;
     operationId: string | null;
-    requestBodyTruncated?: boolean;
-    responseBodyTruncated?: boolean;
-    failure?: UpstreamFailure;
+    requestBodyTruncated?: true | undefined;
+    responseBodyTruncated?: true | undefined;
+    failure?: UpstreamFailure | undefined;
     violations: Violation[];
   };
 }
@@ -126,7 +128,7 @@ export function harEntry(e: Exchange, base: string, fallbackTime: string): HarEn
       cookies: [],
       headers: pairs(e.request.headers),
       queryString: qs,
-      ...(reqBody ? { postData: postData(reqBody, header1(e.request.headers, 'content-type')) } : {}),
+      postData: reqBody ? postData(reqBody, header1(e.request.headers, 'content-type')) : undefined,
       headersSize: -1,
       bodySize: reqBody?.size ?? 0,
     },
@@ -139,8 +141,8 @@ export function harEntry(e: Exchange, base: string, fallbackTime: string): HarEn
       content: {
         size: resBody?.size ?? 0,
         mimeType: header1(e.response.headers, 'content-type') ?? '',
-        ...(resText ? { text: resText.text } : {}),
-        ...(resText?.base64 ? { encoding: 'base64' as const } : {}),
+        text: resText?.text,
+        encoding: resText?.base64 ? 'base64' : undefined,
       },
       redirectURL: header1(e.response.headers, 'location') ?? '',
       headersSize: -1,
@@ -151,9 +153,9 @@ export function harEntry(e: Exchange, base: string, fallbackTime: string): HarEn
     _flis: {
       seq: e.seq,
       operationId: e.operationId,
-      ...(reqBody?.truncated ? { requestBodyTruncated: true } : {}),
-      ...(resBody?.truncated ? { responseBodyTruncated: true } : {}),
-      ...(e.failure ? { failure: e.failure } : {}),
+      requestBodyTruncated: reqBody?.truncated ? true : undefined,
+      responseBodyTruncated: resBody?.truncated ? true : undefined,
+      failure: e.failure,
       violations: e.violations,
     },
   };
@@ -161,7 +163,7 @@ export function harEntry(e: Exchange, base: string, fallbackTime: string): HarEn
 
 function postData(b: StoredBody, contentType: string | undefined): NonNullable<HarEntry['request']['postData']> {
   const t = harText(b);
-  return { mimeType: contentType ?? '', text: t.text, ...(t.base64 ? { _encoding: 'base64' as const } : {}) };
+  return { mimeType: contentType ?? '', text: t.text, _encoding: t.base64 ? 'base64' : undefined };
 }
 
 /** A HAR document (parsed JSON) as cassette header and exchanges; `file` names the HAR in errors. */

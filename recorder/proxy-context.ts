@@ -18,31 +18,32 @@ export interface RecorderOptions {
   mode: Mode;
   cassette: string;
   /** Needed unless mode is `replay`. `deployment` is the name written in the cassette header (never a token). */
-  upstream?: { baseUrl: string; deployment: string | null };
-  host?: string;
-  port?: number;
+  upstream?: { baseUrl: string; deployment: string | null } | undefined;
+  host?: string | undefined;
+  port?: number | undefined;
   /** Secret values to keep out of the cassette; default: every token variable of `env`. */
   secrets?: Secret[];
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Header names to keep besides the allow-list. */
   keepHeaders?: string[];
-  match?: Partial<MatchOptions>;
+  /** Spread over the defaults (recorder/match.ts): a key given here, even undefined, replaces the default's. */
+  match?: Partial<MatchOptions> | undefined;
   /** The most body bytes written per body; more streams through but is not kept. */
-  maxBodyBytes?: number;
-  upstreamTimeoutMs?: number;
+  maxBodyBytes?: number | undefined;
+  upstreamTimeoutMs?: number | undefined;
   /**
    * How to reach the upstream (net/connection.ts): its dispatcher (proxy, CAs, client certificate; without one,
    * the recorder's own keep-alive Pool) and tokens.
    * A request carrying a token the source issued is sent with the current one, and refreshed once on a 401
    * invalid_token when its body is held whole; every secret the source learns is redacted from then on.
    */
-  connection?: { dispatcher?: Dispatcher; tokens: TokenSource };
+  connection?: { dispatcher?: Dispatcher; tokens: TokenSource } | undefined;
   /** Append each exchange before its answer ends, and fdatasync it (default: write-behind, recorder/write-queue.ts). */
   durable?: boolean;
   /** Written in the cassette header (e.g. a suite run's runId and seed); never secrets. */
   labels?: Record<string, string>;
   /** Live messages: violations, misses, upstream failures, refused writes. Never carries a secret. */
-  log?: (line: string, kind: LogKind) => void;
+  log?: ((line: string, kind: LogKind) => void) | undefined;
   /** Also log one `exchange` line per checked exchange (flis record; off for recorded suite runs and replays). */
   logExchanges?: boolean;
 }

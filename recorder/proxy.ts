@@ -60,8 +60,8 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
     upstream:
       o.upstream && policy.needsUpstream
         ? openUpstream(o.upstream.baseUrl, {
-            ...(o.upstreamTimeoutMs ? { timeoutMs: o.upstreamTimeoutMs } : {}),
-            ...(o.connection?.dispatcher ? { dispatcher: o.connection.dispatcher } : {}),
+            timeoutMs: o.upstreamTimeoutMs || undefined,
+            dispatcher: o.connection?.dispatcher,
           })
         : undefined,
     upstreamName: o.upstream ? publicBaseUrl(o.upstream.baseUrl) : '(none)',

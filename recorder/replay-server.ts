@@ -7,12 +7,12 @@ import { startRecorder, type LogKind } from './proxy.ts';
 
 export interface ReplayServerOptions {
   cassette: string;
-  port?: number;
-  host?: string;
-  match?: Partial<MatchOptions>;
-  log?: (line: string, kind: LogKind) => void;
+  port?: number | undefined;
+  host?: string | undefined;
+  match?: Partial<MatchOptions> | undefined;
+  log?: ((line: string, kind: LogKind) => void) | undefined;
   /** Whose token variables are kept out of miss answers and logs; default process.env. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 export interface ReplayServer {
@@ -26,12 +26,12 @@ export async function startReplayServer(o: ReplayServerOptions): Promise<ReplayS
   const r = await startRecorder({
     mode: 'replay',
     cassette: o.cassette,
-    ...(o.port !== undefined ? { port: o.port } : {}),
-    ...(o.host ? { host: o.host } : {}),
-    ...(o.match ? { match: o.match } : {}),
-    ...(o.log ? { log: o.log } : {}),
+    port: o.port,
+    host: o.host || undefined,
+    match: o.match,
+    log: o.log,
     // No secret is written in replay, but a miss answer echoes the request: the environment's tokens stay out of it.
-    ...(o.env ? { env: o.env } : {}),
+    env: o.env,
   });
   return { baseUrl: r.baseUrl, close: () => r.close() };
 }

@@ -21,7 +21,7 @@ export interface ReplayIndex {
   /** The highest seq recorded, so appended exchanges go on from it. */
   lastSeq: number;
   /** A torn last exchange or junk after the last document: ignored, and said so once. */
-  tail?: CassetteTail;
+  tail?: CassetteTail | undefined;
 }
 
 /** Throws CassetteParseError for a cassette whose header or any request cannot be read. */
@@ -35,7 +35,7 @@ export function openReplayIndex(file: string, options: MatchOptions): ReplayInde
     const { entry, previous } = matcher.add(head, doc);
     same.group(entry, previous, doc.bytes);
   });
-  return { matcher, store: new ExchangeStore(file), lastSeq, ...(walked.tail ? { tail: walked.tail } : {}) };
+  return { matcher, store: new ExchangeStore(file), lastSeq, tail: walked.tail };
 }
 
 const RESPONSE_LINE = Buffer.from('\nresponse:');

@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
 import type { UpstreamFailure } from './cassette-format.ts';
-import { earlyAnswerConnector } from './early-answer.ts';
+import { earlyAnswerConnector } from '../net/early-answer.ts';
 
 export interface Upstream {
   /** Origin and base path of the upstream, e.g. http://127.0.0.1:4010 and /apis/v0. */
@@ -23,10 +23,10 @@ export interface Upstream {
 
 export interface UpstreamOptions {
   /** Headers and body timeout, each; also the connect timeout. */
-  timeoutMs?: number;
-  connections?: number;
+  timeoutMs?: number | undefined;
+  connections?: number | undefined;
   /** The command's connection dispatcher (net/dispatcher.ts); default: a Pool of its own, straight to the origin. */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
 }
 
 export function openUpstream(baseUrl: string, options: UpstreamOptions = {}): Upstream {
@@ -40,7 +40,7 @@ export function openUpstream(baseUrl: string, options: UpstreamOptions = {}): Up
     keepAliveTimeout: 10_000,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    // An answer sent before the whole body was read is the upstream's answer (recorder/early-answer.ts).
+    // An answer sent before the whole body was read is the upstream's answer (net/early-answer.ts).
     connect: earlyAnswerConnector({ timeout: timeoutMs }),
   });
   return { origin: url.origin, basePath, dispatcher: pool, timeoutMs, close: () => pool.close() };

@@ -41,11 +41,11 @@ export interface Finding {
   verdict: 'changed' | 'broken';
   kind: FindingKind;
   /** JSON pointer into the answer's body (`*` for every item of an array), when the finding has one. */
-  pointer?: string;
+  pointer?: string | undefined;
   recorded: string;
   now: string;
   /** The spec clause or check behind a broken finding. */
-  rule?: string;
+  rule?: string | undefined;
 }
 
 /** Kinds a slow write can cause (it has not shown yet): a GET that meets them is polled until the deadline. */
@@ -196,7 +196,7 @@ export function judge(x: JudgeInput): Finding[] {
     out.push({
       verdict: 'broken',
       kind: 'contract',
-      ...(v.pointer !== undefined ? { pointer: v.pointer } : {}),
+      pointer: v.pointer,
       recorded: String(recorded.status),
       now: v.message,
       rule: `${v.check}, ${v.clause}`,
@@ -206,8 +206,8 @@ export function judge(x: JudgeInput): Finding[] {
     {
       operationId: opId,
       request: '',
-      a: { status: recorded.status, ...(recorded.body !== undefined ? { body: recorded.body } : {}) },
-      b: { status: now.status, ...(now.body !== undefined ? { body: now.body } : {}) },
+      a: { status: recorded.status, body: recorded.body },
+      b: { status: now.status, body: now.body },
     },
   ]);
   for (const d of shape) {
@@ -220,23 +220,23 @@ export function judge(x: JudgeInput): Finding[] {
         kind: 'status',
         recorded: d.a,
         now: d.b,
-        ...(broken ? { rule: 'a success became a refusal' } : {}),
+        rule: broken ? 'a success became a refusal' : undefined,
       });
     } else if (d.kind === 'field-presence') {
       const gone = d.a === 'present';
       out.push({
         verdict: gone ? 'broken' : 'changed',
         kind: gone ? 'documented-field-missing' : 'documented-field-added',
-        ...(d.path !== undefined ? { pointer: d.path } : {}),
+        pointer: d.path,
         recorded: d.a,
         now: d.b,
-        ...(gone ? { rule: `${op?.clause ?? 'spec'}: a documented field the partner received is gone` } : {}),
+        rule: gone ? `${op?.clause ?? 'spec'}: a documented field the partner received is gone` : undefined,
       });
     } else {
       out.push({
         verdict: 'broken',
         kind: 'field-type',
-        ...(d.path !== undefined ? { pointer: d.path } : {}),
+        pointer: d.path,
         recorded: d.a,
         now: d.b,
         rule: `${op?.clause ?? 'spec'}: a documented field changed type`,

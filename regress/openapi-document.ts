@@ -21,11 +21,11 @@ export interface DocOperation {
   operationId: string;
   deprecated: boolean;
   parameters: Json[];
-  requestSchema?: Json;
+  requestSchema?: Json | undefined;
   requestRequired: boolean;
   /** The success codes as written ("2XX", "200", "201"). */
   successCodes: string[];
-  responseSchema?: Json;
+  responseSchema?: Json | undefined;
 }
 
 export interface OpenApiDocument {
@@ -101,10 +101,10 @@ export async function loadOpenApi(file: string): Promise<OpenApiDocument> {
         operationId: typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${path}`,
         deprecated: op.deprecated === true,
         parameters: params,
-        ...(reqSchema ? { requestSchema: reqSchema } : {}),
+        requestSchema: reqSchema,
         requestRequired: body?.required === true,
         successCodes,
-        ...(resSchema ? { responseSchema: resSchema } : {}),
+        responseSchema: resSchema,
       });
     }
   }

@@ -13,7 +13,7 @@ import { encodeBody, jsonValue } from '../recorder/body.ts';
 import type { LocatedExchange, QueryMap, RecordedRequest, RecordedResponse } from '../recorder/cassette-format.ts';
 import { fileParts, parseExchange } from '../recorder/cassette-reader.ts';
 import { matchOperation, type Operation, operations } from '../specs/contract.ts';
-import { toCurl } from '../suites/lib/curl.ts';
+import { toCurl } from '../suites/lib/worker/curl.ts';
 import { pollUntil } from '../suites/lib/poll.ts';
 import { IdMap, idsIn, mapStrings, stringsIn } from './ids.ts';
 import { type Answer, type Finding, judge, SETTLING, verdictOf } from './judge.ts';
@@ -224,14 +224,14 @@ export class PartnerReplay {
       replayed: this.replayed,
       notReplayed: {
         count: this.notReplayed,
-        ...(this.notReplayed ? { reason: `writes are not replayed: ${this.t.writesSkippedReason}` } : {}),
+        reason: this.notReplayed ? `writes are not replayed: ${this.t.writesSkippedReason}` : undefined,
       },
       blocked: this.blocked,
       operations,
       notes: this.notes,
       omitted: this.omitted,
       leftBehind: this.writes.leftBehind,
-      ...(this.interrupted ? { interrupted: true } : {}),
+      interrupted: this.interrupted ? true : undefined,
     };
   }
 
@@ -296,8 +296,8 @@ export class PartnerReplay {
         method: r.method,
         path,
         query,
-        ...(body !== undefined ? { body } : {}),
-        ...(ct ? { contentType: ct } : {}),
+        body,
+        contentType: ct || undefined,
       },
       path,
       template: op?.path,
@@ -455,8 +455,8 @@ export class PartnerReplay {
       ...base,
       outcome: verdict,
       findings,
-      recorded: { status: recorded.status, ...(recorded.body !== undefined ? { body: shown(recorded.body) } : {}) },
-      now: { status: got.status, ...(newBody !== undefined ? { body: shown(newBody) } : {}) },
+      recorded: { status: recorded.status, body: recorded.body !== undefined ? shown(recorded.body) : undefined },
+      now: { status: got.status, body: newBody !== undefined ? shown(newBody) : undefined },
       curl: toCurl({
         method: prepared.out.method,
         url: urlOf(this.t.publicBaseUrl, prepared.out),

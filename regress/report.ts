@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors/flis-error.ts';
 import { checkNamesIn, claimNamesIn, type OwnedName } from '../errors/owned-paths.ts';
 import { firstLine, jsonOf } from '../reporting/report-folder.ts';
-import { redactText } from '../suites/lib/redact.ts';
+import { redactText } from '../suites/lib/worker/redact.ts';
 import type { Verdict } from './judge.ts';
 import type { ExchangeReport, PartnerReport, RegressReport } from './types.ts';
 
@@ -190,6 +190,6 @@ export function mergeRegressReports(dirs: string[]): RegressReport {
     durationMs: Math.max(...parts.map((p) => p.durationMs)),
     partners,
     totals: totalsOf(partners),
-    ...(interrupted ? { interrupted } : {}),
+    interrupted,
   };
 }

@@ -5,7 +5,7 @@ import type { PartnerReport, RegressReport } from './types.ts';
 
 export interface RegressRunOptions {
   deployment: string;
-  shard?: string;
+  shard?: string | undefined;
   /** Told when a partner starts and ends (progress on long runs). */
   progress?: (line: string) => void;
   interruptedBy?: () => string | undefined;
@@ -36,13 +36,13 @@ export async function runRegress(
       deployment: o.deployment,
       baseUrl: target.publicBaseUrl,
       writes: target.writes,
-      ...(target.writes ? {} : { writesSkippedReason: target.writesSkippedReason }),
+      writesSkippedReason: target.writes ? undefined : target.writesSkippedReason,
     },
-    ...(o.shard ? { shard: o.shard } : {}),
+    shard: o.shard || undefined,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
     partners: done,
     totals: totalsOf(done),
-    ...(interrupted ? { interrupted } : {}),
+    interrupted: interrupted || undefined,
   };
 }

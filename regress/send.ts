@@ -15,8 +15,8 @@ export interface OutgoingRequest {
   path: string;
   query: [string, string][];
   /** JSON text, or text, as the partner sent it (ids substituted). */
-  body?: string;
-  contentType?: string;
+  body?: string | undefined;
+  contentType?: string | undefined;
 }
 
 export interface Received {

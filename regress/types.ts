@@ -1,4 +1,7 @@
-/** What `flis regress` reports, per exchange, per partner and operation, and for the run (regress.json). */
+/**
+ * What `flis regress` reports, per exchange, per partner and operation, and for the run (regress.json). Written with
+ * JSON.stringify only, which leaves an undefined key out: an optional field may be given undefined.
+ */
 import type { Finding, Verdict } from './judge.ts';
 
 export type ExchangeOutcome = Verdict | 'blocked' | 'not-replayed';
@@ -15,11 +18,11 @@ export interface ExchangeReport {
   outcome: ExchangeOutcome;
   findings: Finding[];
   /** Why it was blocked or not replayed. */
-  reason?: string;
+  reason?: string | undefined;
   /** The exchange whose answer should have given the id this one needed. */
   blockedBy?: { line: number; seq: number; operationId: string | null };
-  recorded?: { status: number; body?: unknown };
-  now?: { status: number; body?: unknown };
+  recorded?: { status: number; body?: unknown } | undefined;
+  now?: { status: number; body?: unknown } | undefined;
   /** Reproduces the request sent to the target; the token is read from $FLIS_TOKEN. */
   curl?: string;
   /** How many times it was sent (a run of polls, or a read polled while a write showed). */
@@ -44,7 +47,7 @@ export interface PartnerReport {
   verdict: Verdict;
   exchanges: number;
   replayed: number;
-  notReplayed: { count: number; reason?: string };
+  notReplayed: { count: number; reason?: string | undefined };
   blocked: number;
   operations: OperationCell[];
   /** The broken, changed and blocked exchanges (capped; `omitted` says how many more). */
@@ -52,14 +55,14 @@ export interface PartnerReport {
   omitted: number;
   /** Writes the cleanup could not undo, one line each. */
   leftBehind: string[];
-  interrupted?: boolean;
+  interrupted?: true | undefined;
 }
 
 export interface RegressReport {
   tool: 'flis regress';
   runId: string;
-  target: { deployment: string; baseUrl: string; writes: boolean; writesSkippedReason?: string };
-  shard?: string;
+  target: { deployment: string; baseUrl: string; writes: boolean; writesSkippedReason?: string | undefined };
+  shard?: string | undefined;
   startedAt: string;
   durationMs: number;
   partners: PartnerReport[];
@@ -71,5 +74,5 @@ export interface RegressReport {
     exchanges: number;
     notReplayed: number;
   };
-  interrupted?: string;
+  interrupted?: string | undefined;
 }

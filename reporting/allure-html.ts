@@ -44,9 +44,9 @@ const ALLURE_CLI = allureCli();
 export interface AllureHtmlOptions {
   resultsDirs: string[];
   outputDir: string;
-  reportName?: string;
+  reportName?: string | undefined;
   /** The history file (default: allure-history.jsonl beside the output folder). */
-  historyPath?: string;
+  historyPath?: string | undefined;
   /** The flag that named the output folder, for its errors (default --output). */
   outputFlag?: string;
 }

@@ -92,18 +92,20 @@ function headerDifferences(a: LocatedExchange, b: LocatedExchange, operationId: 
   return out;
 }
 
+/** The answer as the shape comparison reads it; held only while the two cassettes are compared, never written. */
 function answer(e: LocatedExchange): ObservedAnswer {
-  const body = jsonValueOf(e.response.body);
-  return { status: e.response.status, ...(body !== undefined ? { body } : {}) };
+  return { status: e.response.status, body: jsonValueOf(e.response.body) };
 }
 
-/** Throws CassetteParseError (exit 2) when either file is not a readable cassette. */
-export function diffCassettes(fileA: string, fileB: string): CassetteDiff {
-  const opts = defaultMatchOptions;
-  const index = new Map<string, { list: IndexEntry[]; next: number }>();
-  walkCassette(fileB, fileParts(fileB), { allowTorn: true }, (doc) => {
-    const head = parseRequestHead(fileB, doc);
-    const key = matchKey(head.request, opts);
+/** B's requests, by match key, in the order recorded. */
+type RequestIndex = Map<string, { list: IndexEntry[]; next: number }>;
+
+/** B indexed by its requests only (offsets, not bodies), so a large cassette is not held in memory. */
+function indexRequests(file: string): RequestIndex {
+  const index: RequestIndex = new Map();
+  walkCassette(file, fileParts(file), { allowTorn: true }, (doc) => {
+    const head = parseRequestHead(file, doc);
+    const key = matchKey(head.request, defaultMatchOptions);
     const entry: IndexEntry = {
       seq: head.seq,
       line: head.line,
@@ -116,6 +118,50 @@ export function diffCassettes(fileA: string, fileB: string): CassetteDiff {
     if (slot) slot.list.push(entry);
     else index.set(key, { list: [entry], next: 0 });
   });
+  return index;
+}
+
+/** The next exchange of B with this request not yet paired: the n-th in A pairs with the n-th in B. */
+function takeNext(index: RequestIndex, key: string): IndexEntry | undefined {
+  const slot = index.get(key);
+  return slot && slot.next < slot.list.length ? slot.list[slot.next++] : undefined;
+}
+
+/** What B recorded that A never asked, once A has been walked. */
+function unpairedInB(index: RequestIndex): CassetteDifference[] {
+  return [...index.values()].flatMap((slot) =>
+    slot.list.slice(slot.next).map(
+      (e): CassetteDifference => ({
+        kind: 'unpaired',
+        matters: true,
+        operationId: null,
+        a: '(not recorded)',
+        b: `line ${e.line}`,
+        request: `seq ${e.seq} of B`,
+      }),
+    ),
+  );
+}
+
+/** Bodies and statuses judged per operation, as `flis diff` judges two deployments (reporting/shape-diff.ts). */
+function shapeDifferences(pairs: PairedAnswers[]): CassetteDifference[] {
+  return differencesByOperation(pairs).map(
+    (d): CassetteDifference => ({
+      kind: d.kind,
+      matters: true,
+      operationId: d.operationId,
+      // Written to diff.json as it stands: a difference without a path has no path key.
+      ...(d.path !== undefined ? { path: d.path } : {}),
+      a: d.a,
+      b: d.b,
+      request: d.request,
+    }),
+  );
+}
+
+/** Throws CassetteParseError (exit 2) when either file is not a readable cassette. */
+export function diffCassettes(fileA: string, fileB: string): CassetteDiff {
+  const index = indexRequests(fileB);
   const storeB = new ExchangeStore(fileB);
   const pairs: PairedAnswers[] = [];
   const out: CassetteDifference[] = [];
@@ -125,8 +171,7 @@ export function diffCassettes(fileA: string, fileB: string): CassetteDiff {
     walkCassette(fileA, fileParts(fileA), { allowTorn: true }, (doc) => {
       const a = parseExchange(fileA, doc);
       const operationId = matchOperation(a.request.method, a.request.path)?.operationId ?? null;
-      const slot = index.get(matchKey(a.request, opts));
-      const entry = slot && slot.next < slot.list.length ? slot.list[slot.next++] : undefined;
+      const entry = takeNext(index, matchKey(a.request, defaultMatchOptions));
       if (!entry) {
         out.push({
           kind: 'unpaired',
@@ -141,13 +186,9 @@ export function diffCassettes(fileA: string, fileB: string): CassetteDiff {
       const b = storeB.read(entry);
       paired += 1;
       const request = `${describe(a)} (A line ${a.line}, B line ${b.line})`;
-      if (operationId)
-        pairs.push({
-          operationId,
-          request,
-          a: answer(a),
-          b: answer(b),
-        });
+      // An operation's answers are compared by shape with its other answers; without an operation only the
+      // status class can be judged.
+      if (operationId) pairs.push({ operationId, request, a: answer(a), b: answer(b) });
       else if (Math.floor(a.response.status / 100) !== Math.floor(b.response.status / 100))
         out.push({
           kind: 'status',
@@ -163,28 +204,7 @@ export function diffCassettes(fileA: string, fileB: string): CassetteDiff {
   } finally {
     storeB.close();
   }
-  for (const slot of index.values())
-    for (const e of slot.list.slice(slot.next))
-      out.push({
-        kind: 'unpaired',
-        matters: true,
-        operationId: null,
-        a: '(not recorded)',
-        b: `line ${e.line}`,
-        request: `seq ${e.seq} of B`,
-      });
-  const shape = differencesByOperation(pairs).map(
-    (d): CassetteDifference => ({
-      kind: d.kind,
-      matters: true,
-      operationId: d.operationId,
-      ...(d.path !== undefined ? { path: d.path } : {}),
-      a: d.a,
-      b: d.b,
-      request: d.request,
-    }),
-  );
-  return { a: fileA, b: fileB, paired, differences: [...shape, ...out] };
+  return { a: fileA, b: fileB, paired, differences: [...shapeDifferences(pairs), ...out, ...unpairedInB(index)] };
 }
 
 export function diffLine(d: CassetteDifference): string {

@@ -49,17 +49,17 @@ export interface CertificateFailure {
   severity: Severity;
   /** True for a `contract` failure: it blocks certification. An `advisory` one is reported only. */
   blocking: boolean;
-  operationId?: string;
+  operationId?: string | undefined;
   message: string;
-  pointer?: string;
-  schemaPath?: string;
+  pointer?: string | undefined;
+  schemaPath?: string | undefined;
   curl: string[];
   /** What was sent and received, as the failure record has it (token redacted by the suites). */
   exchanges: FailureRecord['exchanges'];
   /** The Playwright test id: html/index.html#?testId=… opens it in the Playwright report. */
-  testId?: string;
+  testId?: string | undefined;
   /** The `flis run` line that reruns a run against the embedded mock, whose port (in `curl`) is gone after it. */
-  rerun?: string;
+  rerun?: string | undefined;
   source: 'suite' | 'traffic';
 }
 
@@ -68,10 +68,11 @@ export interface ClauseEntry extends SpecClause {
   status: 'passed' | 'failed' | 'skipped' | 'not-tested' | 'not-shown' | 'document';
 }
 
+/** The subject and facts are written to certificate.json with JSON.stringify, which leaves an undefined key out. */
 export interface CertificateSubject {
   deployment: string;
   baseUrl: string;
-  partner?: string;
+  partner?: string | undefined;
 }
 
 export interface RunFacts {
@@ -80,12 +81,12 @@ export interface RunFacts {
   suites: readonly string[] | 'all';
   allowWrites: boolean;
   /** "2/4" for one shard's partial certificate; the shards merged, for a merged one. */
-  shard?: string;
+  shard?: string | undefined;
   mergedShards?: string[];
   /** Cassettes of client traffic checked alongside the run (flis certify). */
-  cassettes?: { file: string; exchanges: number }[];
+  cassettes?: { file: string; exchanges: number }[] | undefined;
   /** What reaching the deployment took: throttling waited out, token refreshes, timeouts (docs/throttling.md). */
-  network?: NetworkFacts;
+  network?: NetworkFacts | undefined;
 }
 
 /** The gateway's counts for one run (runner/gateway.ts); throttling and renewals are the deployment's right, never failures. */
@@ -104,6 +105,11 @@ export interface NetworkFacts {
   timeouts: number;
   /** Throttled requests given up on at the run's wait cap: their checks are inconclusive. */
   waitCapReached: number;
+  /**
+   * Requests whose connection the other side closed before the whole answer, every time they were sent: their checks are
+   * inconclusive (absent from reports written before it was counted).
+   */
+  closedBeforeAnswer?: number;
 }
 
 export interface Certificate {
@@ -158,6 +164,7 @@ function clipExchanges(exchanges: FailureRecord['exchanges']): FailureRecord['ex
 function failureOf(o: CheckOutcome, id: string): CertificateFailure {
   const r = o.record;
   const clause = r?.clause ?? o.clause ?? '';
+  const operationId = r?.operationId ?? o.blamed[0] ?? o.operation;
   return {
     id,
     title: o.title,
@@ -169,13 +176,12 @@ function failureOf(o: CheckOutcome, id: string): CertificateFailure {
     curl: r?.curl ?? [],
     exchanges: clipExchanges(r?.exchanges ?? []),
     source: o.id.startsWith('traffic:') ? 'traffic' : 'suite',
-    ...(o.id.startsWith('traffic:') ? {} : { testId: o.id }),
-    ...((r?.operationId ?? o.blamed[0] ?? o.operation)
-      ? { operationId: r?.operationId ?? o.blamed[0] ?? o.operation }
-      : {}),
-    ...(r?.pointer !== undefined ? { pointer: r.pointer } : {}),
-    ...(r?.schemaPath ? { schemaPath: r.schemaPath } : {}),
-    ...(r?.rerun ? { rerun: r.rerun } : {}),
+    // Written to certificate.json with JSON.stringify, which leaves an undefined key out.
+    testId: o.id.startsWith('traffic:') ? undefined : o.id,
+    operationId: operationId || undefined,
+    pointer: r?.pointer,
+    schemaPath: r?.schemaPath || undefined,
+    rerun: r?.rerun || undefined,
   };
 }
 
@@ -337,7 +343,9 @@ export interface CertificateInput {
   facts: RunFacts;
   date?: Date;
   /** A partner's certificate: the client's usage (absent when no cassette was given) and what the partner claims. */
-  client?: { usage?: ClientUsage; claim?: ClientClaim; robustness?: RobustnessRow[] };
+  client?:
+    | { usage?: ClientUsage | undefined; claim?: ClientClaim | undefined; robustness?: RobustnessRow[] | undefined }
+    | undefined;
 }
 
 function scopeOf(outcomes: readonly CheckOutcome[], facts: RunFacts, coverage: Matrix['coverage']): VerdictScope {

@@ -3,7 +3,8 @@
  * the certificate lists them: each with what it says in a few words and
  * whether there is anything on the wire to enforce. Checks cite clauses as
  * text ("spec 1, spec 2.3, spec 4.1", "spec 3 rules 1-2", "HTTP semantics;
- * spec 2.3"); citedClauses() splits such a citation into catalogue ids.
+ * spec 2.3"); citedClauses() splits such a citation into catalogue ids, the
+ * inverse of specs/check-ids.ts `citation`, which writes a test's citation.
  */
 
 export interface SpecClause {

@@ -17,7 +17,7 @@
 import type { SchemaName } from '../schemas/registry.ts';
 import { openapiDocument, operations, type Operation } from '../specs/contract.ts';
 import { isForcedTag } from '../suites/lib/forced-tag.ts';
-import type { BodyStats, Direction, Observations, OperationStats } from '../suites/lib/observations.ts';
+import type { BodyStats, Direction, Observations, OperationStats } from '../suites/lib/worker/observations.ts';
 import { inferSchema, type JsonSchema } from './infer-schema.ts';
 import { documentedPaths, lookup, shownValues } from './schema-walk.ts';
 
@@ -67,8 +67,8 @@ export interface DriftReport {
 /** The contract's view of one operation (or webhook): which schema shapes each direction, which status codes it documents. */
 interface OperationContract {
   id: string;
-  request?: SchemaName;
-  response?: SchemaName;
+  request?: SchemaName | undefined;
+  response?: SchemaName | undefined;
   /** Response keys of the OpenAPI document: "2XX", "4XX". */
   statuses: string[];
   /** True when the spec shows the bodies (4.1, 4.2, webhook envelopes). */
@@ -93,8 +93,8 @@ function operationContract(op: Operation): OperationContract {
     ]?.responses ?? {};
   return {
     id: op.operationId,
-    ...(op.requestSchema ? { request: op.requestSchema } : {}),
-    ...(op.responseSchema ? { response: op.responseSchema } : {}),
+    request: op.requestSchema,
+    response: op.responseSchema,
     statuses: Object.keys(responses),
     documented: op.documented,
     clause: op.clause,
@@ -170,7 +170,8 @@ function bodyFindings(c: OperationContract, direction: Direction, schema: Schema
         direction,
         path,
         count: s.count,
-        ...(s.example !== undefined ? { example: s.example } : {}),
+        // Written to drift.json with JSON.stringify, which leaves an undefined example out.
+        example: s.example,
         contract: `${schema}.schema.json`,
       });
     }

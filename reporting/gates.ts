@@ -14,8 +14,8 @@ export type FailOn = (typeof failOnValues)[number];
 
 export interface GateOptions {
   /** Percent of the 125 operations that must have had a check run on them. */
-  minCoverage?: number;
-  failOn?: FailOn[];
+  minCoverage?: number | undefined;
+  failOn?: FailOn[] | undefined;
 }
 
 export interface GateResult {

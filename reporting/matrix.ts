@@ -50,8 +50,8 @@ export interface UnplacedOutcome {
   check: string;
   title: string;
   status: CheckOutcome['status'];
-  reason?: string;
-  failure?: string;
+  reason?: string | undefined;
+  failure?: string | undefined;
 }
 
 export interface Matrix {
@@ -138,8 +138,8 @@ export function buildMatrix(outcomes: readonly CheckOutcome[], failureIds: Reado
         check: o.check,
         title: o.title,
         status: o.status,
-        ...(o.skipReason ? { reason: o.skipReason } : {}),
-        ...(failure ? { failure } : {}),
+        reason: o.skipReason || undefined,
+        failure,
       });
     }
   }

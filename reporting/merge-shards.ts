@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { ConfigError, FlisError } from '../errors/flis-error.ts';
-import { redactText } from '../suites/lib/redact.ts';
+import { redactText } from '../suites/lib/worker/redact.ts';
 import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts';
 import { clearReportFolder } from './report-folder.ts';
 import { CERTIFICATE_JSON } from './write-certificate.ts';
@@ -210,7 +210,7 @@ function agreedFacts(certs: Certificate[], dirs: string[]): MergedShards {
     subject: {
       deployment: first.subject.deployment,
       baseUrl: first.subject.baseUrl,
-      ...(first.subject.partner ? { partner: first.subject.partner } : {}),
+      partner: first.subject.partner || undefined,
     },
     facts: {
       seed: first.run.seed,

@@ -12,10 +12,13 @@ export function describeNetwork(n: NetworkFacts): string {
     `${n.throttled} throttled (waited ${(n.waitedMs / 1000).toFixed(1)} s in all${capped})`,
     `${n.tokenRefreshes} token refresh${n.tokenRefreshes === 1 ? '' : 'es'}`,
     `${n.timeouts} timed out (inconclusive)`,
+    ...(n.closedBeforeAnswer ? [`${n.closedBeforeAnswer} closed before the answer (inconclusive)`] : []),
   ].join('; ');
 }
 
 /** Worth a line of its own after a run: the deployment throttled, a token was renewed, or a request timed out. */
 export function networkWorthSaying(n: NetworkFacts | undefined): n is NetworkFacts {
-  return !!n && (n.throttled > 0 || n.tokenRefreshes > 0 || n.timeouts > 0 || n.waitCapReached > 0);
+  return (
+    !!n && (n.throttled > 0 || n.tokenRefreshes > 0 || n.timeouts > 0 || n.waitCapReached > 0 || !!n.closedBeforeAnswer)
+  );
 }

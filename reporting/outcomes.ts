@@ -38,23 +38,23 @@ export interface CheckOutcome {
   title: string;
   project: string;
   status: OutcomeStatus;
-  check?: string;
-  clause?: string;
+  check?: string | undefined;
+  clause?: string | undefined;
   /** The operation the test is declared for. */
-  operation?: string;
+  operation?: string | undefined;
   /** Operations a failure names (its record and the `operation` annotations added while running). */
   blamed: string[];
   /** Operations the test called (its `flis-coverage` attachment). */
   exercised: string[];
   skipReason?: string;
   /** The operations this test could not judge, and why. */
-  notJudged?: NotJudged[];
+  notJudged?: NotJudged[] | undefined;
   /** Set for a skipped test. */
   skipKind?: SkipKind;
   /** The failure record's severity, else the test's `severity` annotation, else `contract`. */
   severity: Severity;
-  error?: string;
-  record?: FailureRecord;
+  error?: string | undefined;
+  record?: FailureRecord | undefined;
 }
 
 export interface RunOutcomes {
@@ -205,13 +205,13 @@ function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {
     blamed,
     exercised: exercisedOf(test.results),
     severity: severityOf(record, firstOf(all, 'severity')),
-    ...(check ? { check } : {}),
-    ...(clause ? { clause } : {}),
-    ...(operation ? { operation } : {}),
+    check: check || undefined,
+    clause: clause || undefined,
+    operation: operation || undefined,
     ...(status === 'skipped' ? skipOf(all, test.results) : {}),
-    ...(notJudged.length ? { notJudged } : {}),
-    ...(status === 'failed' && error ? { error } : {}),
-    ...(record ? { record } : {}),
+    notJudged: notJudged.length ? notJudged : undefined,
+    error: status === 'failed' && error ? error : undefined,
+    record,
   };
 }
 

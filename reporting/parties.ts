@@ -21,11 +21,11 @@ export interface ClientParty {
   /** Client-traffic failures on a rule that binds the client. */
   violations: number;
   /** Absent when no cassette was given. */
-  usage?: ClientUsage;
+  usage?: ClientUsage | undefined;
   /** The operations the partner says its client integrates, and those its traffic did not use. */
-  required?: { operations: string[]; missing: string[]; source: string };
+  required?: { operations: string[]; missing: string[]; source: string } | undefined;
   /** The client command against each conformant variant of the embedded mock (--client-command). */
-  robustness?: RobustnessRow[];
+  robustness?: RobustnessRow[] | undefined;
 }
 
 export interface ServiceParty {
@@ -65,12 +65,8 @@ export function clientParty(
   const violations = failures.filter((f) => f.source === 'traffic' && f.blocking).length;
   const missing = claim ? claim.operations.filter((op) => !usage?.operationsUsed.includes(op)) : [];
   const required = claim ? { operations: claim.operations, missing, source: claim.source } : undefined;
-  const base = {
-    violations,
-    ...(usage ? { usage } : {}),
-    ...(required ? { required } : {}),
-    ...(robustness ? { robustness } : {}),
-  };
+  // Written to certificate.json with JSON.stringify, which leaves an undefined key out.
+  const base = { violations, usage, required, robustness };
   if (!usage)
     return {
       status: 'not-judged',

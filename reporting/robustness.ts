@@ -27,7 +27,8 @@ export const VARIANT_FREEDOMS: Readonly<Record<string, VariantFreedom>> = {
       'spec 4.3: "Success status codes of all endpoints: not shown."; spec 2: "All identifiers are strings."; the schemas do not forbid extra fields',
   },
   throttled: {
-    exercises: '429 Too Many Requests with Retry-After above 20 requests a second (burst 20)',
+    exercises:
+      '429 Too Many Requests with Retry-After once a quota of 20 requests is spent, until it comes back a second later',
     allowedBy: 'spec 8: "Rate limits, body size limits, maximum bulk size and maximum page size: not shown."',
   },
   'open-choices': {

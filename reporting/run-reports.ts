@@ -9,7 +9,7 @@ import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts
 import { buildDriftReport, type DriftReport } from './drift.ts';
 import { writeDriftReport } from './drift-write.ts';
 import { readRunOutcomes, type CheckOutcome } from './outcomes.ts';
-import { mergeObservations, type Observations } from '../suites/lib/observations.ts';
+import { mergeObservations, type Observations } from '../suites/lib/worker/observations.ts';
 import { observationsFromCassette, readObservationsDir } from './traffic-sources.ts';
 import { trafficOutcomes } from './traffic-outcomes.ts';
 import { clientUsage } from './client-usage.ts';
@@ -25,11 +25,11 @@ export interface RunReportsInput {
   subject: CertificateSubject;
   facts: Omit<RunFacts, 'cassettes'>;
   /** Cassettes of client traffic to check and count as drift sources (flis certify). */
-  cassettes?: string[];
+  cassettes?: string[] | undefined;
   /** The operations the partner says its client integrates (flis certify --require-operations, --partner-profile). */
-  clientClaim?: ClientClaim;
+  clientClaim?: ClientClaim | undefined;
   /** The client command against each conformant variant of the embedded mock (flis certify --client-command). */
-  robustness?: RobustnessRow[];
+  robustness?: RobustnessRow[] | undefined;
   /** Extra traffic summaries (the shards' observations, for flis merge). */
   observations?: Observations[];
   secrets: readonly string[];
@@ -47,19 +47,19 @@ export function writeRunReports(input: RunReportsInput): RunReports {
   const outcomes: CheckOutcome[] = [...run.outcomes, ...traffic.flatMap((t) => t.outcomes)];
   const facts: RunFacts = {
     ...input.facts,
-    ...(traffic.length ? { cassettes: traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) } : {}),
+    cassettes: traffic.length ? traffic.map((t) => ({ file: t.file, exchanges: t.exchanges })) : undefined,
   };
   // A partner's certificate judges the partner's client apart from the service.
   const client = input.subject.partner
     ? {
-        ...(input.cassettes?.length ? { usage: clientUsage(input.cassettes) } : {}),
-        ...(input.clientClaim ? { claim: input.clientClaim } : {}),
-        ...(input.robustness ? { robustness: input.robustness } : {}),
+        usage: input.cassettes?.length ? clientUsage(input.cassettes) : undefined,
+        claim: input.clientClaim,
+        robustness: input.robustness,
       }
     : undefined;
   const certificate = writeCertificate(
     input.reportDir,
-    { run: { outcomes, errors: run.errors }, subject: input.subject, facts, ...(client ? { client } : {}) },
+    { run: { outcomes, errors: run.errors }, subject: input.subject, facts, client },
     input.secrets,
   );
   const clientTraffic = (input.cassettes ?? []).map(observationsFromCassette);

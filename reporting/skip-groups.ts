@@ -89,7 +89,7 @@ export interface NotJudgedGroup {
 
 /** Not-judged operations grouped by check and reason, the largest group first; an operation counts once per group. */
 export function groupNotJudged(
-  outcomes: readonly { check?: string; notJudged?: readonly NotJudged[] }[],
+  outcomes: readonly { check?: string | undefined; notJudged?: readonly NotJudged[] | undefined }[],
 ): NotJudgedGroup[] {
   const groups = new Map<string, NotJudgedGroup>();
   for (const o of outcomes)

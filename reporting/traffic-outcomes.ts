@@ -9,6 +9,7 @@ import { checkExchange } from '../recorder/contract-check.ts';
 import type { HeaderMap, LocatedExchange, Violation } from '../recorder/cassette-format.ts';
 import type { FailureRecord } from '../suites/lib/check-failure.ts';
 import type { Exchange } from '../suites/lib/exchange.ts';
+import { type TrafficCheckId, trafficClause } from '../specs/check-ids.ts';
 import type { Operation } from '../specs/contract.ts';
 import { forEachCassetteExchange, jsonValueOf } from './cassettes.ts';
 import type { CheckOutcome } from './outcomes.ts';
@@ -16,18 +17,18 @@ import type { CheckOutcome } from './outcomes.ts';
 export const TRAFFIC_PREFIX = 'traffic:';
 
 /** The checks checkExchange applies to one exchange (it reports only violations; a pass is an applicable check without one). */
-function applicableChecks(x: LocatedExchange, op: Operation | undefined): string[] {
+function applicableChecks(x: LocatedExchange, op: Operation | undefined): TrafficCheckId[] {
   const hasRequestBody = x.request.body !== null && x.request.body.size > 0;
   const hasResponseBody = x.response.body !== null && x.response.body.size > 0;
   const ok = x.response.status >= 200 && x.response.status <= 299;
   return [
     'known-operation',
     'auth-header',
-    ...(hasRequestBody ? ['write-content-type'] : []),
-    ...(op?.requestSchema && hasRequestBody ? ['request-schema'] : []),
-    ...(x.failure ? [] : ['no-5xx']),
-    ...(!x.failure && hasResponseBody ? ['json-content-type'] : []),
-    ...(!x.failure && op?.responseSchema && ok ? ['response-schema'] : []),
+    ...(hasRequestBody ? (['write-content-type'] as const) : []),
+    ...(op?.requestSchema && hasRequestBody ? (['request-schema'] as const) : []),
+    ...(x.failure ? [] : (['no-5xx'] as const)),
+    ...(!x.failure && hasResponseBody ? (['json-content-type'] as const) : []),
+    ...(!x.failure && op?.responseSchema && ok ? (['response-schema'] as const) : []),
   ];
 }
 
@@ -83,21 +84,6 @@ interface Tally {
   clause: string;
 }
 
-function clauseOf(check: string, op: Operation | undefined): string {
-  if (check.endsWith('schema')) return op?.clause ?? 'spec 4';
-  return (
-    (
-      {
-        'known-operation': 'spec 4',
-        'auth-header': 'spec 5 rule 2',
-        'write-content-type': 'spec 5 rule 3',
-        'no-5xx': 'HTTP semantics',
-        'json-content-type': 'spec 4',
-      } as Record<string, string>
-    )[check] ?? 'spec 4'
-  );
-}
-
 /** Outcomes of one cassette, keyed per operation and check; a violation fails its outcome and the first one is its record. */
 export function trafficOutcomes(file: string): { outcomes: CheckOutcome[]; exchanges: number } {
   const tallies = new Map<string, Tally>();
@@ -115,7 +101,7 @@ export function trafficOutcomes(file: string): { outcomes: CheckOutcome[]; excha
     for (const check of applicableChecks(x, operation)) {
       const key = `${operation?.operationId ?? '(unknown)'} ${check}`;
       const t = tallies.get(key) ?? {
-        clause: clauseOf(check, operation),
+        clause: trafficClause(check, operation),
         outcome: {
           id: `${TRAFFIC_PREFIX}${file}:${key}`,
           title: `${check} · client traffic · ${operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${x.request.method} ${x.request.path}`}`,
@@ -124,7 +110,7 @@ export function trafficOutcomes(file: string): { outcomes: CheckOutcome[]; excha
           blamed: [],
           exercised: operation ? [operation.operationId] : [],
           check: `${TRAFFIC_PREFIX}${check}`,
-          clause: clauseOf(check, operation),
+          clause: trafficClause(check, operation),
           // The client's own traffic is judged on the rules that bind the client: each is a contract rule.
           severity: 'contract',
           ...(operation ? { operation: operation.operationId } : {}),

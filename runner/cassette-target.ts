@@ -15,8 +15,8 @@ import type { LiveTarget } from './start-target.ts';
 export interface RecordedRunLabels {
   runId: string;
   seed: number;
-  runs?: number;
-  suites?: string[];
+  runs?: number | undefined;
+  suites?: string[] | undefined;
   /** The run's clock for request values (suites/lib/clock.ts). */
   startedAt: number;
 }
@@ -84,8 +84,8 @@ export function recordedRun(cassette: string): RecordedRunLabels & { deployment:
     seed,
     startedAt,
     deployment: header.deployment ?? 'ad-hoc',
-    ...(labels.runs ? { runs: Number(labels.runs) } : {}),
-    ...(labels.suites ? { suites: labels.suites.split(',') } : {}),
+    runs: labels.runs ? Number(labels.runs) : undefined,
+    suites: labels.suites ? labels.suites.split(',') : undefined,
   };
 }
 

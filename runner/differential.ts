@@ -25,7 +25,7 @@ export interface DiffTarget {
 
 interface Input {
   op: Operation;
-  params?: Record<string, string>;
+  params?: Record<string, string> | undefined;
   query?: Record<string, string>;
   json?: unknown;
   /** Poll until a 2xx (an asynchronous write becoming visible), up to the visibility deadline. */
@@ -138,9 +138,7 @@ async function send(t: DiffTarget, i: Input, visibilityTimeoutMs: number): Promi
 async function cleanup(t: DiffTarget, inputs: Input[]): Promise<string[]> {
   const left: string[] = [];
   for (const i of inputs.filter((x) => x.op.operationId === 'upsertOffer')) {
-    const a = await sendOnce(t, { op: operationById('deleteOffer'), ...(i.params ? { params: i.params } : {}) }).catch(
-      () => ({ status: 0 }),
-    );
+    const a = await sendOnce(t, { op: operationById('deleteOffer'), params: i.params }).catch(() => ({ status: 0 }));
     if (a.status < 200 || a.status > 299)
       left.push(`${t.name}: offer ${i.params?.offerId} (DELETE answered ${a.status})`);
   }

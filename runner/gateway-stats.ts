@@ -9,7 +9,16 @@ import type { NetworkFacts } from '../reporting/certificate.ts';
 export type GatewayStats = NetworkFacts;
 
 export function emptyStats(): GatewayStats {
-  return { requests: 0, throttled: 0, waitedMs: 0, retries: 0, tokenRefreshes: 0, timeouts: 0, waitCapReached: 0 };
+  return {
+    requests: 0,
+    throttled: 0,
+    waitedMs: 0,
+    retries: 0,
+    tokenRefreshes: 0,
+    timeouts: 0,
+    waitCapReached: 0,
+    closedBeforeAnswer: 0,
+  };
 }
 
 /**

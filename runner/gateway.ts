@@ -20,13 +20,13 @@ import type { Dispatcher } from 'undici';
 import { IDEMPOTENT_METHODS, isConnectionReset } from '../errors/connection-reset.ts';
 import type { Connection } from '../net/types.ts';
 import { emptyStats, type GatewayStats, ThrottlePause } from './gateway-stats.ts';
-import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/gateway-answer.ts';
+import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/worker/gateway-answer.ts';
 import { forwardRequestHeaders, forwardResponseHeaders } from '../recorder/upstream.ts';
 import { describeNetworkError } from './probe-target.ts';
 import { RateLimit, Slots, sleep } from './rate-limit.ts';
 import { throttleDelay } from './throttle.ts';
 
-export { GATEWAY_HEADER } from '../suites/lib/gateway-answer.ts';
+export { GATEWAY_HEADER } from '../suites/lib/worker/gateway-answer.ts';
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -114,6 +114,22 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return chunks.length ? Buffer.concat(chunks) : undefined;
+}
+
+/** How often a reset idempotent request is sent again before its check is called inconclusive. */
+const RESENDS_ON_RESET = 3;
+
+/**
+ * A connection closed before the whole answer, after every send the method allows, says nothing about the contract: the
+ * deployment may have closed it as idle (its right, and a busy machine widens the race), or gone away for a moment.
+ * The check that asked is inconclusive, never failed; a POST is not sent again, since the deployment may have acted
+ * on it.
+ */
+function closedBeforeAnswer(method: string, path: string): string {
+  const sends = IDEMPOTENT_METHODS.has(method.toUpperCase())
+    ? `on each of ${RESENDS_ON_RESET + 1} sends`
+    : `and a ${method.toUpperCase()} is not sent again (the deployment may have acted on it)`;
+  return `the connection to the deployment was closed before the whole answer to ${method} ${path}, ${sends}`;
 }
 
 class GatewayServer {
@@ -227,6 +243,10 @@ class GatewayServer {
           reason: `the deployment did not answer ${method} ${path} within the request timeout of ${this.timeoutMs / 1000} s (--request-timeout)`,
         };
       }
+      if (isConnectionReset(error)) {
+        this.counts.closedBeforeAnswer = (this.counts.closedBeforeAnswer ?? 0) + 1;
+        return { synthetic: 'inconclusive', reason: closedBeforeAnswer(method, path) };
+      }
       return {
         synthetic: 'unreachable',
         reason: `${method} ${path}: ${describeNetworkError(asFetchError(error), this.timeoutMs)}`,
@@ -238,16 +258,20 @@ class GatewayServer {
 
   /**
    * A request of a method HTTP calls idempotent whose connection was reset before its answer was whole (mostly a
-   * kept-alive connection closed as idle just as it was reused; load widens that race) is sent once more, as browsers
-   * and undici's retry do: the deployment did nothing wrong, and the check should judge its answer.
+   * kept-alive connection closed as idle just as it was reused; load widens that race) is sent again, as browsers
+   * and undici's retry do: the deployment did nothing wrong, and the check should judge its answer. Up to
+   * RESENDS_ON_RESET times: the kept-alive connections of a pool go idle together, and the next one taken may have
+   * been closed as well.
    */
   private async sendOnceMoreOnReset(f: Forward): Promise<Answer> {
-    try {
-      return await this.send(f);
-    } catch (error) {
-      if (f.gone.aborted || !IDEMPOTENT_METHODS.has(f.method.toUpperCase()) || !isConnectionReset(error)) throw error;
-      this.counts.retries++;
-      return this.send(f);
+    for (let resent = 0; ; resent++) {
+      try {
+        return await this.send(f);
+      } catch (error) {
+        if (f.gone.aborted || !IDEMPOTENT_METHODS.has(f.method.toUpperCase()) || !isConnectionReset(error)) throw error;
+        if (resent === RESENDS_ON_RESET) throw error;
+        this.counts.retries++;
+      }
     }
   }
 

@@ -6,7 +6,7 @@
  * worker → recorder → gateway → deployment. A cassette replay needs no
  * gateway: it is answered locally and never throttles.
  */
-import { secretsWithDerived } from '../suites/lib/redact.ts';
+import { secretsWithDerived } from '../suites/lib/worker/redact.ts';
 import { Agent } from 'undici';
 import type { ResolvedTarget } from '../config/deployments.ts';
 import { openConnection } from '../net/connection.ts';
@@ -24,9 +24,9 @@ export interface ReachOptions {
   target: ResolvedTarget;
   embedded?: EmbeddedOptions;
   /** Serve this cassette offline instead (flis run --cassette). */
-  replay?: string;
+  replay?: string | undefined;
   /** Record the run's traffic into this cassette (flis run --record). */
-  record?: { cassette: string; labels: RecordedRunLabels; log: (line: string) => void };
+  record?: { cassette: string; labels: RecordedRunLabels; log: (line: string) => void } | undefined;
   connection?: { settings: ConnectionSettings; token: TokenOptions };
   limits?: RunLimits;
   env: NodeJS.ProcessEnv;
@@ -46,7 +46,7 @@ export interface Reached {
   /** What reaching the deployment took, for run.json and the certificate. */
   network(): NetworkFacts | undefined;
   /** The median of a few round trips to the deployment (ms); absent for the embedded mock, a replay and a loopback host. */
-  roundTripMs?: number;
+  roundTripMs?: number | undefined;
   close(): Promise<void>;
 }
 
@@ -169,6 +169,6 @@ export async function reachTarget(opts: ReachOptions): Promise<Reached> {
       return { ...s, tokenRefreshes: Math.max(s.tokenRefreshes, connection.tokens.refreshes().length) };
     },
     close: () => front.close(),
-    ...(roundTripMs !== undefined ? { roundTripMs: Math.round(roundTripMs) } : {}),
+    roundTripMs: roundTripMs !== undefined ? Math.round(roundTripMs) : undefined,
   };
 }

@@ -10,11 +10,11 @@ export type TestOutcome = CheckOutcome;
 
 export interface FailedTest {
   title: string;
-  check?: string;
-  clause?: string;
-  operation?: string;
-  error?: string;
-  record?: FailureRecord;
+  check?: string | undefined;
+  clause?: string | undefined;
+  operation?: string | undefined;
+  error?: string | undefined;
+  record?: FailureRecord | undefined;
   severity?: CheckOutcome['severity'];
 }
 
@@ -27,10 +27,11 @@ export function toFailedTest(o: TestOutcome): FailedTest {
   return {
     title,
     severity,
-    ...(check ? { check } : {}),
-    ...(clause ? { clause } : {}),
-    ...(operation ? { operation } : {}),
-    ...(error ? { error } : {}),
-    ...(record ? { record } : {}),
+    // Written to run.json with JSON.stringify, which leaves an undefined key out.
+    check,
+    clause,
+    operation,
+    error,
+    record,
   };
 }

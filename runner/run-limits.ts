@@ -2,6 +2,7 @@
  * How hard a run may press a deployment and how long it waits (docs/throttling.md):
  * the gateway's limits, and the per-check timeout Playwright enforces.
  */
+import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from '../suites/lib/suite-env.ts';
 import type { GatewayLimits } from './gateway.ts';
 
 export interface RunLimits extends GatewayLimits {
@@ -9,14 +10,10 @@ export interface RunLimits extends GatewayLimits {
   checkTimeoutMs?: number;
 }
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
-
-/** Requests one worker may have in flight within a check (FLIS_CONCURRENCY; suites/lib/parallel.ts). */
-export const DEFAULT_WORKER_CONCURRENCY = 6;
-
 /** A round trip at least this long (ms) makes a target distant: its checks wait on the network, not on the CPU. */
 export const DISTANT_ROUND_TRIP_MS = 20;
-export const DEFAULT_WORKERS = 2;
+/** The workers of a near target: the suites' own default (suites/lib/suite-env.ts). */
+export { DEFAULT_WORKERS };
 /** Playwright workers for a distant target: they mostly wait, so more of them overlap the round trips. */
 export const DISTANT_WORKERS = 8;
 
@@ -25,7 +22,7 @@ export const DISTANT_WORKER_CONCURRENCY = 12;
 
 /** Requests one worker may have in flight within a check (FLIS_CONCURRENCY). */
 export function workerConcurrency(roundTripMs: number | undefined): number {
-  return isDistant(roundTripMs) ? DISTANT_WORKER_CONCURRENCY : DEFAULT_WORKER_CONCURRENCY;
+  return isDistant(roundTripMs) ? DISTANT_WORKER_CONCURRENCY : DEFAULT_CONCURRENCY;
 }
 
 function isDistant(roundTripMs: number | undefined): boolean {

@@ -10,9 +10,17 @@ import { join, resolve } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import type { NetworkFacts } from '../reporting/certificate.ts';
 import { clearReportFolder } from '../reporting/report-folder.ts';
-import { redactText } from '../suites/lib/redact.ts';
+import { redactText } from '../suites/lib/worker/redact.ts';
+import {
+  DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RUNS,
+  DEFAULT_VISIBILITY_TIMEOUT_MS,
+  DEFAULT_WORKERS,
+  FROM_USER_ENV,
+  type SuiteEnvName,
+} from '../suites/lib/suite-env.ts';
 import { pipeRedacted } from './redacting-stream.ts';
-import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKER_CONCURRENCY } from './run-limits.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
 import { codeFile, PACKAGE_ROOT } from '../specs/tool-files.ts';
 import { suiteFileFilter } from './suite-names.ts';
@@ -48,6 +56,8 @@ export interface SuiteRunOptions {
   /** Who named the report folder (--report-dir, FLIS_REPORT_DIR), for its errors. */
   reportDirFrom?: string;
   seed?: number;
+  /** One failing property to replay by its path (env FLIS_PATH, suites/lib/replay-path.ts). */
+  path?: string;
   runs?: number;
   runId?: string;
   /** The run's clock for request values (ms since epoch); a replay reuses the recorded one. */
@@ -95,33 +105,87 @@ export function newSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }
 
-function childEnv(opts: SuiteRunOptions, seed: number, runId: string): NodeJS.ProcessEnv {
+/**
+ * What a child process needs from flis's own environment to run at all, on Linux, macOS and Windows: where programs
+ * and the home and temporary folders are, the locale and time zone, and Node's own settings (a loader or heap size in
+ * NODE_OPTIONS, extra CAs, coverage of the children). Nothing else of the user's shell reaches Playwright
+ * (docs/architecture.md).
+ */
+export const PLATFORM_ENV_NAMES = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'USERPROFILE',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'TEMP',
+  'TMP',
+  'SystemRoot',
+  'windir',
+  'ComSpec',
+  'PATHEXT',
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_V8_COVERAGE',
+] as const;
+
+/** Each variable the runner sets from the run's options; undefined leaves it out (the suites' default applies). */
+function suiteVariables(
+  opts: SuiteRunOptions,
+  seed: number,
+  runId: string,
+): Record<Exclude<SuiteEnvName, (typeof FROM_USER_ENV)[number]>, string | undefined> {
   return {
-    ...process.env,
     FLIS_BASE_URL: opts.baseUrl,
     FLIS_PUBLIC_BASE_URL: opts.publicBaseUrl ?? opts.baseUrl,
-    ...(opts.gatewayNonce ? { FLIS_GATEWAY_NONCE: opts.gatewayNonce } : {}),
+    FLIS_GATEWAY_NONCE: opts.gatewayNonce || undefined,
     FLIS_CHECK_TIMEOUT_MS: String(opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS),
-    FLIS_CONCURRENCY: String(opts.concurrency ?? DEFAULT_WORKER_CONCURRENCY),
+    FLIS_CONCURRENCY: String(opts.concurrency ?? DEFAULT_CONCURRENCY),
     FLIS_TOKEN: opts.token,
     FLIS_DEPLOYMENT: opts.deployment,
     FLIS_ALLOW_WRITES: opts.allowWrites ? '1' : '0',
     FLIS_WRITES_SKIPPED_REASON: opts.writesSkippedReason ?? '',
     FLIS_RUN_ID: runId,
     FLIS_SEED: String(seed),
+    // Only the run's own --path: one left in the user's shell must not replay a path into another run.
+    FLIS_PATH: opts.path,
     FLIS_RUN_STARTED_AT: String(opts.startedAt ?? Date.now()),
-    ...(opts.runs !== undefined ? { FLIS_RUNS: String(opts.runs) } : {}),
-    ...(opts.visibilityTimeoutMs !== undefined ? { FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs) } : {}),
+    FLIS_RUNS: String(opts.runs ?? DEFAULT_RUNS),
+    FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS),
     FLIS_REPORT_DIR: opts.reportDir,
     FLIS_OBSERVATIONS_DIR: join(opts.reportDir, OBSERVATIONS_DIR),
-    ...(opts.shard ? { FLIS_SHARD: opts.shard } : {}),
-    ...(opts.reproduce ? { FLIS_REPRODUCE: opts.reproduce } : {}),
+    FLIS_SHARD: opts.shard || undefined,
+    FLIS_REPRODUCE: opts.reproduce || undefined,
     FLIS_PROGRESS: opts.progress ?? 'list',
     FLIS_REPORTS: opts.reports ?? 'all',
-    FLIS_WORKERS: String(opts.workers ?? 2),
-    // Playwright's own colours are fine on a terminal; keep CI logs plain.
-    FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
+    FLIS_WORKERS: String(opts.workers ?? DEFAULT_WORKERS),
   };
+}
+
+/**
+ * Playwright's environment: the platform's variables and the user's world-model switch from `userEnv`, then the
+ * contract's variables from the run's options (suites/lib/suite-env.ts). Built from those names alone, so a variable
+ * left over in the user's shell (a FLIS_SHARD, a FLIS_REPRODUCE of another run) never reaches the suites.
+ */
+export function suitesEnv(
+  opts: SuiteRunOptions,
+  seed: number,
+  runId: string,
+  userEnv: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of [...PLATFORM_ENV_NAMES, ...FROM_USER_ENV])
+    if (userEnv[name] !== undefined) env[name] = userEnv[name];
+  for (const [name, value] of Object.entries(suiteVariables(opts, seed, runId)))
+    if (value !== undefined) env[name] = value;
+  // Playwright's own colours are fine on a terminal; keep CI logs plain.
+  env.FORCE_COLOR = process.stdout.isTTY ? '1' : '0';
+  return env;
 }
 
 export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> {
@@ -131,8 +195,24 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
   // A run owns its report folder: what an earlier run wrote there goes (its results would be read as this run's,
   // its certificate would sit beside this run's results); a folder flis cannot prove its own is refused (exit 2).
   clearReportFolder(reportDir, opts.reportDirFrom);
+  const secrets = () => [opts.token, ...(opts.secrets?.() ?? [])];
+  const { code, interrupted } = await runPlaywright(opts, suitesEnv({ ...opts, reportDir }, seed, runId), secrets);
   const resultsFile = join(reportDir, 'results.json');
-  const args = [
+  checkResultsWritten(resultsFile, code, interrupted);
+  const result: SuiteRunResult = {
+    ...countsOf(resultsFile, code, interrupted, secrets),
+    reportDir,
+    seed,
+    runId,
+    ...(interrupted ? { interrupted } : {}),
+  };
+  const network = opts.network?.();
+  writeRunSummary(result, opts, network);
+  return network ? { ...result, network } : result;
+}
+
+function playwrightArgs(opts: SuiteRunOptions): string[] {
+  return [
     PLAYWRIGHT_CLI,
     'test',
     '--config',
@@ -140,13 +220,20 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     ...(opts.suites ?? []).map((name) => suiteFileFilter(name)),
     ...(opts.shard ? ['--shard', opts.shard] : []),
   ];
-  const secrets = () => [opts.token, ...(opts.secrets?.() ?? [])];
+}
+
+/** Playwright's run of the suites, its output streamed through redaction: its exit code, and the signal that stopped it. */
+async function runPlaywright(
+  opts: SuiteRunOptions,
+  env: NodeJS.ProcessEnv,
+  secrets: () => string[],
+): Promise<{ code: number; interrupted: SuiteRunResult['interrupted'] }> {
   const write = opts.onOutput ?? ((chunk: string) => process.stdout.write(chunk));
   let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
   const code = await new Promise<number>((done, fail) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, playwrightArgs(opts), {
       cwd: PROJECT_ROOT,
-      env: childEnv({ ...opts, reportDir }, seed, runId),
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // A signal sent to flis alone (a CI cancel, `kill PID`) must stop Playwright too. SIGINT is the signal
@@ -165,6 +252,11 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
     child.on('error', fail);
     child.on('close', (c) => done(c ?? 1));
   });
+  return { code, interrupted };
+}
+
+/** Playwright's JSON report is there to read; interrupted before Playwright wrote it, an empty one stands in. */
+function checkResultsWritten(resultsFile: string, code: number, interrupted: SuiteRunResult['interrupted']): void {
   if (!existsSync(resultsFile) && interrupted) {
     // Interrupted before Playwright wrote anything: an empty report, so the run still says what (nothing) ran.
     writeFileSync(resultsFile, JSON.stringify({ suites: [], errors: [] }));
@@ -175,11 +267,20 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
       `playwright exited ${code} without writing ${resultsFile}; rerun with --progress list to see why`,
     );
   }
+}
+
+/** The run's verdict and counts, from Playwright's JSON report. */
+function countsOf(
+  resultsFile: string,
+  code: number,
+  interrupted: SuiteRunResult['interrupted'],
+  secrets: () => string[],
+): Pick<SuiteRunResult, 'exitCode' | 'passed' | 'failed' | 'skipped' | 'failures' | 'outcomes'> {
   const { outcomes, errors } = readOutcomes(resultsFile);
   const count = (s: TestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
   const failed = count('failed') + errors.length;
   const contractFailed = outcomes.some((o) => o.status === 'failed' && o.severity === 'contract');
-  const result: SuiteRunResult = {
+  return {
     // From the outcomes, not Playwright's exit code: an advisory failure alone is not a failed run (--strict decides).
     exitCode: contractFailed || errors.length > 0 || (code !== 0 && failed === 0 && !interrupted) ? 1 : 0,
     passed: count('passed') + count('flaky'),
@@ -190,14 +291,7 @@ export async function runSuites(opts: SuiteRunOptions): Promise<SuiteRunResult> 
       ...errors.map((e) => ({ title: 'suite error', error: redactText(e, secrets()) })),
     ],
     outcomes,
-    reportDir,
-    seed,
-    runId,
-    ...(interrupted ? { interrupted } : {}),
   };
-  const network = opts.network?.();
-  writeRunSummary(result, opts, network);
-  return network ? { ...result, network } : result;
 }
 
 /** reports/run.json: what ran, with which seed, and what was skipped and why (never the token). */

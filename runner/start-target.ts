@@ -11,12 +11,12 @@ import type { MockVariant } from '../mock/variant.ts';
 import type { WebhookFaultName } from '../mock/webhook-faults.ts';
 
 export interface EmbeddedOptions {
-  faults?: FaultName[];
-  variant?: Partial<MockVariant>;
-  writeDelayMs?: number;
-  port?: number;
-  webhookFaults?: WebhookFaultName[];
-  drift?: boolean;
+  faults?: FaultName[] | undefined;
+  variant?: Partial<MockVariant> | undefined;
+  writeDelayMs?: number | undefined;
+  port?: number | undefined;
+  webhookFaults?: WebhookFaultName[] | undefined;
+  drift?: boolean | undefined;
 }
 
 export interface LiveTarget {
@@ -36,10 +36,10 @@ export async function startTarget(t: ResolvedTarget, embedded: EmbeddedOptions =
     const mock = await startMock({
       token,
       port: embedded.port ?? 0,
-      ...(embedded.faults ? { faults: embedded.faults } : {}),
-      ...(embedded.variant ? { variant: embedded.variant } : {}),
-      ...(embedded.writeDelayMs !== undefined ? { writeDelayMs: embedded.writeDelayMs } : {}),
-      ...(embedded.webhookFaults ? { webhookFaults: embedded.webhookFaults } : {}),
+      faults: embedded.faults,
+      variant: embedded.variant,
+      writeDelayMs: embedded.writeDelayMs,
+      webhookFaults: embedded.webhookFaults,
       drift: embedded.drift === true,
     });
     return { baseUrl: mock.baseUrl, token, close: () => mock.close() };

@@ -9,6 +9,7 @@ import { Agent } from 'undici';
 import { operationById } from '../specs/contract.ts';
 import { statusOf } from '../suites/lib/cleanup.ts';
 import { FlisClient } from '../suites/lib/client.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../suites/lib/suite-env.ts';
 import type { Target } from '../suites/lib/target.ts';
 import { wholeListQuery } from '../suites/lib/whole-list.ts';
 
@@ -66,7 +67,7 @@ export async function undoRunWrites(
     writesSkippedReason: '',
     seed: 0,
     runs: 1,
-    visibilityTimeoutMs: 10_000,
+    visibilityTimeoutMs: DEFAULT_VISIBILITY_TIMEOUT_MS,
   });
   for (const step of [undoOffers, undoStatuses]) {
     try {

@@ -217,22 +217,46 @@ export function* validateInSlices(
   const out: SchemaViolation[] = [];
   let total = 0;
   let exact = true;
-  if (item && Array.isArray(data)) {
+  const items = item ? itemsOf(data) : undefined;
+  if (item && items) {
     const fn = validatorFor(item);
     let firstError: ValidateFunction | undefined;
-    for (let i = 0; i < data.length; i++) {
+    let i = 0;
+    for (const value of items) {
       if (i > 0 && i % ITEMS_PER_SLICE === 0) yield;
-      if (out.length < max) total += collect(fn, data[i], item, `/${i}`, max, out);
+      if (out.length < max) total += collect(fn, value, item, `/${i}`, max, out);
       else {
         firstError ??= firstErrorValidatorFor(item);
-        if (!firstError(data[i])) {
+        if (!firstError(value)) {
           total += 1;
           exact = false;
         }
       }
+      i += 1;
     }
-  } else total = collect(validatorFor(name), data, name, '', max, out);
+  } else total = collect(validatorFor(name), isItemStream(data) ? data.whole() : data, name, '', max, out);
   return { valid: total === 0, violations: out, total, exact };
+}
+
+/**
+ * A JSON list too large to hold parsed (a body of a large cassette document): its items are parsed one at a time as
+ * they are read. A list schema judges it item by item, as it judges an array; any other schema needs the value whole.
+ */
+export interface ItemStream {
+  /** A symbol, not a name: no parsed JSON value can pass for a stream. */
+  readonly [ITEM_STREAM]: true;
+  items(): Iterable<unknown>;
+  whole(): unknown;
+}
+
+export const ITEM_STREAM: unique symbol = Symbol('a JSON list read item by item');
+
+export function isItemStream(data: unknown): data is ItemStream {
+  return typeof data === 'object' && data !== null && ITEM_STREAM in data;
+}
+
+function itemsOf(data: unknown): Iterable<unknown> | undefined {
+  return Array.isArray(data) ? data : isItemStream(data) ? data.items() : undefined;
 }
 
 /** Runs steps without pausing and returns their result. */

@@ -37,7 +37,6 @@ function step(title: string, command: string, args: string[]): void {
  * in an idle `npm test` (docs/benchmarks.md).
  */
 const LONGEST_FIRST = [
-  // Beside its own CPU load (tests/load-harness.ts): the longest file, and it slows the files beside it.
   'tests/suites/effect-faults.test.ts',
   'tests/suites/conformant-seeds.test.ts',
   'tests/suites/auth-filter-faults.test.ts',
@@ -56,14 +55,15 @@ const LONGEST_FIRST = [
   'tests/reporting/shards.test.ts',
   'tests/runner/read-only.test.ts',
   'tests/suites/near-miss-redaction.test.ts',
+  'tests/suites/replay-path.test.ts',
   'tests/reporting/robustness.test.ts',
   'tests/reporting/run-reports.test.ts',
   'tests/cli/cli.test.ts',
 ];
 
 /**
- * Started after every other file: the CPU load it runs beside (tests/load-harness.ts) would otherwise starve the
- * full proxy/CA/token run, whose redactor is compiled anew for every 5 s token, into a run that never ends.
+ * Started after every other file: the CPU load it runs beside (tests/load-harness.ts) takes every core, and the
+ * files beside it would wait on it rather than on their own work.
  */
 const LAST = ['tests/load/verdicts-under-load.test.ts'];
 

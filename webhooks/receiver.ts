@@ -30,8 +30,8 @@ export interface Delivery {
 
 export interface ReceiverOptions {
   /** Default 127.0.0.1: deliveries come from this machine unless the user exposes the port. */
-  host?: string;
-  port?: number;
+  host?: string | undefined;
+  port?: number | undefined;
 }
 
 export interface Receiver {

@@ -6,6 +6,7 @@
  */
 import { CONNECTION_HELP } from '../../net/connection-options.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { STRICT_HELP } from '../gate-options.ts';
@@ -40,7 +41,7 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
                                                                              [env FLIS_CLIENT_COMMAND]
   --suite NAMES            comma-separated suites (default all)                          [env FLIS_SUITES]
   --seed N, --runs N       fast-check seed and runs, as for 'flis run'          [env FLIS_SEED, FLIS_RUNS]
-  --visibility-timeout MS  how long to poll for an asynchronous write to show (default 10000)
+  --visibility-timeout MS  how long to poll for an asynchronous write to show (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
   --report-dir DIR         where reports go (default reports/)                           [env FLIS_REPORT_DIR]
   --progress list|dot|none, --workers N, --distant   as for 'flis run'
   --allow-writes           needed only for a live-data deployment                  [env FLIS_ALLOW_WRITES=1]

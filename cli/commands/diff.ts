@@ -6,7 +6,8 @@ import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '.
 import { checkDiffFolder, claimDiffFolder } from '../../reporting/report-folder.ts';
 import { issuesTokens } from '../../net/token-options.ts';
 import { type Difference, differencesByOperation } from '../../reporting/shape-diff.ts';
-import { redactText } from '../../suites/lib/redact.ts';
+import { redactText } from '../../suites/lib/worker/redact.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
 import { runDifferential } from '../../runner/differential.ts';
 import { newRunId, newSeed } from '../../runner/run-suites.ts';
 import { reportDirOf } from '../args.ts';
@@ -28,7 +29,7 @@ undocumented extra fields, null for a nullable field, bodies of the section 4.3 
   --runs N                 generated inputs per generated operation (default 5)
   --allow-writes           also upsert generated offers (run-tagged, cancelled afterwards) and compare the
                            read-back; only when both deployments allow writes
-  --visibility-timeout MS  how long to wait for a write to show up (default 10000)
+  --visibility-timeout MS  how long to wait for a write to show up (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
   --report-dir DIR         where diff.json and diff.md go (default reports/)          [env FLIS_REPORT_DIR]
 Exit codes: 0 no difference, 1 a difference beyond what the contract leaves open, 2 usage error.
 
@@ -72,7 +73,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (names.length !== 2) throw new UsageError(`exactly two --deployment options are required; got ${names.length}`);
   const seed = intOption('seed', v.seed, { max: 2 ** 31 - 1 }) ?? newSeed();
   const runs = intOption('runs', v.runs, { min: 1, max: 1000 }) ?? 5;
-  const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? 10_000;
+  const visibilityTimeoutMs =
+    intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
   const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
   const net = parseConnectionOptions(v, io.env);
   const resolved = names.map((n) =>

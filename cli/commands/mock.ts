@@ -27,7 +27,7 @@ Options:
   --host ADDR          loopback address to bind (default 127.0.0.1)
   --fault NAME         switch a deliberate contract violation on (repeatable)
   --variant NAME       default | different (201/202 creates, uuid ids, extra fields: still conformant)
-                       | throttled (429 with Retry-After above about 100 requests a second: conformant)
+                       | throttled (429 with Retry-After once 100 requests in a second are spent: conformant)
                        | open-choices (offer windows on write time, exclusive bounds, pages from 0, 20 by default)
                        | eventual (async, 202, batch 'state: done', cancelled offers unlisted)
                        | offer-versions (GET /offers and /billingGroups need start and end, GET /invoices
@@ -97,7 +97,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     webhooks,
     webhookFaults,
     drift: v.drift === true,
-    ...(variant ? { variant } : {}),
+    variant,
   }).catch((e: unknown) => {
     throw listenError(e, host, port);
   });

@@ -15,7 +15,7 @@ import { isDirect } from '../../net/proxy-url.ts';
 import { issuesTokens, withTargetToken } from '../../net/token-options.ts';
 import type { Connection } from '../../net/types.ts';
 import { checkWritableCassette } from '../../recorder/cassette-path.ts';
-import { startRecorder, type Recorder, type RecorderOptions } from '../../recorder/proxy.ts';
+import { startRecorder, type Recorder, type RecorderOptions, type RecorderStats } from '../../recorder/proxy.ts';
 import { defaultMatchOptions } from '../../recorder/match.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
 import { findSecret, formsOf, secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
@@ -198,70 +198,101 @@ async function openUpstream(nameOrUrl: string, io: CommandIo, tokenIssued: boole
   };
 }
 
+type RecordValues = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
+
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values: v } = parseCommandArgs('record', argv, options);
   if (v.help) {
     io.out(help);
     return EXIT.ok;
   }
+  const settings = recordSettings(v, io);
+  const { mode, cassette } = settings;
+  const upstream =
+    v.upstream && modePolicies[mode].needsUpstream
+      ? await openUpstream(v.upstream, io, issuesTokens(settings.net.token))
+      : undefined;
+  // On a terminal, a count that updates in place under the exchange lines.
+  const count = liveCount(v.quiet ? undefined : process.stderr);
+  const { recorder, connection } = await startRecording(v, io, settings, upstream, count);
+  const to = upstream ? `${upstream.name ?? 'ad-hoc'} (${new URL(upstream.baseUrl).origin})` : 'no upstream';
+  io.out(`flis record: serving ${recorder.baseUrl} → ${to}; mode ${mode}; cassette ${cassette}`);
+  if (upstream?.note) io.out(upstream.note);
+  await io.stopped;
+  await recorder.close();
+  count.clear();
+  if (connection) await closeConnection(connection);
+  await upstream?.close();
+  return finalCount(recorder.stats, io);
+}
+
+/** Every flag checked before the upstream is reached, so a mistake costs nothing started. */
+function recordSettings(v: RecordValues, io: CommandIo) {
   const mode = parseMode(v.mode ?? 'record');
   if (!v.cassette) throw new UsageError(`--cassette FILE is required. See 'flis record --help'.`);
+  const cassette = resolve(v.cassette);
   // Before the upstream is reached: a cassette path flis may not write (or a file of the user's) is one line.
-  if (modePolicies[mode].write !== 'none') checkWritableCassette(resolve(v.cassette));
+  if (modePolicies[mode].write !== 'none') checkWritableCassette(cassette);
   if (!v.upstream && modePolicies[mode].needsUpstream)
     throw new UsageError(`--upstream NAME|URL is required in mode '${mode}'. See 'flis record --help'.`);
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
   const host = requireLoopback(v.host ?? '127.0.0.1');
   const maxBodyBytes = intOption('max-body-bytes', v['max-body-bytes'], { min: 0 });
-  const timeoutMs = intOption('upstream-timeout-ms', v['upstream-timeout-ms'], { min: 1, max: 3_600_000 });
+  const upstreamTimeoutMs = intOption('upstream-timeout-ms', v['upstream-timeout-ms'], { min: 1, max: 3_600_000 });
   const match = matchFrom(v);
   const secretEnv = listOption(v['secret-env']) ?? [];
   for (const name of secretEnv)
     if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
   const labels = labelsFrom(v.label, secretsFromEnv(io.env, secretEnv));
   const net = parseConnectionOptions(v, io.env);
-  const upstream =
-    v.upstream && modePolicies[mode].needsUpstream
-      ? await openUpstream(v.upstream, io, issuesTokens(net.token))
-      : undefined;
+  return { mode, cassette, port, host, maxBodyBytes, upstreamTimeoutMs, match, secretEnv, labels, net };
+}
+
+/**
+ * The connection to the upstream, checked, and the recorder in front of it. If either fails, what was opened is
+ * closed again: the mock and the connection's token source must not keep the process alive.
+ */
+async function startRecording(
+  v: RecordValues,
+  io: CommandIo,
+  s: ReturnType<typeof recordSettings>,
+  upstream: Upstream | undefined,
+  count: ReturnType<typeof liveCount>,
+): Promise<{ recorder: Recorder; connection: Connection | undefined }> {
   let recorder: Recorder | undefined;
   let connection: Connection | undefined;
-  // On a terminal, a count that updates in place under the exchange lines.
-  const count = liveCount(v.quiet ? undefined : process.stderr);
   // The embedded mock is in this process, on loopback: never through the environment's proxy.
   const env = upstream?.embedded ? withoutProxyEnv(io.env) : io.env;
   try {
     if (upstream) {
-      connection = await openConnection(net.settings, withTargetToken(net.token, upstream.secrets[0]?.value), env, {
+      connection = await openConnection(s.net.settings, withTargetToken(s.net.token, upstream.secrets[0]?.value), env, {
         tokenRequired: false,
       });
       await checkConnection(connection, upstream.baseUrl, env);
     }
     recorder = await startRecorder({
-      mode,
-      cassette: resolve(v.cassette),
-      ...(upstream ? { upstream: { baseUrl: upstream.baseUrl, deployment: upstream.name } } : {}),
-      host,
-      port,
+      mode: s.mode,
+      cassette: s.cassette,
+      upstream: upstream ? { baseUrl: upstream.baseUrl, deployment: upstream.name } : undefined,
+      host: s.host,
+      port: s.port,
       secrets: [
-        ...secretsFromEnv(io.env, secretEnv),
+        ...secretsFromEnv(io.env, s.secretEnv),
         ...(upstream?.secrets ?? []),
         ...(connection?.tokens.secrets() ?? []).map((value) => ({ label: 'a secret of the connection', value })),
       ],
       // A direct upstream keeps the recorder's own tuned Pool; only the token source is needed then.
-      ...(connection
-        ? {
-            connection: isDirect(connection.settings, env)
-              ? { tokens: connection.tokens }
-              : { dispatcher: connection.dispatcher, tokens: connection.tokens },
-          }
-        : {}),
+      connection: connection
+        ? isDirect(connection.settings, env)
+          ? { tokens: connection.tokens }
+          : { dispatcher: connection.dispatcher, tokens: connection.tokens }
+        : undefined,
       keepHeaders: listOption(v['keep-header']) ?? [],
-      ...(match ? { match } : {}),
-      ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
-      ...(timeoutMs !== undefined ? { upstreamTimeoutMs: timeoutMs } : {}),
+      match: s.match,
+      maxBodyBytes: s.maxBodyBytes,
+      upstreamTimeoutMs: s.upstreamTimeoutMs,
       durable: v.durable === true,
-      labels,
+      labels: s.labels,
       logExchanges: !v.quiet,
       log: (line, kind) => {
         if (v.quiet && (kind === 'violation' || kind === 'exchange')) return;
@@ -275,16 +306,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     await upstream?.close();
     throw e;
   }
-  if (!recorder) throw new Error('the recorder did not start');
-  const to = upstream ? `${upstream.name ?? 'ad-hoc'} (${new URL(upstream.baseUrl).origin})` : 'no upstream';
-  io.out(`flis record: serving ${recorder.baseUrl} → ${to}; mode ${mode}; cassette ${resolve(v.cassette)}`);
-  if (upstream?.note) io.out(upstream.note);
-  await io.stopped;
-  await recorder.close();
-  count.clear();
-  if (connection) await closeConnection(connection);
-  await upstream?.close();
-  const s = recorder.stats;
+  return { recorder, connection };
+}
+
+/** The closing count; exchanges left unwritten because a secret survived redaction fail the command. */
+function finalCount(s: RecorderStats, io: CommandIo): number {
   io.out(
     `flis record: ${s.exchanges} exchanges forwarded, ${s.written} written, ${s.replayed} replayed, ${s.misses} misses, ${s.failures} upstream failures, ${s.violations} contract violations`,
   );

@@ -13,6 +13,7 @@ import { findPartners, parseShard, shardOf } from '../../regress/partners.ts';
 import { checkRegressFolder, writeRegressReports } from '../../regress/report.ts';
 import { runRegress } from '../../regress/run-regress.ts';
 import { newRunId } from '../../runner/run-suites.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
 import { flagOrEnv, intOption, parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, SIGNAL_EXIT, type Command, type CommandIo, type StopSignal } from '../command.ts';
 import { envSecrets } from '../finish-run.ts';
@@ -47,7 +48,7 @@ Each new answer is judged against the recorded one:
   --shard I/N              replay only the I-th of N blocks of partners (sorted by name); join the
                            shards' report folders with 'flis merge DIR...'
   --visibility-timeout MS  how long a read after a write is asked again while its answer settles
-                           (default 10000)
+                           (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
   --report-dir DIR         where regress.json, regress.html and junit.xml go (default reports/) [env FLIS_REPORT_DIR]
   --mock-fault NAME        embedded target only: switch a mock fault on (repeatable; 'flis mock --help')
   --mock-variant NAME      embedded target only: ${variantNames().join(' | ')}
@@ -82,7 +83,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   if (failOn !== undefined && failOn !== 'changed')
     throw new UsageError(`--fail-on takes 'changed' (broken always fails); got '${failOn}'`);
   const shard = parseShard(v.shard);
-  const visibilityTimeoutMs = intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? 10_000;
+  const visibilityTimeoutMs =
+    intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
   const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
   // Before any partner is replayed: a report that could not be written must not cost the replay first.
   checkRegressFolder(reportDir, reportDirFrom);
@@ -91,8 +93,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const deployment = v['base-url'] ? undefined : (v.deployment ?? io.env.FLIS_DEPLOYMENT ?? 'embedded');
   const resolved = resolveTarget(
     {
-      ...(deployment ? { deployment } : {}),
-      ...(v['base-url'] ? { baseUrl: v['base-url'] } : {}),
+      deployment: deployment || undefined,
+      baseUrl: v['base-url'] || undefined,
       allowWrites: flagOrEnv(v['allow-writes'], io.env.FLIS_ALLOW_WRITES, 'FLIS_ALLOW_WRITES'),
       tokenIssued: issuesTokens(net.token),
     },
@@ -130,7 +132,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       },
       {
         deployment: resolved.name,
-        ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}),
+        shard: shard ? `${shard.index}/${shard.total}` : undefined,
         progress: (line) => io.out(line),
         interruptedBy: () => (stop ? (signal ?? 'SIGINT') : undefined),
       },

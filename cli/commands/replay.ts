@@ -45,7 +45,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     port,
     host,
     env: io.env,
-    ...(match ? { match } : {}),
+    match,
     log: (line) => io.err(line),
   });
   io.out(`flis replay: serving ${server.baseUrl} from ${cassette}`);

@@ -47,8 +47,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     resultsDirs,
     outputDir: v.output !== undefined ? givenPath('--output', v.output) : join(reportDir, 'allure-report'),
     outputFlag: v.output !== undefined ? '--output' : `${reportDirFrom}'s allure-report`,
-    ...(v.name ? { reportName: v.name } : {}),
-    ...(v.history !== undefined ? { historyPath: givenPath('--history', v.history) } : {}),
+    reportName: v.name || undefined,
+    historyPath: v.history !== undefined ? givenPath('--history', v.history) : undefined,
   });
   io.out(`Allure report: ${index}`);
   return EXIT.ok;

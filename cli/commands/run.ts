@@ -5,6 +5,7 @@
 import { CONNECTION_HELP } from '../../net/connection-options.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
 import { suiteNames } from '../../runner/suite-names.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { STRICT_HELP } from '../gate-options.ts';
@@ -31,8 +32,9 @@ Target (default: the embedded mock):
 Selection and reproduction:
   --suite NAMES            comma-separated suites (${'${suites}'})             [env FLIS_SUITES]
   --seed N                 fast-check seed; printed and written to the reports [env FLIS_SEED]
+  --path ID:PATH           replay one failing property at the path its failure printed [env FLIS_PATH]
   --runs N                 fast-check runs per property                        [env FLIS_RUNS]
-  --visibility-timeout MS  how long to poll for an asynchronous write to show (default 10000)
+  --visibility-timeout MS  how long to poll for an asynchronous write to show (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
 
 Output:
   --report-dir DIR         where reports go (default reports/)                 [env FLIS_REPORT_DIR]

@@ -54,7 +54,7 @@ async function listen(argv: string[], io: CommandIo): Promise<number> {
   }
   const port = intOption('port', v.port, { max: 65_535 });
   const cassette = v.cassette ? new WebhookCassette(resolve(v.cassette), io.env) : undefined;
-  const receiver = await startReceiver({ ...(port !== undefined ? { port } : {}) }).catch((e: unknown) => {
+  const receiver = await startReceiver({ port }).catch((e: unknown) => {
     throw listenError(e, '127.0.0.1', port ?? 0);
   });
   let broken = 0;

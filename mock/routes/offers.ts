@@ -79,7 +79,7 @@ function upsert(ctx: MockContext, offerId: string, body: unknown, inBulk = false
   };
   const mutate: OfferMutation = (existing) => storeWrittenPriceStrategy(ctx, write(existing), body);
   const bookingId = asObject(asObject(body).offer).bookingId;
-  return { offerId, operation: 'UPSERT', mutate, ...(typeof bookingId === 'string' ? { bookingId } : {}) };
+  return { offerId, operation: 'UPSERT', mutate, bookingId: typeof bookingId === 'string' ? bookingId : undefined };
 }
 
 /** The offerVersion-answering variant: each offer's earlier versions, oldest first (one list per mock). */

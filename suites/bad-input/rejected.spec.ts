@@ -22,13 +22,12 @@ import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { invalidOfferBodies, invalidOfferBodyArb, type InvalidBody } from '../generators/invalid-offer-body.ts';
 import type { Severity } from '../lib/check-failure.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import { freshId } from '../lib/fresh-id.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { mapBounded } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
-import { secretForms } from '../lib/redact.ts';
+import { secretForms } from '../lib/worker/redact.ts';
 import { target } from '../lib/target.ts';
 
 type WriteOp = 'createOffer' | 'upsertOffer' | 'bulkWriteOffers';
@@ -60,10 +59,10 @@ function listedCases(runId: string): Case[] {
   ];
 }
 
-async function send(flow: CheckContext, { operationId, bad }: Case): Promise<Exchange> {
+async function send(ctx: CheckContext, { operationId, bad }: Case): Promise<Exchange> {
   // Not registered for cleanup up front: a refused write stores nothing, and cleaning up nothing could itself be refused.
   const params = operationId === 'upsertOffer' ? { offerId: freshId('bad') } : undefined;
-  return flow.api.op(operationById(operationId), {
+  return ctx.api.op(operationById(operationId), {
     ...(params ? { params } : {}),
     ...(bad.raw !== undefined ? { raw: bad.raw } : {}),
     ...(bad.contentType !== undefined ? { contentType: bad.contentType } : {}),
@@ -71,17 +70,17 @@ async function send(flow: CheckContext, { operationId, bad }: Case): Promise<Exc
 }
 
 /** Whatever a wrongly accepted write may have stored: the id a create answered or a PUT named, the ids of bulk items. */
-function registerAccepted(flow: CheckContext, x: Exchange, bad: InvalidBody): void {
+function registerAccepted(ctx: CheckContext, x: Exchange, bad: InvalidBody): void {
   const id = (x.response.body as { id?: unknown } | undefined)?.id;
-  if (typeof id === 'string') flow.cleanup.offer(id);
+  if (typeof id === 'string') ctx.cleanup.offer(id);
   const putId =
     x.operationId === 'upsertOffer' ? decodeURIComponent(new URL(x.request.url).pathname.split('/').pop() ?? '') : '';
-  if (putId) flow.cleanup.offer(putId);
+  if (putId) ctx.cleanup.offer(putId);
   try {
     const parsed: unknown = JSON.parse(bad.raw ?? '');
     for (const item of Array.isArray(parsed) ? parsed : []) {
       const itemId = (item as { id?: unknown } | null)?.id;
-      if (typeof itemId === 'string') flow.cleanup.offer(itemId);
+      if (typeof itemId === 'string') ctx.cleanup.offer(itemId);
     }
   } catch {
     // Not JSON: nothing to find in it.
@@ -126,7 +125,7 @@ function judge(c: Case, x: Exchange, token: string): Finding[] {
 }
 
 /** Fails with the worst finding (a 5xx before anything advisory), counting the rest. */
-function report(flow: CheckContext, findings: readonly Finding[], total: number): void {
+function report(ctx: CheckContext, findings: readonly Finding[], total: number): void {
   const worst = findings.find((f) => f.severity === 'contract') ?? findings[0];
   if (!worst) return;
   const same = findings.filter((f) => f.severity === worst.severity);
@@ -135,7 +134,7 @@ function report(flow: CheckContext, findings: readonly Finding[], total: number)
     .map((f) => f.message)
     .join('\n    ');
   const op = worst.exchange.operationId ? operationById(worst.exchange.operationId) : undefined;
-  flow.check.fail(
+  ctx.check.fail(
     `${worst.message}\n  ${same.length} of ${total} bad writes were answered this way${others ? `; more:\n    ${others}` : ''}`,
     {
       severity: worst.severity,
@@ -150,33 +149,31 @@ test(
   ...checkTest(
     {
       check: 'bad-input-rejected',
-      clause: 'HTTP semantics; spec 2.3, spec 4, spec 5 rule 3',
-      severity: 'advisory',
       title: 'invalid offer writes: never a 5xx (contract); refused with a 4xx, never echo the token (advisory)',
       writes: true,
     },
-    async (flow) => {
+    async (ctx) => {
       const t = target();
-      const cases = listedCases(t.runId);
+      const cases = listedCases(ctx.runId);
       // Several hundred quick requests; a remote deployment needs more than the default test timeout.
-      flow.testInfo.setTimeout(Math.max(flow.testInfo.timeout, 300_000));
+      ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
       // Side by side; the findings keep the order of the cases, so the report does not depend on timing.
-      const answers = await mapBounded(cases, (c) => send(flow, c));
+      const answers = await mapBounded(cases, (c) => send(ctx, c));
       const findings: Finding[] = [];
       for (const [i, x] of answers.entries()) {
         const c = cases[i]!;
-        if (x.response.status >= 200 && x.response.status < 300) registerAccepted(flow, x, c.bad);
+        if (x.response.status >= 200 && x.response.status < 300) registerAccepted(ctx, x, c.bad);
         findings.push(...judge(c, x, t.token));
       }
-      report(flow, findings, cases.length);
+      report(ctx, findings, cases.length);
       // Random cases add to the listed ones; they never stand in for them.
       await checkProperty(
-        flow,
-        [caseArb(t.runId)],
+        ctx,
+        [caseArb(ctx.runId)],
         async (c) => {
-          const x = await send(flow, c);
-          if (x.response.status >= 200 && x.response.status < 300) registerAccepted(flow, x, c.bad);
-          report(flow, judge(c, x, t.token), 1);
+          const x = await send(ctx, c);
+          if (x.response.status >= 200 && x.response.status < 300) registerAccepted(ctx, x, c.bad);
+          report(ctx, judge(c, x, t.token), 1);
         },
         { numRuns: Math.max(1, t.runs * 2), independentRuns: true },
       );

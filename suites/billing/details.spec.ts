@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { listGroups } from './groups.ts';
@@ -16,7 +16,6 @@ test(
   ...checkTest(
     {
       check: 'billing-details',
-      clause: 'spec 2.5',
       operation: operationById('getBillingGroupDetails'),
       title: 'details have the documented shape and belong to their group',
     },

@@ -13,7 +13,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { billingFilterArb, listedFilters, type BillingFilter } from '../generators/billing-filter.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
@@ -29,7 +29,6 @@ test(
   ...checkTest(
     {
       check: 'billing-filters-complete',
-      clause: 'spec 4.2',
       operation: operationById('listBillingGroups'),
       title: 'start, end, state, customerId and inactive leave out no group that matches',
     },

@@ -13,7 +13,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { billingFilterArb, listedFilters, type BillingFilter } from '../generators/billing-filter.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
 import { narrowedListQuery } from '../lib/whole-list.ts';
@@ -45,7 +45,6 @@ test(
   ...checkTest(
     {
       check: 'billing-filters',
-      clause: 'spec 4.2',
       operation: operationById('listBillingGroups'),
       title: 'start, end, state, customerId and inactive return only matching groups',
     },

@@ -5,12 +5,12 @@
  * groups (sorted by id), so parallel tests never force the same group.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { statusOf } from '../lib/cleanup.ts';
 import { isForcedTag } from '../lib/forced-tag.ts';
 import type { GroupFacts } from '../generators/billing-filter.ts';
 import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface ListedGroup extends GroupFacts {
   id: string;
@@ -37,8 +37,8 @@ export async function listGroups(ctx: CheckContext): Promise<{ groups: ListedGro
   ctx.check.expectSchema(x, 'billing-group-list', 'spec 4.2');
   const groups = (x.response.body as unknown[]).map(asGroup).filter((g): g is ListedGroup => g !== undefined);
   if (groups.length === 0)
-    ctx.testInfo.skip(
-      true,
+    skip.nothingToJudge(
+      ctx,
       'GET /billingGroups lists no billing group: nothing to check, and the spec offers no way to create one',
     );
   return { groups, exchange: x };

@@ -16,10 +16,10 @@
 import { createHash } from 'node:crypto';
 import { operationById } from '../../specs/contract.ts';
 import { statusOf } from '../lib/cleanup.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import type { CheckContext } from '../lib/index.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { isForeignTag } from '../lib/forced-tag.ts';
-import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
+import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
 import { writableGroups, type ListedGroup } from './groups.ts';
 import { blockIfOtherGroup, otherGroupId } from './status.ts';
 
@@ -52,14 +52,14 @@ export interface ForcedRead {
 
 /** Polls the group until it shows `wanted` or another run's value, or the deadline passes. */
 export async function awaitForced(
-  flow: CheckContext,
+  ctx: CheckContext,
   billingGroupId: string,
   wanted: string,
   runId: string,
   share = 1,
 ): Promise<ForcedRead> {
   const r = await pollVisible(
-    () => flow.api.op(operationById('getBillingGroup'), { params: { billingGroupId } }),
+    () => ctx.api.op(operationById('getBillingGroup'), { params: { billingGroupId } }),
     (x) => {
       if (otherGroupId(x, billingGroupId) !== undefined) return 'impossible';
       const s = statusOf(x.response.body);
@@ -67,7 +67,7 @@ export async function awaitForced(
     },
     share,
   );
-  blockIfOtherGroup(flow, r.value, billingGroupId);
+  blockIfOtherGroup(ctx, r.value, billingGroupId);
   const status = statusOf(r.value.response.body);
   if (status === wanted) noteVisibleAfter(r.elapsedMs);
   const kind = status === wanted ? 'shown' : isForeignTag(status, runId) ? 'foreign' : 'missing';
@@ -80,7 +80,7 @@ export async function awaitForced(
  * waits again, each time half the deadline. A server that ignores the write misses both times.
  */
 export async function awaitForcedOrResend(
-  flow: CheckContext,
+  ctx: CheckContext,
   billingGroupId: string,
   wanted: string,
   runId: string,
@@ -88,12 +88,12 @@ export async function awaitForcedOrResend(
 ): Promise<ForcedRead> {
   // Half the deadline each side of the resend: a slow server's first write still has the whole deadline to show,
   // and a server that ignores the write costs one deadline, not two.
-  const first = await awaitForced(flow, billingGroupId, wanted, runId, 0.5);
+  const first = await awaitForced(ctx, billingGroupId, wanted, runId, 0.5);
   if (first.kind !== 'missing') return first;
   await resend();
-  const second = await awaitForced(flow, billingGroupId, wanted, runId, 0.5);
+  const second = await awaitForced(ctx, billingGroupId, wanted, runId, 0.5);
   if (second.kind === 'shown')
-    flow.testInfo.annotations.push({
+    ctx.testInfo.annotations.push({
       type: 'note',
       description: `billing group ${billingGroupId} showed '${wanted}' only after the write was sent again (first read '${first.status ?? '(none)'}'): another writer may have removed it`,
     });

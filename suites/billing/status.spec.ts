@@ -22,11 +22,9 @@ import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated
 import { operationById } from '../../specs/contract.ts';
 import { billingGroupStatusUpdateItemArb } from '../generators/billing-group-status-update-item.ts';
 import { CheckFailure } from '../lib/check-failure.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
-import { skipInconclusive } from '../lib/inconclusive.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
@@ -49,7 +47,6 @@ test(
   ...checkTest(
     {
       check: 'billing-forced-status',
-      clause: 'spec 3 rules 1-2',
       operation: operationById('forceBillingGroupStatus'),
       title: 'PUT status forces it, DELETE status removes it',
       writes: true,
@@ -66,11 +63,11 @@ const RULE_2: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 ru
 const RULE_3: EffectOwner = { check: 'billing-bulk-status', clause: 'spec 3 rule 3' };
 
 /** The world after a write; another run's forced value showing up there makes the check inconclusive, as elsewhere. */
-async function settleOrMoveOn(flow: CheckContext, world: World, step: string): Promise<void> {
+async function settleOrMoveOn(ctx: CheckContext, world: World, step: string): Promise<void> {
   try {
-    await world.settle(flow, step);
+    await world.settle(ctx, step);
   } catch (error) {
-    if (error instanceof ForeignStatus) skipInconclusive(flow.testInfo, error.message);
+    if (error instanceof ForeignStatus) skip.inconclusive(ctx, error.message);
     throw error;
   }
 }
@@ -103,31 +100,31 @@ function isClientError(x: Exchange): boolean {
   return x.response.status >= 400 && x.response.status < 500;
 }
 
-async function forcedStatusFlow(flow: CheckContext): Promise<void> {
-  const { groups } = await listGroups(flow);
-  const runId = target().runId;
+async function forcedStatusFlow(ctx: CheckContext): Promise<void> {
+  const { groups } = await listGroups(ctx);
+  const runId = ctx.runId;
   const tag = forcedTag(runId, 'forced');
   const passedOver: string[] = [];
   for (const group of groupsForRun(groups, runId).slice(0, MAX_GROUPS_TRIED)) {
-    const own = (await currentStatus(flow, group.id)) ?? group.status;
+    const own = (await currentStatus(ctx, group.id)) ?? group.status;
     if (isForeignTag(own, runId)) {
       passedOver.push(`${group.id} showed '${own}'`);
       continue;
     }
-    flow.cleanup.billingStatus(group.id, own);
-    const put = await forceStatus(flow, group.id, tag);
+    ctx.cleanup.billingStatus(group.id, own);
+    const put = await forceStatus(ctx, group.id, tag);
     // A server with a closed list of status values (spec 3 does not show the list) may refuse a run-tagged one.
-    if (isClientError(put)) return forceShownValue(flow, groups, group, own);
-    expectForced(flow, put, group.id);
-    const seen = await awaitForcedOrResend(flow, group.id, tag, runId, async () =>
-      expectForced(flow, await forceStatus(flow, group.id, tag), group.id),
+    if (isClientError(put)) return forceShownValue(ctx, groups, group, own);
+    expectForced(ctx, put, group.id);
+    const seen = await awaitForcedOrResend(ctx, group.id, tag, runId, async () =>
+      expectForced(ctx, await forceStatus(ctx, group.id, tag), group.id),
     );
     if (seen.kind === 'foreign') {
       passedOver.push(`${group.id} showed '${seen.status}' while this run forced it`);
       continue;
     }
     if (seen.kind === 'missing')
-      flow.check.fail(
+      ctx.check.fail(
         notShown(group.id, `was forced to '${tag}' (PUT answered success) but does not show it`, seen),
         { exchanges: [seen.exchange], pointer: '/status' },
         'spec 3 rule 1',
@@ -135,52 +132,52 @@ async function forcedStatusFlow(flow: CheckContext): Promise<void> {
     const world = new World();
     const record = new BillingGroupRecord(group.id, { is: tag }, RULE_1);
     world.add(group.id, record);
-    await settleOrMoveOn(flow, world, `PUT /billingGroups/${group.id}/status '${tag}'`);
+    await settleOrMoveOn(ctx, world, `PUT /billingGroups/${group.id}/status '${tag}'`);
     // No other run writes this run's value, so still showing it after the DELETE is this server's doing.
-    await removeAndExpectGone(flow, group.id, tag);
+    await removeAndExpectGone(ctx, group.id, tag);
     record.expect({ not: tag }, RULE_2);
-    await settleOrMoveOn(flow, world, `DELETE /billingGroups/${group.id}/status`);
+    await settleOrMoveOn(ctx, world, `DELETE /billingGroups/${group.id}/status`);
     return;
   }
-  skipInconclusive(
-    flow.testInfo,
+  skip.inconclusive(
+    ctx,
     `other runs were forcing statuses on every billing group this run tried (${passedOver.join('; ')})`,
   );
 }
 
 /** The fallback when the server refuses a run-tagged value: force a value the deployment itself shows. */
 async function forceShownValue(
-  flow: CheckContext,
+  ctx: CheckContext,
   groups: ListedGroup[],
   group: ListedGroup,
   own: string,
 ): Promise<void> {
-  const { values, invented } = statusCandidates(groups, own, target().runId);
+  const { values, invented } = statusCandidates(groups, own, ctx.runId);
   const forced = values[target().seed % values.length] ?? values[0] ?? 'Booked';
-  const put = await forceStatus(flow, group.id, forced);
+  const put = await forceStatus(ctx, group.id, forced);
   if (invented && isClientError(put)) {
-    flow.testInfo.skip(
-      true,
+    skip.nothingToJudge(
+      ctx,
       `billing group ${group.id} shows '${own}', every group shows that, and the server refused '${forced}': the spec lists no other status value (spec 3), so there is nothing to force`,
     );
   }
-  expectForced(flow, put, group.id);
+  expectForced(ctx, put, group.id);
   await awaitStatus(
-    flow,
+    ctx,
     group.id,
     (s) => s === forced,
     `was forced to '${forced}' (PUT answered success) but does not show it`,
     'spec 3 rule 1',
   );
-  await removeAndExpectGone(flow, group.id, forced);
+  await removeAndExpectGone(ctx, group.id, forced);
 }
 
 /** DELETE the forced status; the group must stop showing it (spec 3 rule 2). */
-async function removeAndExpectGone(flow: CheckContext, billingGroupId: string, forced: string): Promise<void> {
-  await removeStatus(flow, billingGroupId);
+async function removeAndExpectGone(ctx: CheckContext, billingGroupId: string, forced: string): Promise<void> {
+  await removeStatus(ctx, billingGroupId);
   try {
     await awaitStatus(
-      flow,
+      ctx,
       billingGroupId,
       (s) => s !== forced,
       `had its forced status '${forced}' removed (DELETE answered success) but still shows it`,
@@ -188,7 +185,7 @@ async function removeAndExpectGone(flow: CheckContext, billingGroupId: string, f
     );
   } catch (error) {
     // The deadline was already waited out once: cleanup restores the group by forcing, without waiting again.
-    if (error instanceof CheckFailure) flow.cleanup.statusRemovalIgnored(billingGroupId);
+    if (error instanceof CheckFailure) ctx.cleanup.statusRemovalIgnored(billingGroupId);
     throw error;
   }
 }
@@ -228,20 +225,20 @@ function planArb(groups: ListedGroup[], statuses: readonly string[]): fc.Arbitra
 
 /** After one bulk call: forced groups show their status; groups whose forced status was removed no longer show it. */
 async function checkStep(
-  flow: CheckContext,
+  ctx: CheckContext,
   items: BillingGroupStatusUpdateItem[],
   forced: Map<string, string>,
 ): Promise<void> {
-  const runId = target().runId;
+  const runId = ctx.runId;
   for (const item of items) {
     const id = item.billingGroupId;
     if (item.deleteStatus !== true && item.status !== undefined) {
       const status = item.status;
       forced.set(id, status);
-      const seen = await awaitForcedOrResend(flow, id, status, runId, () => bulkStatus(flow, [item]));
+      const seen = await awaitForcedOrResend(ctx, id, status, runId, () => bulkStatus(ctx, [item]));
       if (seen.kind === 'foreign') throw new Interference(id, seen.status ?? '');
       if (seen.kind === 'missing')
-        flow.check.fail(
+        ctx.check.fail(
           notShown(id, `was forced to '${status}' by bulkStatusUpdate but does not show it`, seen),
           { exchanges: [seen.exchange], pointer: '/status' },
           'spec 3 rule 3',
@@ -253,7 +250,7 @@ async function checkStep(
     // No other run writes this run's value, so still showing it after the removal is this server's doing.
     if (was !== undefined)
       await awaitStatus(
-        flow,
+        ctx,
         id,
         (s) => s !== was,
         `had its forced status '${was}' removed by bulkStatusUpdate (deleteStatus: true) but still shows it`,
@@ -266,7 +263,6 @@ test(
   ...checkTest(
     {
       check: 'billing-bulk-status',
-      clause: 'spec 3 rule 3',
       operation: operationById('bulkUpdateBillingGroupStatus'),
       title: 'bulkStatusUpdate forces, and removes with deleteStatus, per item',
       writes: true,
@@ -277,7 +273,7 @@ test(
 
 /** Picks up to two groups no other run shows its value on, starting at `from` in the run's order. */
 async function freeGroups(
-  flow: CheckContext,
+  ctx: CheckContext,
   candidates: ListedGroup[],
   from: number,
   passedOver: string[],
@@ -286,13 +282,13 @@ async function freeGroups(
   let next = from;
   while (mine.length < 2 && next < candidates.length) {
     const g = candidates[next++]!;
-    const s = (await currentStatus(flow, g.id)) ?? g.status;
-    if (isForeignTag(s, target().runId)) {
+    const s = (await currentStatus(ctx, g.id)) ?? g.status;
+    if (isForeignTag(s, ctx.runId)) {
       passedOver.push(`${g.id} showed '${s}'`);
       continue;
     }
     mine.push(g);
-    flow.cleanup.billingStatus(g.id, s);
+    ctx.cleanup.billingStatus(g.id, s);
   }
   return { mine, next };
 }
@@ -303,25 +299,25 @@ async function freeGroups(
  * whether another run's value showed up on one of them.
  */
 async function claim(
-  flow: CheckContext,
+  ctx: CheckContext,
   mine: ListedGroup[],
   value: string,
   passedOver: string[],
 ): Promise<'claimed' | 'refused' | 'disturbed'> {
   const items = mine.map((g) => ({ billingGroupId: g.id, status: value, deleteStatus: false }));
-  const x = await flow.api.op(operationById('bulkUpdateBillingGroupStatus'), { json: items });
+  const x = await ctx.api.op(operationById('bulkUpdateBillingGroupStatus'), { json: items });
   if (isClientError(x)) return 'refused';
-  expectSuccessAck(flow, x, 'POST /billingGroups/bulkStatusUpdate');
+  expectSuccessAck(ctx, x, 'POST /billingGroups/bulkStatusUpdate');
   let outcome: 'claimed' | 'disturbed' = 'claimed';
   for (const item of items) {
     const id = item.billingGroupId;
-    const seen = await awaitForcedOrResend(flow, id, value, target().runId, () => bulkStatus(flow, [item]));
+    const seen = await awaitForcedOrResend(ctx, id, value, ctx.runId, () => bulkStatus(ctx, [item]));
     if (seen.kind === 'foreign') {
       passedOver.push(`${id} showed '${seen.status}' while this run forced it`);
       outcome = 'disturbed';
     }
     if (seen.kind === 'missing')
-      flow.check.fail(
+      ctx.check.fail(
         notShown(id, `was forced to '${value}' by bulkStatusUpdate but does not show it`, seen),
         { exchanges: [seen.exchange], pointer: '/status' },
         'spec 3 rule 3',
@@ -333,31 +329,31 @@ async function claim(
 /** Claimed groups are tried this many times over before the check gives up as inconclusive. */
 const MAX_CLAIMS = 3;
 
-async function bulkStatusFlow(flow: CheckContext): Promise<void> {
-  const { groups } = await listGroups(flow);
-  const runId = target().runId;
+async function bulkStatusFlow(ctx: CheckContext): Promise<void> {
+  const { groups } = await listGroups(ctx);
+  const runId = ctx.runId;
   const candidates = groupsForRun(groups, runId);
   const passedOver: string[] = [];
   const claimValue = forcedTag(runId, 'claim');
   let next = 0;
   for (let attempt = 0; attempt < MAX_CLAIMS; attempt++) {
-    const picked = await freeGroups(flow, candidates, next, passedOver);
+    const picked = await freeGroups(ctx, candidates, next, passedOver);
     next = picked.next;
     if (picked.mine.length === 0) break;
-    const claimed = await claim(flow, picked.mine, claimValue, passedOver);
+    const claimed = await claim(ctx, picked.mine, claimValue, passedOver);
     if (claimed === 'disturbed') continue;
     if (claimed === 'refused') {
       // Values the deployment shows; runs sharing it cannot be told apart then.
       const shown = statusCandidates(groups, picked.mine[0]!.status, runId).values;
-      await bulkProperty(flow, picked.mine, shown, undefined);
+      await bulkProperty(ctx, picked.mine, shown, undefined);
       return;
     }
-    const disturbed = await bulkProperty(flow, picked.mine, [forcedTag(runId, 'a'), forcedTag(runId, 'b')], claimValue);
+    const disturbed = await bulkProperty(ctx, picked.mine, [forcedTag(runId, 'a'), forcedTag(runId, 'b')], claimValue);
     if (disturbed === undefined) return;
     passedOver.push(disturbed);
   }
-  skipInconclusive(
-    flow.testInfo,
+  skip.inconclusive(
+    ctx,
     `other runs were forcing statuses on the billing groups this run tried (${passedOver.join('; ')})`,
   );
 }
@@ -368,14 +364,14 @@ async function bulkStatusFlow(flow: CheckContext): Promise<void> {
  * a shrunk run means the same thing alone. Answers why it was disturbed, if it was.
  */
 async function bulkProperty(
-  flow: CheckContext,
+  ctx: CheckContext,
   mine: ListedGroup[],
   statuses: string[],
   claimValue: string | undefined,
 ): Promise<string | undefined> {
   let disturbed: string | undefined;
   await checkProperty(
-    flow,
+    ctx,
     [planArb(mine, statuses)],
     async (steps) => {
       if (disturbed !== undefined) return;
@@ -384,11 +380,11 @@ async function bulkProperty(
       const records = new Map<string, BillingGroupRecord>();
       try {
         for (const [i, items] of steps.entries()) {
-          await bulkStatus(flow, items);
+          await bulkStatus(ctx, items);
           // The model is read before checkStep moves `forced` on: a removal expects anything but the value it removed.
           modelStep(world, records, items, forced);
-          await checkStep(flow, items, forced);
-          await world.settle(flow, `bulkStatusUpdate call ${i + 1} of the plan (${items.length} item(s))`);
+          await checkStep(ctx, items, forced);
+          await world.settle(ctx, `bulkStatusUpdate call ${i + 1} of the plan (${items.length} item(s))`);
         }
       } catch (error) {
         if (!(error instanceof Interference) && !(error instanceof ForeignStatus)) throw error;
@@ -397,7 +393,7 @@ async function bulkProperty(
         const reset = claimValue
           ? mine.map((g) => ({ billingGroupId: g.id, status: claimValue, deleteStatus: false }))
           : [...forced.keys()].map((billingGroupId) => ({ billingGroupId, deleteStatus: true }));
-        if (reset.length > 0) await bulkStatus(flow, reset).catch(() => undefined);
+        if (reset.length > 0) await bulkStatus(ctx, reset).catch(() => undefined);
       }
     },
     { numRuns: Math.max(1, Math.ceil(target().runs / 4)), waitsPerRun: 3 },

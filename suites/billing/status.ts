@@ -7,10 +7,10 @@
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { statusOf } from '../lib/cleanup.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
-import { noteVisibleAfter, pollVisible } from '../lib/property.ts';
+import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 /** The id of the group a GET /billingGroups/{id} answered with, when it is another one. */
 export function otherGroupId(x: Exchange, billingGroupId: string): string | undefined {
@@ -21,48 +21,48 @@ export function otherGroupId(x: Exchange, billingGroupId: string): string | unde
 }
 
 /** A read that answered another group says nothing of this one's status: record-identity's fault, so blocked. */
-export function blockIfOtherGroup(flow: CheckContext, x: Exchange, billingGroupId: string): void {
+export function blockIfOtherGroup(ctx: CheckContext, x: Exchange, billingGroupId: string): void {
   const other = otherGroupId(x, billingGroupId);
   if (other !== undefined)
-    flow.check.blocked(RECORD_IDENTITY, x, `GET /billingGroups/${billingGroupId} answered billing group ${other}`);
+    skip.blockedBy(ctx, RECORD_IDENTITY, x, `GET /billingGroups/${billingGroupId} answered billing group ${other}`);
 }
 
-export function expectSuccessAck(flow: CheckContext, x: Exchange, what: string): void {
-  flow.check.expectSuccess(x, what);
-  flow.check.expectSchema(x, 'success-ack', 'spec 4.2');
+export function expectSuccessAck(ctx: CheckContext, x: Exchange, what: string): void {
+  ctx.check.expectSuccess(x, what);
+  ctx.check.expectSchema(x, 'success-ack', 'spec 4.2');
   if ((x.response.body as { success: unknown }).success !== true)
-    flow.check.fail(
+    ctx.check.fail(
       `${what} answered success: ${JSON.stringify((x.response.body as { success: unknown }).success)}`,
       { exchanges: [x] },
       'spec 4.2',
     );
 }
 
-export async function forceStatus(flow: CheckContext, billingGroupId: string, status: string): Promise<Exchange> {
-  const x = await flow.api.op(operationById('forceBillingGroupStatus'), {
+export async function forceStatus(ctx: CheckContext, billingGroupId: string, status: string): Promise<Exchange> {
+  const x = await ctx.api.op(operationById('forceBillingGroupStatus'), {
     params: { billingGroupId },
     json: { status },
   });
   return x;
 }
 
-export function expectForced(flow: CheckContext, x: Exchange, billingGroupId: string): void {
-  expectSuccessAck(flow, x, `PUT /billingGroups/${billingGroupId}/status`);
+export function expectForced(ctx: CheckContext, x: Exchange, billingGroupId: string): void {
+  expectSuccessAck(ctx, x, `PUT /billingGroups/${billingGroupId}/status`);
 }
 
-export async function removeStatus(flow: CheckContext, billingGroupId: string): Promise<void> {
-  const x = await flow.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } });
-  expectSuccessAck(flow, x, `DELETE /billingGroups/${billingGroupId}/status`);
+export async function removeStatus(ctx: CheckContext, billingGroupId: string): Promise<void> {
+  const x = await ctx.api.op(operationById('removeBillingGroupStatus'), { params: { billingGroupId } });
+  expectSuccessAck(ctx, x, `DELETE /billingGroups/${billingGroupId}/status`);
 }
 
-export async function bulkStatus(flow: CheckContext, items: BillingGroupStatusUpdateItem[]): Promise<void> {
-  const x = await flow.api.op(operationById('bulkUpdateBillingGroupStatus'), { json: items });
-  expectSuccessAck(flow, x, 'POST /billingGroups/bulkStatusUpdate');
+export async function bulkStatus(ctx: CheckContext, items: BillingGroupStatusUpdateItem[]): Promise<void> {
+  const x = await ctx.api.op(operationById('bulkUpdateBillingGroupStatus'), { json: items });
+  expectSuccessAck(ctx, x, 'POST /billingGroups/bulkStatusUpdate');
 }
 
 /** Polls the group until `accept(status)`; fails the check with `what` and the last read otherwise. */
 export async function awaitStatus(
-  flow: CheckContext,
+  ctx: CheckContext,
   billingGroupId: string,
   accept: (status: string | undefined) => boolean,
   what: string,
@@ -70,16 +70,16 @@ export async function awaitStatus(
 ): Promise<void> {
   const op = operationById('getBillingGroup');
   const r = await pollVisible(
-    () => flow.api.op(op, { params: { billingGroupId } }),
+    () => ctx.api.op(op, { params: { billingGroupId } }),
     (x) => (otherGroupId(x, billingGroupId) !== undefined ? 'impossible' : accept(statusOf(x.response.body))),
   );
-  blockIfOtherGroup(flow, r.value, billingGroupId);
+  blockIfOtherGroup(ctx, r.value, billingGroupId);
   if (r.ok) {
     noteVisibleAfter(r.elapsedMs);
     return;
   }
   const shown = statusOf(r.value.response.body);
-  flow.check.fail(
+  ctx.check.fail(
     `billing group ${billingGroupId} ${what}; after ${r.elapsedMs} ms its status is ${shown === undefined ? '(none)' : `'${shown}'`}`,
     { exchanges: [r.value], pointer: '/status', operationId: op.operationId, method: op.method, path: op.path },
     clause,
@@ -87,9 +87,9 @@ export async function awaitStatus(
 }
 
 /** The group's status now (GET /billingGroups/{id}). */
-export async function currentStatus(flow: CheckContext, billingGroupId: string): Promise<string | undefined> {
-  const x = await flow.api.op(operationById('getBillingGroup'), { params: { billingGroupId } });
-  flow.check.expectSuccess(x, `GET /billingGroups/${billingGroupId}`);
-  blockIfOtherGroup(flow, x, billingGroupId);
+export async function currentStatus(ctx: CheckContext, billingGroupId: string): Promise<string | undefined> {
+  const x = await ctx.api.op(operationById('getBillingGroup'), { params: { billingGroupId } });
+  ctx.check.expectSuccess(x, `GET /billingGroups/${billingGroupId}`);
+  blockIfOtherGroup(ctx, x, billingGroupId);
   return statusOf(x.response.body);
 }

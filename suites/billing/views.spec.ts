@@ -17,10 +17,8 @@
  * filter leaving out a match) blocks this check by that owner.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
-import { skipInconclusive } from '../lib/inconclusive.ts';
-import { target } from '../lib/target.ts';
 import { WHOLE_INVOICE_SINCE } from '../lib/whole-list.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { InvoiceRecord } from '../lib/world/invoices.ts';
@@ -63,21 +61,21 @@ function addInvoices(world: World, invoices: readonly ListedInvoice[], known: Se
 }
 
 function skipUnlessWorldModel(ctx: CheckContext): void {
-  if (!worldModelOn()) skipTest(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
+  if (!worldModelOn()) skip.nothingToJudge(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
 }
 
 test(
   ...checkTest(
     {
       check: 'view-consistency',
-      clause: 'spec 2.6, spec 4.2',
+      clauses: ['spec 2.6', 'spec 4.2'],
       operation: operationById('getInvoiceBillingGroupDetailsSnapshot'),
       title: 'an invoice names the same billing groups in the list, by id and in its snapshot',
     },
     async (ctx) => {
       skipUnlessWorldModel(ctx);
       const invoices = await listInvoices(ctx);
-      if (invoices.length === 0) skipTest(ctx, 'GET /invoices lists no invoice: nothing to compare');
+      if (invoices.length === 0) skip.nothingToJudge(ctx, 'GET /invoices lists no invoice: nothing to compare');
       const { groups } = await listGroups(ctx);
       const world = new World();
       addInvoices(world, invoices, new Set(groups.map((g) => g.id)));
@@ -93,14 +91,14 @@ test(
   ...checkTest(
     {
       check: 'view-consistency',
-      clause: 'spec 2.4, spec 2.5, spec 3 rule 1, spec 4.2',
+      clauses: ['spec 2.4', 'spec 2.5', 'spec 3 rule 1', 'spec 4.2'],
       operation: operationById('listBillingGroups'),
       title: 'a forced status shows the same in the list, by id, in the details and under the state filter',
       writes: true,
     },
     async (ctx) => {
       skipUnlessWorldModel(ctx);
-      const runId = target().runId;
+      const runId = ctx.runId;
       const { groups } = await listGroups(ctx);
       const invoices = await listInvoices(ctx);
       const passedOver: string[] = [];
@@ -113,9 +111,10 @@ test(
           passedOver.push(error.message);
         }
       }
-      if (passedOver.length === 0) skipTest(ctx, 'GET /billingGroups lists no billing group this run may force');
-      skipInconclusive(
-        ctx.testInfo,
+      if (passedOver.length === 0)
+        skip.nothingToJudge(ctx, 'GET /billingGroups lists no billing group this run may force');
+      skip.inconclusive(
+        ctx,
         `other runs were forcing statuses on every billing group tried (${passedOver.join('; ')})`,
       );
     },
@@ -133,7 +132,7 @@ async function forcedStatusViews(
   invoices: ListedInvoice[],
 ): Promise<void> {
   const own = (await currentStatus(ctx, group.id)) ?? group.status;
-  if (isForeignTag(own, target().runId)) throw new ForeignStatus(group.id, `GET by id showed '${own}'`);
+  if (isForeignTag(own, ctx.runId)) throw new ForeignStatus(group.id, `GET by id showed '${own}'`);
   ctx.cleanup.billingStatus(group.id, own);
   const world = new World();
   const record = new BillingGroupRecord(group.id, { is: own }, FORCED);
@@ -158,17 +157,20 @@ async function forceSomeStatus(
   own: string,
   groups: readonly ListedGroup[],
 ): Promise<string> {
-  const tag = forcedTag(target().runId, 'views');
+  const tag = forcedTag(ctx.runId, 'views');
   const put = await forceStatus(ctx, billingGroupId, tag);
   if (put.response.status < 400 || put.response.status > 499) {
     expectForced(ctx, put, billingGroupId);
     return tag;
   }
-  const { values, invented } = statusCandidates(groups, own, target().runId);
+  const { values, invented } = statusCandidates(groups, own, ctx.runId);
   const shown = values[0];
   const again = shown === undefined || invented ? undefined : await forceStatus(ctx, billingGroupId, shown);
   if (shown === undefined || again === undefined || (again.response.status >= 400 && again.response.status <= 499))
-    skipTest(ctx, `billing group ${billingGroupId}: the server refused '${tag}' and shows no other status to force`);
+    skip.nothingToJudge(
+      ctx,
+      `billing group ${billingGroupId}: the server refused '${tag}' and shows no other status to force`,
+    );
   expectForced(ctx, again, billingGroupId);
   return shown;
 }

@@ -14,7 +14,7 @@
  * response-schema's.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
 
 const PREFIX = '/apis/v0';
@@ -23,7 +23,6 @@ test(
   ...checkTest(
     {
       check: 'api-prefix',
-      clause: 'spec 9 rule 2',
       title: 'the deployment serves the interface under /apis/v0',
     },
     async ({ api, check }) => {

@@ -4,7 +4,7 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import type { CheckContext } from '../lib/index.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 
 export function operationAt(method: Operation['method'], path: string): Operation | undefined {

@@ -5,6 +5,7 @@
  */
 import { readSchemaFile, type SchemaName } from '../../schemas/registry.ts';
 import type { Operation } from '../../specs/contract.ts';
+import { type ClauseOf, clausesOf } from '../lib/catalogue.ts';
 
 /** "spec 2.x" of a shape; for an array schema, the clause of its items ("array of Offer" is shaped by 2.2). */
 export function shapeClause(schema: SchemaName): string | undefined {
@@ -16,9 +17,9 @@ export function shapeClause(schema: SchemaName): string | undefined {
 }
 
 /** The operation's clause (4.1 or 4.2) plus the shape clause of its response. */
-export function responseClause(op: Operation): string {
+export function responseClauses(op: Operation): ClauseOf<'response-schema'>[] {
   const shape = op.responseSchema ? shapeClause(op.responseSchema) : undefined;
-  return shape ? `${op.clause}, ${shape}` : op.clause;
+  return clausesOf('response-schema', shape ? [op.clause, shape] : [op.clause]);
 }
 
 /** The operation's clause plus the shape clause of its request body (2.3 for offer writes). */

@@ -14,8 +14,8 @@
 import { operations } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater, operationAt } from './catalogue-writes.ts';
-import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { recordTemplate } from './records.ts';
@@ -35,7 +35,7 @@ function judge(ctx: CheckContext, x: Exchange, on404: { conclusive: boolean; why
     ctx.check.fail(`answered 404, and ${on404.why}: the deprecated operation is not served (spec 9 rule 3)`, {
       exchanges: [x],
     });
-  skipTest(ctx, `inconclusive: answered 404, and ${on404.why}`);
+  skip.nothingToJudge(ctx, `inconclusive: answered 404, and ${on404.why}`);
 }
 
 /** Writes the record the operation needs, or says why it could not. */
@@ -61,7 +61,11 @@ async function createRecord(
 for (const op of operations().filter((o) => o.deprecated)) {
   test(
     ...checkTest(
-      { check: 'deprecated-served', clause: 'spec 9 rule 3', operation: op, writes: op.method !== 'get' },
+      {
+        check: 'deprecated-served',
+        operation: op,
+        writes: op.method !== 'get',
+      },
       async (ctx) => {
         const params = Object.fromEntries(op.pathParams.map((p) => [p, freshId(p, ctx.runId)]));
         const json = catalogueBody(op, ctx.runId);

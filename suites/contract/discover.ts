@@ -6,8 +6,8 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { skipTest, type CheckContext } from '../lib/check-test.ts';
 import { wholeListQuery } from '../lib/whole-list.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface Listed {
   id: string;
@@ -33,7 +33,7 @@ export async function firstListed(
   const item = is2xx(list) ? firstWithId(list.response.body) : undefined;
   if (!item) {
     const why = is2xx(list) ? 'it lists no record with an id' : `it answered ${list.response.status}`;
-    skipTest(
+    skip.nothingToJudge(
       ctx,
       `nothing to read: ${op.method.toUpperCase()} ${op.path} is how this suite finds a record, and ${why}`,
     );

@@ -26,8 +26,8 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
@@ -59,7 +59,7 @@ export function cancelVerdict(record: unknown): { judged: string[]; notCancelled
 
 function skipUnlessWritten(ctx: CheckContext, x: Exchange, what: string): void {
   if (is2xx(x)) return;
-  skipTest(
+  skip.nothingToJudge(
     ctx,
     `could not write ${what}: ${x.request.method} answered ${x.response.status}; request bodies of spec 4.3 are not shown, so a refusal is not judged here`,
   );
@@ -69,7 +69,6 @@ test(
   ...checkTest(
     {
       check: 'event-cancel',
-      clause: 'spec 3 rule 5',
       operation: operationById('deleteBookingEvent'),
       title: 'DELETE of a booking event marks it canceled: it stays readable, and says so where it has a cancel flag',
       writes: true,
@@ -101,7 +100,7 @@ test(
       const getEvent = () => ctx.api.op(operationById('getBookingEvent'), { params });
       const before = await pollVisible(getEvent, is2xx);
       if (!before.ok)
-        skipTest(
+        skip.nothingToJudge(
           ctx,
           `the booking event written (PUT ${put.response.status}) never became readable: nothing to cancel`,
         );
@@ -140,7 +139,7 @@ async function someCarrierBooking(ctx: CheckContext): Promise<string> {
   const body = list.response.body;
   const first = recordsOf(body).find((b) => typeof b.id === 'string' || typeof b.bookingId === 'string');
   if (!is2xx(list) || !first)
-    skipTest(
+    skip.nothingToJudge(
       ctx,
       `nothing to work on: GET /carrierBookings answered ${list.response.status} with no record carrying an id`,
     );
@@ -180,7 +179,6 @@ test(
   ...checkTest(
     {
       check: 'event-cancel',
-      clause: 'spec 3 rule 5',
       operation: operationById('deleteTransportOrder'),
       title: 'DELETE of a transport order marks all its events cancelled where they have a cancel flag',
       writes: true,
@@ -215,7 +213,7 @@ test(
           (!world.has(neighbourId) || eventsNaming(x, neighbourId).length > 0),
       );
       if (!before.ok)
-        skipTest(
+        skip.nothingToJudge(
           ctx,
           `no event of GET /carrierBookings/${bookingId}/events names transport order ${transportOrderId} after two milestones: which events belong to it is not observable`,
         );

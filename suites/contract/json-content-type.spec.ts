@@ -8,15 +8,15 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { scenarioFor } from './scenarios.ts';
 
-const meta = (op: Operation) => ({ check: 'json-content-type', clause: 'spec 4', operation: op });
+const meta = (op: Operation) => ({ check: 'json-content-type' as const, operation: op });
 
 function expectJsonTyped(ctx: CheckContext, answers: readonly Exchange[]): void {
   const judged = answers.filter(is2xx);
   if (judged.length === 0) {
-    skipTest(
+    skip.nothingToJudge(
       ctx,
       `no 2xx answer to judge (got ${answers.map((x) => x.response.status).join(', ')}); the status is judged by response-schema and operation-served`,
     );

@@ -14,7 +14,7 @@ import { operationById, operations, type Operation, type QueryParam } from '../.
 import type { CallOptions } from '../lib/client.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
@@ -118,7 +118,7 @@ for (const op of operations().filter((o) => o.documented)) {
   test(
     ...checkTest(
       // The same id and clause as the sweep's (NO_5XX, suites/lib/no-5xx.ts): these probes are where no-5xx lives.
-      { check: 'no-5xx', clause: 'HTTP semantics', operation: op, writes: op.method !== 'get' },
+      { check: 'no-5xx', operation: op, writes: op.method !== 'get' },
       (ctx) => probe(ctx, op),
     ),
   );

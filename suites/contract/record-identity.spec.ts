@@ -18,8 +18,8 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, skipTest, test, type CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { offerBulkItem, offerWriteBody, opaqueRecord } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
@@ -61,7 +61,7 @@ function listedIds(ctx: CheckContext, x: Exchange, what: string): string[] {
     .map((r) => (typeof r === 'object' && r !== null ? (r as Json).id : undefined))
     .filter((id): id is string => typeof id === 'string');
   if (!is2xx(x) || ids.length === 0)
-    skipTest(ctx, `${what} lists no record with an id (answer ${x.response.status}): nothing to read by id`);
+    skip.nothingToJudge(ctx, `${what} lists no record with an id (answer ${x.response.status}): nothing to read by id`);
   return ids;
 }
 
@@ -69,7 +69,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.2',
+      clauses: ['spec 4.2'],
       operation: operationById('getBillingGroup'),
       title: 'GET /billingGroups/{id} answers that billing group',
     },
@@ -84,7 +84,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.2',
+      clauses: ['spec 4.2'],
       operation: operationById('getInvoice'),
       title: 'GET /invoices/{id} and its snapshot answer that invoice',
     },
@@ -104,7 +104,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.1',
+      clauses: ['spec 4.1'],
       operation: operationById('getOffer'),
       title: 'GET /offers/{id} answers the listed offer with that id',
     },
@@ -169,7 +169,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.1',
+      clauses: ['spec 4.1'],
       operation: operationById('getOffer'),
       title: 'GET /offers/{id} answers the offer written under that id',
       writes: true,
@@ -185,7 +185,8 @@ test(
           json: { ...body, offer: { ...body.offer, references: [marker] } },
         });
         ctx.cleanup.offer(id, { awaitVisible: true });
-        if (!is2xx(x)) skipTest(ctx, `PUT /offers/${id} answered ${x.response.status}: nothing written to read by id`);
+        if (!is2xx(x))
+          skip.nothingToJudge(ctx, `PUT /offers/${id} answered ${x.response.status}: nothing written to read by id`);
         written.push({ id, marker });
       }
       const read = (w: Written) => ctx.api.op(operationById('getOffer'), { params: { offerId: w.id } });
@@ -202,7 +203,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.3',
+      clauses: ['spec 4.3'],
       operation: operationById('getBooking'),
       title: 'GET /bookings/{id} answers the booking written under that id',
       writes: true,
@@ -217,7 +218,10 @@ test(
           json: { ...opaqueRecord(ctx.runId), reference: marker },
         });
         if (!is2xx(x))
-          skipTest(ctx, `PUT /bookings/${id} answered ${x.response.status}: request bodies of spec 4.3 are not shown`);
+          skip.nothingToJudge(
+            ctx,
+            `PUT /bookings/${id} answered ${x.response.status}: request bodies of spec 4.3 are not shown`,
+          );
         ctx.cleanup.add(`delete booking ${id}`, () =>
           ctx.api.op(operationById('deleteBooking'), { params: { bookingId: id } }),
         );
@@ -239,7 +243,7 @@ interface BulkWrite {
 async function bulkOfTwo(ctx: CheckContext): Promise<BulkWrite> {
   const items = [0, 1].map(() => ({ ...offerBulkItem(ctx.runId), id: ctx.cleanup.offer(freshId('identity-bulk')) }));
   const x = await ctx.api.op(operationById('bulkWriteOffers'), { json: items });
-  if (!is2xx(x)) skipTest(ctx, `POST /offers/bulk answered ${x.response.status}: no batchId to judge`);
+  if (!is2xx(x)) skip.nothingToJudge(ctx, `POST /offers/bulk answered ${x.response.status}: no batchId to judge`);
   ctx.check.expectSchema(x, 'bulk-ack', 'spec 2.7');
   return { ids: items.map((i) => i.id), batchId: (x.response.body as { batchId: string }).batchId, exchange: x };
 }
@@ -248,7 +252,7 @@ test(
   ...checkTest(
     {
       check: 'record-identity',
-      clause: 'spec 4.1, spec 4.3',
+      clauses: ['spec 4.1', 'spec 4.3'],
       operation: operationById('bulkWriteOffers'),
       title: 'two bulk writes answer two batchIds, and each batch status speaks of its own write',
       writes: true,

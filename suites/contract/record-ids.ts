@@ -11,12 +11,12 @@
 import { fillPath, operations, type Operation } from '../../specs/contract.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import type { CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
 import { putOffer } from '../lib/offers/setup-offers.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -84,7 +84,7 @@ function refusedWrite(ctx: CheckContext, put: Operation, x: Exchange): void {
   const check = ctx.check.meta.check;
   if (check === 'auth-required') return;
   const why = `${put.method.toUpperCase()} ${put.path} refused the valid token (${x.response.status}): a catalogued write the token cannot make is not served`;
-  if (check !== OPERATION_SERVED) ctx.check.blocked(OPERATION_SERVED, x, why);
+  if (check !== OPERATION_SERVED) skip.blockedBy(ctx, OPERATION_SERVED, x, why);
   ctx.check.fail(why, {
     exchanges: [x],
     operationId: put.operationId,
@@ -101,7 +101,7 @@ async function writtenBatch(ctx: CheckContext, param: string): Promise<string | 
   const batchId = (offer.exchange.response.body as { batchId?: unknown } | undefined)?.batchId;
   // The acknowledgement's shape (spec 2.7) is response-schema's: without a batchId there is nothing to read here.
   if (typeof batchId !== 'string')
-    ctx.check.blocked(RESPONSE_SCHEMA, offer.exchange, `PUT /offers/{offerId} answered no batchId (spec 2.7)`);
+    skip.blockedBy(ctx, RESPONSE_SCHEMA, offer.exchange, `PUT /offers/{offerId} answered no batchId (spec 2.7)`);
   return batchId;
 }
 

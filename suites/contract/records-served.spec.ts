@@ -10,8 +10,8 @@
  */
 import { operations, type Operation } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { checkTest, test, skipTest, type CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { resolveIds } from './record-ids.ts';
 
 const NOT_THERE = new Set([404, 405, 410]);
@@ -21,7 +21,7 @@ const BATCH_STATUS = 'getBatchRequestsStatus';
 /** Calls the operation with resolved ids; a 404 right after the run wrote the record is asked again until the deadline (spec 1: writes are asynchronous). */
 async function callWithIds(ctx: CheckContext, op: Operation): Promise<Exchange> {
   const ids = await resolveIds(ctx, op);
-  if ('unresolved' in ids) skipTest(ctx, ids.unresolved);
+  if ('unresolved' in ids) skip.nothingToJudge(ctx, ids.unresolved);
   const first = await ctx.api.op(op, { params: ids.params });
   if (first.response.status !== 404 || !ctx.api.target.allowWrites) return first;
   return (
@@ -39,13 +39,13 @@ const recordGets = operations().filter(
 
 for (const op of recordGets) {
   test(
-    ...checkTest({ check: 'operation-served', clause: 'spec 4.3', operation: op }, async (ctx) => {
+    ...checkTest({ check: 'operation-served', operation: op }, async (ctx) => {
       const x = await callWithIds(ctx, op);
       const status = x.response.status;
       // Spec 1 promises a write's batch its status there: batch-status owns that, where the run writes (one fault, one
       // failure). A read-only run has no batch-status, so the rule of 4.3 judges it here.
       if (NOT_THERE.has(status) && op.operationId === BATCH_STATUS && ctx.api.target.allowWrites)
-        ctx.check.blocked('batch-status', x, `the batch status answered ${status} for a batchId the run's write got`);
+        skip.blockedBy(ctx, 'batch-status', x, `the batch status answered ${status} for a batchId the run's write got`);
       if (NOT_THERE.has(status))
         ctx.check.fail(
           `the operation is catalogued in spec 4.3 but answered ${status} for a record the run ${ctx.api.target.allowWrites ? 'wrote or ' : ''}found listed: it is not served`,
@@ -63,10 +63,13 @@ for (const op of recordGets) {
   );
 
   test(
-    ...checkTest({ check: 'json-content-type', clause: 'spec 4', operation: op }, async (ctx) => {
+    ...checkTest({ check: 'json-content-type', operation: op }, async (ctx) => {
       const x = await callWithIds(ctx, op);
       if (!is2xx(x))
-        skipTest(ctx, `no 2xx answer to judge (got ${x.response.status}); the status is judged by operation-served`);
+        skip.nothingToJudge(
+          ctx,
+          `no 2xx answer to judge (got ${x.response.status}); the status is judged by operation-served`,
+        );
       ctx.check.expectJsonContentType(x);
     }),
   );

@@ -4,15 +4,15 @@
  * ordering and the exact 2xx code are the server's choice and pass.
  */
 import { operations } from '../../specs/contract.ts';
-import { responseClause } from './clauses.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { responseClauses } from './clauses.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { scenarioFor } from './scenarios.ts';
 
 for (const op of operations().filter((o) => o.documented)) {
   const scenario = scenarioFor(op);
   test(
     ...checkTest(
-      { check: 'response-schema', clause: responseClause(op), operation: op, writes: scenario.writes },
+      { check: 'response-schema', clauses: responseClauses(op), operation: op, writes: scenario.writes },
       async (ctx) => {
         const schema = op.responseSchema;
         if (!schema)

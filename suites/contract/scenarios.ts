@@ -11,8 +11,8 @@
 import { operationById, type Operation } from '../../specs/contract.ts';
 import { runNow } from '../lib/clock.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
-import type { CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import type { CheckContext } from '../lib/index.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { firstListed } from './discover.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { putOffer, putVisibleOffer } from '../lib/offers/setup-offers.ts';

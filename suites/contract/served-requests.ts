@@ -17,7 +17,7 @@ import type { CallOptions } from '../lib/client.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { scopedIds } from '../lib/fresh-id.ts';
 import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import type { CheckContext } from '../lib/index.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
 import { waitForOffer } from '../lib/offers/offer-visible.ts';

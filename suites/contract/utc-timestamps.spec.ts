@@ -10,7 +10,7 @@
  */
 import type { SchemaName } from '../../schemas/registry.ts';
 import { operations, type Operation } from '../../specs/contract.ts';
-import { checkTest, test, skipTest } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import { is2xx } from '../lib/exchange.ts';
 import { hasTimestamps, notUtc, timestampsOf } from './date-time-fields.ts';
 import { scenarioFor } from './scenarios.ts';
@@ -20,12 +20,15 @@ const judged = operations().filter((o) => o.documented && o.responseSchema && ha
 for (const op of judged) {
   const scenario = scenarioFor(op);
   test(
-    ...checkTest({ check: 'utc-timestamps', clause: 'spec 2', operation: op, writes: scenario.writes }, async (ctx) => {
+    ...checkTest({ check: 'utc-timestamps', operation: op, writes: scenario.writes }, async (ctx) => {
       const answers = (await scenario.run(ctx, op)).filter(is2xx);
       const schema = op.responseSchema as SchemaName;
       const seen = answers.flatMap((x) => timestampsOf(schema, x.response.body).map((t) => ({ ...t, x })));
       if (seen.length === 0)
-        skipTest(ctx, `no timestamp to judge: the 2xx answers of ${opLabel(op)} carried none (an empty list?)`);
+        skip.nothingToJudge(
+          ctx,
+          `no timestamp to judge: the 2xx answers of ${opLabel(op)} carried none (an empty list?)`,
+        );
       const bad = seen.map((t) => ({ ...t, why: notUtc(t.value) })).filter((t) => t.why !== undefined);
       const first = bad[0];
       if (!first) return;

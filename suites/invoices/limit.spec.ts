@@ -8,7 +8,7 @@
  * Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { allInvoices, listInvoices } from './invoices.ts';
 
@@ -18,7 +18,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-limit',
-      clause: 'spec 4.2',
       operation: operationById('listInvoices'),
       title: 'limit=L answers at most L invoices',
     },

@@ -14,7 +14,7 @@
  * Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { allInvoices, listInvoices, sinceQueries, type ListedInvoice, type SinceQuery } from './invoices.ts';
 
@@ -42,7 +42,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-since-complete',
-      clause: 'spec 4.2',
       operation: operationById('listInvoices'),
       title: 'createdSince and updatedSince leave out no invoice at or after the date',
     },

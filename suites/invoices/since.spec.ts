@@ -12,7 +12,7 @@
  * test is sent alone. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext } from '../lib/check-test.ts';
+import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { allInvoices, listInvoices, sinceQueries, type ListedInvoice, type SinceQuery } from './invoices.ts';
 
@@ -36,7 +36,6 @@ test(
   ...checkTest(
     {
       check: 'invoice-since',
-      clause: 'spec 4.2',
       operation: operationById('listInvoices'),
       title: 'createdSince and updatedSince return only invoices at or after the date',
     },

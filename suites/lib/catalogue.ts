@@ -1,58 +1,56 @@
 /**
  * Every check of the suites as data: its id (the `check` annotation and the first word of its tests' titles), the
- * clauses of ../shared/interface-spec.md it enforces, how much its failures weigh by default, the suite it lives in,
- * and the shapes it owns (one fault, one failure: a check that meets a shape it does not own is blocked, not failed).
+ * clauses of ../shared/interface-spec.md it enforces, how much its failures weigh by default, and the suite it lives
+ * in. A check's tests take their clause and severity from here (suites/lib/check-test.ts), and `CheckId`, derived
+ * from the rows, types every check id the suites name: a check, or the owner a check is blocked by (one fault, one
+ * failure), that has no row does not compile. The rows do not list what each check owns: any check whose rule another
+ * check meets on its way is the owner that check names (`check.blocked(owner, …)`); a comment says it where a check
+ * owns more than its clauses tell.
  *
- * `tests/suites/catalogue.test.ts` keeps it true: every check id used in the suites has a row here (its message
- * says which row to add), every clause a suite cites for a check is in the row, and every spec clause cited here
- * exists in the spec. docs/checks-and-severity.md says in words what each check judges.
+ * `tests/suites/catalogue.test.ts` keeps the rest true: every row is some suite's, in the suite it names, and every
+ * spec clause cited here is in the project's clause list. docs/checks-and-severity.md says in words what each check
+ * judges.
  */
+import type { ClauseId } from '../../specs/check-ids.ts';
 import type { Severity } from './check-failure.ts';
 
 export const SUITES = ['contract', 'offers', 'lifecycle', 'billing', 'invoices', 'bad-input', 'webhooks'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
-/** A clause of the spec: a section ("spec 4.1"), or a numbered rule of a section ("spec 3 rule 4"). */
-export type SpecClauseId = `spec ${number}` | `spec ${number}.${number}` | `spec ${number} rule ${number}`;
-/** Beyond the spec: a server answering 5xx breaks HTTP itself, whatever the spec says. */
-export type ClauseId = SpecClauseId | 'HTTP semantics';
-
-export interface CatalogueEntry {
-  id: string;
+export interface CatalogueEntry<Id extends string = CheckId> {
+  id: Id;
   clauses: readonly ClauseId[];
   /** The weight of the check's failures; a failure record may carry its own (a 5xx is always `contract`). */
   severity: Severity;
   suite: SuiteName;
-  /** What this check alone fails a server for, and other checks meeting it are blocked by. */
-  owns?: readonly string[];
 }
 
 const RESPONSE_SHAPES = ['spec 2.2', 'spec 2.4', 'spec 2.5', 'spec 2.6', 'spec 2.7'] as const;
 
-export const CATALOGUE: readonly CatalogueEntry[] = [
+const ROWS = [
   { id: 'auth-required', clauses: ['spec 5 rule 2'], severity: 'contract', suite: 'contract' },
+  // Owns every documented response shape (spec 2).
   {
     id: 'response-schema',
     clauses: ['spec 4.1', 'spec 4.2', 'spec 4.3', ...RESPONSE_SHAPES],
     severity: 'contract',
     suite: 'contract',
-    owns: ['every documented response shape (spec 2)'],
   },
   { id: 'json-content-type', clauses: ['spec 4'], severity: 'contract', suite: 'contract' },
-  { id: 'no-5xx', clauses: ['HTTP semantics'], severity: 'contract', suite: 'contract', owns: ['a 5xx answer'] },
+  // Owns a 5xx answer.
+  { id: 'no-5xx', clauses: ['HTTP semantics'], severity: 'contract', suite: 'contract' },
   { id: 'operation-served', clauses: ['spec 4.3'], severity: 'contract', suite: 'contract' },
   { id: 'deprecated-served', clauses: ['spec 9 rule 3'], severity: 'contract', suite: 'contract' },
   { id: 'utc-timestamps', clauses: ['spec 2'], severity: 'contract', suite: 'contract' },
   { id: 'event-cancel', clauses: ['spec 3 rule 5'], severity: 'contract', suite: 'contract' },
   { id: 'api-prefix', clauses: ['spec 9 rule 2'], severity: 'contract', suite: 'contract' },
   { id: 'offer-upsert', clauses: ['spec 1', 'spec 2.3', 'spec 4.1'], severity: 'contract', suite: 'offers' },
-  // A GET by id answers the record with that id; checks that read by id are blocked by it.
+  // Owns the record a GET by id answers: the record with that id; checks that read by id are blocked by it.
   {
     id: 'record-identity',
     clauses: ['spec 4.1', 'spec 4.2', 'spec 4.3'],
     severity: 'contract',
     suite: 'contract',
-    owns: ['the record a GET by id answers'],
   },
   { id: 'offer-idempotent', clauses: ['spec 1', 'spec 4.1'], severity: 'contract', suite: 'offers' },
   { id: 'offer-cancel', clauses: ['spec 3 rule 4'], severity: 'contract', suite: 'offers' },
@@ -61,13 +59,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'offer-bulk', clauses: ['spec 2.3', 'spec 4.1'], severity: 'contract', suite: 'offers' },
   { id: 'offer-bulk-flags', clauses: ['spec 2.3', 'spec 3 rule 4'], severity: 'contract', suite: 'offers' },
   { id: 'offer-listing', clauses: ['spec 4.1'], severity: 'contract', suite: 'offers' },
-  {
-    id: 'batch-status',
-    clauses: ['spec 1'],
-    severity: 'contract',
-    suite: 'offers',
-    owns: ['the batch status of a write (GET /bookings/requestsStatus/batch/{batchId})'],
-  },
+  // Owns the batch status of a write (GET /bookings/requestsStatus/batch/{batchId}).
+  { id: 'batch-status', clauses: ['spec 1'], severity: 'contract', suite: 'offers' },
   {
     id: 'offer-lifecycle',
     clauses: ['spec 1', 'spec 2.3', 'spec 3 rule 4', 'spec 4.1'],
@@ -84,15 +77,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'billing-filters', clauses: ['spec 4.2'], severity: 'contract', suite: 'billing' },
   { id: 'billing-filters-complete', clauses: ['spec 4.2'], severity: 'contract', suite: 'billing' },
   { id: 'billing-details', clauses: ['spec 2.5'], severity: 'contract', suite: 'billing' },
-  // The world model (suites/lib/world/) finds where two views of one record disagree; this check reports it.
+  // Owns one record showing the same documented fields in every view that shows it (list, by id, details, snapshot,
+  // filters): the world model (suites/lib/world/) finds where two views disagree, and this check reports it.
   {
     id: 'view-consistency',
     clauses: ['spec 2.4', 'spec 2.5', 'spec 2.6', 'spec 3 rule 1', 'spec 4.2'],
     severity: 'contract',
     suite: 'billing',
-    owns: [
-      'one record, the same documented fields in every view that shows it (list, by id, details, snapshot, filters)',
-    ],
   },
   { id: 'invoice-limit', clauses: ['spec 4.2'], severity: 'contract', suite: 'invoices' },
   { id: 'invoice-paging', clauses: ['spec 4.2'], severity: 'contract', suite: 'invoices' },
@@ -112,8 +103,34 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'webhook-booking-updated', clauses: ['spec 6 rule 2'], severity: 'contract', suite: 'webhooks' },
   { id: 'webhook-booking-payload', clauses: ['spec 6'], severity: 'contract', suite: 'webhooks' },
   { id: 'webhook-fact', clauses: ['spec 6 rule 3'], severity: 'contract', suite: 'webhooks' },
-];
+] as const satisfies readonly CatalogueEntry<string>[];
 
+/** The id of a check of the suites: one of the catalogue's rows. */
+export type CheckId = (typeof ROWS)[number]['id'];
+/** The clauses the row of `C` cites: a test of `C` may narrow its citation to some of them, never add one. */
+export type ClauseOf<C extends CheckId> = Extract<(typeof ROWS)[number], { id: C }>['clauses'][number];
+
+export const CATALOGUE: readonly CatalogueEntry[] = ROWS;
+
+const BY_ID = new Map<string, CatalogueEntry>(CATALOGUE.map((e) => [e.id, e]));
+
+/**
+ * `cited` as clauses of the row of `check`, for a citation read from the contract when the suites load (the clause an
+ * operation or a schema names). A clause the row lacks is a bug of the suites: it throws, naming the row to extend.
+ */
+export function clausesOf<C extends CheckId>(check: C, cited: readonly string[]): ClauseOf<C>[] {
+  const row: readonly string[] = catalogueEntry(check).clauses;
+  const missing = cited.filter((c) => !row.includes(c));
+  if (missing.length > 0)
+    throw new Error(
+      `suites/lib/catalogue.ts: add ${missing.map((c) => `'${c}'`).join(', ')} to the clauses of '${check}'`,
+    );
+  return cited as ClauseOf<C>[];
+}
+
+/** The row of a check; for any other text (a report's or a document's), undefined. */
+export function catalogueEntry(id: CheckId): CatalogueEntry;
+export function catalogueEntry(id: string): CatalogueEntry | undefined;
 export function catalogueEntry(id: string): CatalogueEntry | undefined {
-  return CATALOGUE.find((e) => e.id === id);
+  return BY_ID.get(id);
 }

@@ -4,19 +4,20 @@
  * instead of a CheckFailure; the check-test wrapper turns it into a skip with
  * the annotation `blocked-by` = "<owning check> on <operationId>: <reason>".
  */
-import { redactText } from './redact.ts';
+import type { CheckId } from './catalogue.ts';
+import { redactText } from './worker/redact.ts';
 
 /** The check that owns every response shape of spec 2 (suites/contract/response-schema.spec.ts). */
-export const RESPONSE_SCHEMA = 'response-schema';
+export const RESPONSE_SCHEMA = 'response-schema' satisfies CheckId;
 
 /** The check that owns "a GET by id answers the record with that id" (suites/contract/record-identity.spec.ts). */
-export const RECORD_IDENTITY = 'record-identity';
+export const RECORD_IDENTITY = 'record-identity' satisfies CheckId;
 
 export class CheckBlocked extends Error {
   /** The `blocked-by` annotation text. */
   readonly blockedBy: string;
   constructor(
-    readonly owner: string,
+    readonly owner: CheckId,
     readonly operationId: string,
     reason: string,
     secrets: readonly string[] = [],

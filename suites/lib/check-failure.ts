@@ -5,9 +5,10 @@
  * curl command that reproduces it. Thrown by checks; the check-test wrapper
  * attaches it to the Playwright test as `flis-failure` (JSON).
  */
-import { toCurl } from './curl.ts';
+import { toCurl } from './worker/curl.ts';
 import type { Exchange } from './exchange.ts';
-import { redactHeaders, redactText } from './redact.ts';
+import { formatReplayPath } from './replay-path.ts';
+import { redactHeaders, redactText } from './worker/redact.ts';
 
 /**
  * How much a failure weighs (docs/writing-a-check.md, docs/checks-and-severity.md): `contract` when a
@@ -19,6 +20,8 @@ import { redactHeaders, redactText } from './redact.ts';
 export type Severity = 'contract' | 'advisory';
 
 export interface PropertyFailure {
+  /** Which property of the run failed (suites/lib/replay-path.ts): with the path, what `--path` replays. */
+  id?: string;
   seed: number;
   path: string;
   counterexample: string;
@@ -102,6 +105,11 @@ function describeExchange(x: Exchange): string {
   return lines.join('\n');
 }
 
+/** ` --path ID:PATH` replaying the failing property's own case, when the failure names its property. */
+function replayFlag(p: PropertyFailure | undefined): string {
+  return p?.id && p.path ? ` --path ${formatReplayPath({ property: p.id, path: p.path })}` : '';
+}
+
 export function formatFailure(r: FailureRecord): string {
   const op = r.operationId ? ` — ${r.operationId} (${r.method?.toUpperCase()} ${r.path})` : '';
   const weight = r.severity === 'advisory' ? ' (advisory)' : '';
@@ -115,7 +123,7 @@ export function formatFailure(r: FailureRecord): string {
       `  property failed after ${r.property.numRuns} run(s); seed ${r.property.seed}, path "${r.property.path}"`,
     );
     lines.push(`  shrunk counterexample: ${clip(r.property.counterexample)}`);
-    lines.push(`  rerun: npx flis run --seed ${r.property.seed}`);
+    lines.push(`  rerun: npx flis run --seed ${r.property.seed}${replayFlag(r.property)}`);
   }
   for (const x of r.exchanges) lines.push(describeExchange(x));
   // Against the embedded mock, the port a curl names is gone once the run ends: the rerun line reproduces it.
@@ -153,7 +161,7 @@ export class CheckFailure extends Error {
         ? { property: { ...details.property, counterexample: redactText(details.property.counterexample, secrets) } }
         : {}),
       // Set by the runner for a run against the embedded mock (runner/run-suites.ts); it holds no secret.
-      ...(process.env.FLIS_REPRODUCE ? { rerun: process.env.FLIS_REPRODUCE } : {}),
+      ...(process.env.FLIS_REPRODUCE ? { rerun: `${process.env.FLIS_REPRODUCE}${replayFlag(details.property)}` } : {}),
     };
     super(formatFailure(record));
     this.name = 'CheckFailure';

@@ -1,10 +1,11 @@
 /**
  * The one way to write a check: `test(...checkTest(meta, body))`. It labels the
  * test with its check, clause, severity and operation (annotations, read by the
- * runner and the reports), skips write checks when writes are not allowed, gives
- * the body a Cleanup that undoes its writes whether it passed or not, sweeps
- * every exchange for a 5xx (no-5xx), turns a CheckBlocked into a skip annotated
- * `blocked-by`, and attaches a CheckFailure record (docs/writing-a-check.md).
+ * runner and the reports; clause and severity from the check's catalogue row),
+ * skips write checks when writes are not allowed, gives the body a Cleanup that
+ * undoes its writes whether it passed or not, sweeps every exchange for a 5xx
+ * (no-5xx), turns a CheckBlocked into a skip annotated `blocked-by`, and
+ * attaches a CheckFailure record (docs/writing-a-check.md).
  *
  * Each spec calls `test(...checkTest(meta, body))` itself: Playwright records a
  * test's location as the line that called test(), so the report points at the
@@ -15,13 +16,14 @@ import type { TestDetails, TestInfo } from '@playwright/test';
 import { Agent, type Dispatcher } from 'undici';
 import type { Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from './check-blocked.ts';
-import { Check, severityOf, type CheckMeta } from './check.ts';
+import type { CheckId } from './catalogue.ts';
+import { Check, resolveMeta, type CheckMeta, type ResolvedMeta } from './check.ts';
 import { CheckFailure, formatFailure, withoutFrames } from './check-failure.ts';
 import { Cleanup } from './cleanup.ts';
 import { FlisClient } from './client.ts';
 import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
-import { Observer, operationIdOf } from './observer.ts';
-import { redactText, secretsWithDerived } from './redact.ts';
+import { Observer, operationIdOf } from './worker/observer.ts';
+import { redactText, secretsWithDerived } from './worker/redact.ts';
 import { target } from './target.ts';
 
 /**
@@ -58,7 +60,7 @@ export const test = base.extend<object, { workerDispatcher: Dispatcher; observer
   ],
 });
 
-export interface CheckTestMeta extends CheckMeta {
+export interface CheckTestMeta<C extends CheckId = CheckId> extends CheckMeta<C> {
   /** The test title after the check id, e.g. "GET /offers". Defaults to the operation. */
   title?: string;
   /** True when the test writes to the target: skipped unless writes are allowed. */
@@ -75,7 +77,7 @@ export interface CheckContext {
   runId: string;
 }
 
-export function checkTitle(meta: CheckTestMeta): string {
+export function checkTitle(meta: ResolvedMeta & Pick<CheckTestMeta, 'title'>): string {
   const subject =
     meta.title ??
     (meta.operation
@@ -84,11 +86,11 @@ export function checkTitle(meta: CheckTestMeta): string {
   return `${meta.check} · ${subject} · ${meta.clause}`;
 }
 
-export function annotationsOf(meta: CheckMeta): { type: string; description: string }[] {
+export function annotationsOf(meta: ResolvedMeta): { type: string; description: string }[] {
   const out = [
     { type: 'check', description: meta.check },
     { type: 'clause', description: meta.clause },
-    { type: 'severity', description: severityOf(meta) },
+    { type: 'severity', description: meta.severity },
   ];
   const op: Operation | undefined = meta.operation;
   if (op) out.push({ type: 'operation', description: op.operationId }, { type: 'resource', description: op.tag });
@@ -100,7 +102,7 @@ export function annotationsOf(meta: CheckMeta): { type: string; description: str
  * labels): the report groups by resource group (epic), operation (feature) and
  * check (story), and can filter on the clause.
  */
-function allureLabels(meta: CheckMeta): { type: string; description: string }[] {
+function allureLabels(meta: ResolvedMeta): { type: string; description: string }[] {
   const op = meta.operation;
   return [
     { type: '@allure.label.epic', description: op?.tag ?? 'Whole contract' },
@@ -161,10 +163,15 @@ async function runChecked(ctx: CheckContext, body: (ctx: CheckContext) => Promis
   if (failure !== undefined) throw failure;
 }
 
-export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Promise<void>): CheckTestArgs {
+/** `C` is read from `meta.check` alone, so `meta.clauses` may only narrow that check's row. */
+export function checkTest<C extends CheckId>(
+  meta: CheckTestMeta<C>,
+  body: (ctx: CheckContext) => Promise<void>,
+): CheckTestArgs {
+  const resolved = resolveMeta(meta);
   return [
-    checkTitle(meta),
-    { tag: [`@${meta.check}`], annotation: annotationsOf(meta) },
+    checkTitle({ ...resolved, ...(meta.title !== undefined ? { title: meta.title } : {}) }),
+    { tag: [`@${meta.check}`], annotation: annotationsOf(resolved) },
     async ({ workerDispatcher, observer }, testInfo) => {
       const t = target();
       if (meta.writes && !t.allowWrites) {
@@ -174,7 +181,7 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
       const api = new FlisClient(workerDispatcher, t);
       const ctx: CheckContext = {
         api,
-        check: new Check(meta, secretsWithDerived([t.token])),
+        check: new Check(resolved, secretsWithDerived([t.token])),
         testInfo,
         cleanup: new Cleanup(api, testInfo),
         runId: t.runId,
@@ -205,10 +212,4 @@ export function checkTest(meta: CheckTestMeta, body: (ctx: CheckContext) => Prom
       }
     },
   ];
-}
-
-/** Skip the running test (nothing to judge on this deployment), saying why. */
-export function skipTest(ctx: CheckContext, reason: string): never {
-  ctx.testInfo.skip(true, reason);
-  throw new Error(`unreachable: the test was skipped (${reason})`);
 }

@@ -4,33 +4,63 @@
  * suite so "what is a pass" is decided in one place.
  */
 import { validate, type SchemaName } from '../../schemas/registry.ts';
+import { citation } from '../../specs/check-ids.ts';
 import type { Operation } from '../../specs/contract.ts';
+import { catalogueEntry, type CheckId, type ClauseOf } from './catalogue.ts';
 import { CheckBlocked, RESPONSE_SCHEMA } from './check-blocked.ts';
 import { CheckFailure, type FailureDetails, type Severity } from './check-failure.ts';
 import { isJsonContentType, type Exchange } from './exchange.ts';
 
-export interface CheckMeta {
-  /** Stable id of the check, e.g. "auth-required". */
-  check: string;
-  /** The clause it enforces, e.g. "spec 5 rule 2" or "HTTP semantics". */
-  clause: string;
+/**
+ * What a check's test says of itself: its check id, and the operation it is about. Clause and severity are the
+ * catalogue row's (suites/lib/catalogue.ts), the one place they live.
+ */
+export interface CheckMeta<C extends CheckId = CheckId> {
+  /** Stable id of the check, e.g. "auth-required": a row of the catalogue. */
+  check: C;
   /**
-   * `contract` (default): a sentence of the spec binds the server, or a 5xx.
-   * `advisory`: hygiene beyond the spec. One assertion may override it per failure (`fail`'s `severity`).
+   * Only where this test judges some of its check's clauses, not all: those it judges. The row lists a check's
+   * clauses, not which of its tests judges which, and a test cites only what it judges, so the certificate counts
+   * it under those clauses alone (record-identity reads an offer by id in one test, a billing group in another).
    */
-  severity?: Severity;
+  clauses?: readonly ClauseOf<C>[];
   operation?: Operation;
 }
 
-export function severityOf(meta: CheckMeta): Severity {
-  return meta.severity ?? 'contract';
+/** A test's metadata with the citation and severity of its catalogue row, as its title, annotations and failures say. */
+export interface ResolvedMeta {
+  check: CheckId;
+  /** The clauses it enforces as one citation, e.g. "spec 5 rule 2" or "HTTP semantics; spec 2.3, spec 4". */
+  clause: string;
+  /**
+   * `contract`: a sentence of the spec binds the server, or a 5xx. `advisory`: hygiene beyond the spec. One
+   * assertion may override it per failure (`fail`'s `severity`).
+   */
+  severity: Severity;
+  operation?: Operation;
+}
+
+/** The metadata with the clause and severity of its catalogue row. */
+export function resolveMeta(meta: CheckMeta): ResolvedMeta {
+  const row = catalogueEntry(meta.check);
+  return {
+    check: meta.check,
+    clause: citation(meta.clauses ?? row.clauses),
+    severity: row.severity,
+    ...(meta.operation ? { operation: meta.operation } : {}),
+  };
 }
 
 export class Check {
-  constructor(
-    readonly meta: CheckMeta,
-    private readonly secrets: readonly string[],
-  ) {}
+  readonly meta: ResolvedMeta;
+  private readonly secrets: readonly string[];
+  /** From a test's metadata, or from another Check's (resolved) metadata, as is: its clauses may be narrowed. */
+  constructor(meta: CheckMeta, secrets: readonly string[]);
+  constructor(meta: ResolvedMeta, secrets: readonly string[]);
+  constructor(meta: CheckMeta | ResolvedMeta, secrets: readonly string[]) {
+    this.meta = 'severity' in meta ? meta : resolveMeta(meta);
+    this.secrets = secrets;
+  }
 
   private opDetails(exchange?: Exchange): FailureDetails {
     const op = this.meta.operation;
@@ -49,13 +79,13 @@ export class Check {
       this.meta.check,
       clause,
       message,
-      { severity: severityOf(this.meta), ...this.opDetails(), ...details },
+      { severity: this.meta.severity, ...this.opDetails(), ...details },
       this.secrets,
     );
   }
 
   /** This check cannot judge: `owner` owns what is broken (skipped as blocked, never failed). */
-  blocked(owner: string, x: Exchange | undefined, reason: string): never {
+  blocked(owner: CheckId, x: Exchange | undefined, reason: string): never {
     const operationId = x?.operationId ?? this.meta.operation?.operationId ?? 'the flow';
     throw new CheckBlocked(owner, operationId, reason, this.secrets);
   }

@@ -15,7 +15,7 @@ import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
 import { waitForOffer } from './offers/offer-visible.ts';
 import { mapBounded } from './parallel.ts';
-import { pollVisible } from './property.ts';
+import { pollVisible } from './visibility-deadline.ts';
 import { target } from './target.ts';
 
 export function statusOf(body: unknown): string | undefined {

@@ -14,8 +14,8 @@ import { type Dispatcher, request } from 'undici';
 import { IDEMPOTENT_METHODS, isConnectionReset } from '../../errors/connection-reset.ts';
 import { fillPath, type Operation } from '../../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
-import { syntheticAnswer, type SyntheticBody } from './gateway-answer.ts';
-import { skipInconclusive } from './inconclusive.ts';
+import { syntheticAnswer, type SyntheticBody } from './worker/gateway-answer.ts';
+import { skip } from './skip.ts';
 import type { Target } from './target.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -73,7 +73,7 @@ function currentTest(): TestInfo | undefined {
 /** The gateway gave up on the request: the check cannot judge the deployment (inconclusive), or cannot reach it. */
 function stopOnSynthetic(answer: SyntheticBody, method: string, path: string): never {
   const info = currentTest();
-  if (answer.flisGateway === 'inconclusive' && info) skipInconclusive(info, answer.reason);
+  if (answer.flisGateway === 'inconclusive' && info) skip.inconclusive({ testInfo: info }, answer.reason);
   throw new Error(
     answer.flisGateway === 'inconclusive'
       ? `inconclusive: ${answer.reason}`

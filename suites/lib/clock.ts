@@ -5,9 +5,11 @@
  * replayed from its cassette sends the same requests. Outside a run it is this
  * process's start. Deadlines and durations use the real clock, never this.
  */
+import type { SuiteEnv } from './suite-env.ts';
+
 const processStart = Date.now();
 
-export function runNow(env: NodeJS.ProcessEnv = process.env): number {
+export function runNow(env: SuiteEnv = process.env): number {
   const fromRunner = Number(env.FLIS_RUN_STARTED_AT);
   return Number.isInteger(fromRunner) && fromRunner > 0 ? fromRunner : processStart;
 }

@@ -3,14 +3,17 @@
  * check is about (HTTP semantics: a server does not fail on a request it can
  * judge). checkTest runs it over every exchange of every test, after cleanup.
  */
-import { secretsWithDerived } from './redact.ts';
+import { secretsWithDerived } from './worker/redact.ts';
 import { matchOperation, operationById, type Operation } from '../../specs/contract.ts';
-import { Check } from './check.ts';
+import type { ClauseId } from '../../specs/check-ids.ts';
+import { Check, type CheckMeta } from './check.ts';
 import { CheckFailure } from './check-failure.ts';
 import type { Exchange } from './exchange.ts';
 import { target } from './target.ts';
 
-export const NO_5XX = { check: 'no-5xx', clause: 'HTTP semantics' } as const;
+export const NO_5XX = { check: 'no-5xx' } as const satisfies CheckMeta;
+/** The clause a 5xx breaks, whichever check meets it (Check.expectNo5xx). */
+const HTTP_SEMANTICS = 'HTTP semantics' satisfies ClauseId;
 
 function operationOf(x: Exchange): Operation | undefined {
   if (x.operationId) return operationById(x.operationId);
@@ -36,5 +39,5 @@ export function expectNo5xxOnEvery(exchanges: readonly Exchange[]): void {
  */
 export function reportsA5xx(failure: unknown): boolean {
   if (!(failure instanceof CheckFailure)) return false;
-  return failure.record.check === NO_5XX.check || failure.record.clause === NO_5XX.clause;
+  return failure.record.check === NO_5XX.check || failure.record.clause === HTTP_SEMANTICS;
 }

@@ -5,11 +5,10 @@
  * bound of the whole run, the rate ceiling and the deployment's throttling are
  * enforced by the gateway every request goes through (runner/gateway.ts).
  */
-
-export const DEFAULT_CONCURRENCY = 6;
+import { DEFAULT_CONCURRENCY, type SuiteEnv } from './suite-env.ts';
 
 /** Requests one worker may have in flight at once within a check. */
-export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
+export function concurrency(env: SuiteEnv = process.env): number {
   const n = Number(env.FLIS_CONCURRENCY);
   return Number.isInteger(n) && n >= 1 ? n : DEFAULT_CONCURRENCY;
 }

@@ -8,7 +8,7 @@
  * still old once the batch says it was processed): polling stops at once
  * instead of waiting out the deadline (issue 17: a wrong server fails fast).
  *
- * Checks wait through `pollVisible` (suites/lib/property.ts), which calls this
+ * Checks wait through `pollVisible` (suites/lib/visibility-deadline.ts), which calls this
  * with the visibility deadline in force: the full one, or the cut one while a
  * property shrinks. Only it calls pollUntil directly.
  */

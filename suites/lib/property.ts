@@ -7,17 +7,19 @@
  *
  * fc.check (not fc.assert) is used so the run details (seed, path,
  * counterexample, error) come back as data instead of as a formatted message.
+ * Its runs wait with the deadlines of suites/lib/visibility-deadline.ts: cut
+ * ones while searching and shrinking, the full one before a failure is reported.
  */
-import { secretsWithDerived } from './redact.ts';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { secretsWithDerived } from './worker/redact.ts';
 import fc from 'fast-check';
 import { CheckBlocked } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
 import { CheckFailure, type FailureDetails } from './check-failure.ts';
 import type { Exchange } from './exchange.ts';
 import { concurrency, settleBounded } from './parallel.ts';
-import { pollUntil, type PollResult, type Verdict } from './poll.ts';
+import { nextPropertyId, replayPathOf } from './replay-path.ts';
 import { target } from './target.ts';
+import { type DeadlineMode, underDeadlines } from './visibility-deadline.ts';
 
 export interface PropertyOptions {
   /** Runs of this property; default: the target's runs (FLIS_RUNS). */
@@ -70,79 +72,6 @@ function detailsOf(error: unknown): { message: string; details: FailureDetails; 
   return { message: error instanceof Error ? `${error.name}: ${error.message}` : String(error), details: {} };
 }
 
-/**
- * Visibility deadlines inside a property. A failing run of a visibility check
- * waits out the whole deadline, and shrinking runs many failing candidates, so
- * the deadline is cut to a few times the usual visibility time seen so far
- * (once a few writes were seen to show): in the runs of the property and while
- * it shrinks. A miss under a cut deadline is only provisional: the shrunk
- * counterexample is confirmed once with the full deadline (and, should it pass,
- * the first failing case, and should that pass too, the whole property runs
- * again with full deadlines), so a slow server is never reported on the
- * strength of a cut deadline, and a server that leaves a value unchanged (slow
- * or never: no one can tell) costs one full deadline, not one per run.
- */
-/** full: the target's deadline; cut: the cut one (shrinking); speculate: the cut one once enough writes were seen. */
-type DeadlineMode = 'full' | 'cut' | 'speculate';
-/**
- * One run of a property: its deadline mode, and its polls that ran out of a cut deadline (each makes the run's
- * failure provisional). Kept per run, not per worker, since independent runs go side by side.
- */
-interface RunScope {
-  mode: DeadlineMode;
-  cutMisses: number;
-}
-const runScope = new AsyncLocalStorage<RunScope>();
-/** Set while a property shrinks: visibility times seen then are not the server's usual ones. */
-let shrinking = false;
-const visibleAfterMs: number[] = [];
-/** Writes seen to show before the deadline may be cut in a property's runs: too few say nothing of the server. */
-const MIN_SAMPLES_TO_CUT = 3;
-
-/** The deadline a visibility poll inside a property should use now. */
-export function visibilityDeadlineMs(): number {
-  const mode = runScope.getStore()?.mode ?? 'full';
-  const cut = mode === 'cut' || (mode === 'speculate' && visibleAfterMs.length >= MIN_SAMPLES_TO_CUT);
-  return cut ? cutDeadline() : target().visibilityTimeoutMs;
-}
-
-/** Between polls: a fortieth of the deadline, 20–250 ms, so a slow deployment is not hammered and a fast one not waited on. */
-export function pollIntervalMs(deadlineMs = visibilityDeadlineMs()): number {
-  return Math.min(250, Math.max(20, Math.floor(deadlineMs / 40)));
-}
-
-/**
- * Polls with the visibility deadline in force now (inside a property, possibly the cut one) and its interval: the one
- * way the suites wait for a write to show. The judge may answer 'impossible' to stop before the deadline. A miss
- * under a cut deadline is counted, so the property's run that met it fails only provisionally.
- */
-export async function pollVisible<T>(
-  fn: () => Promise<T>,
-  judge: (v: T) => boolean | Verdict,
-  /** The share of the deadline this poll may use (one write waited on in two halves). */
-  share = 1,
-): Promise<PollResult<T>> {
-  const deadlineMs = visibilityDeadlineMs();
-  const cut = deadlineMs < target().visibilityTimeoutMs;
-  const timeoutMs = Math.ceil(deadlineMs * share);
-  const r = await pollUntil(fn, judge, { timeoutMs, intervalMs: pollIntervalMs(timeoutMs) });
-  const scope = runScope.getStore();
-  if (cut && !r.ok && !r.impossible && scope) scope.cutMisses++;
-  return r;
-}
-
-/** Record how long a write took to become visible (not while shrinking: a shrunk case says little of the server). */
-export function noteVisibleAfter(ms: number): void {
-  if (!shrinking) visibleAfterMs.push(ms);
-}
-
-/** Four times the 90th percentile of the visibility times seen, plus 100 ms; never more than the full deadline. */
-function cutDeadline(): number {
-  const sorted = [...visibleAfterMs].sort((a, b) => a - b);
-  const p90 = sorted[Math.floor(sorted.length * 0.9)] ?? sorted.at(-1) ?? 0;
-  return Math.min(target().visibilityTimeoutMs, 4 * p90 + 100);
-}
-
 interface Failure<Ts> {
   args: Ts;
   error: unknown;
@@ -151,8 +80,8 @@ interface Failure<Ts> {
   provisional: boolean;
 }
 
-interface Search<Ts> {
-  run: fc.RunDetails<Ts>;
+/** What one fast-check search found, filled in by its candidates while fast-check runs them. */
+interface SearchState<Ts> {
   /** The first failing run (before shrinking). */
   first?: Failure<Ts>;
   firstFailureAt: number;
@@ -165,11 +94,27 @@ interface Search<Ts> {
   skipped?: unknown;
 }
 
+interface Search<Ts> extends SearchState<Ts> {
+  run: fc.RunDetails<Ts>;
+}
+
 /** What a failed property reports: the confirmed shrunk case, or else the first failing case. */
 interface Reported<Ts> {
   failure: Failure<Ts>;
   shrunk: boolean;
   note: string;
+}
+
+/** A property under check: what each of its runs and searches needs. */
+interface PropertyCheck<Ts extends [unknown, ...unknown[]]> {
+  ctx: CheckContext;
+  /** The property's id within its test (suites/lib/replay-path.ts): what --path names. */
+  id: string;
+  arbitraries: Arbs<Ts>;
+  predicate: (...args: Ts) => Promise<void>;
+  /** fast-check's seed (the target's) and number of runs. */
+  params: { seed: number; numRuns: number };
+  shrinkBudgetMs: number;
 }
 
 export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
@@ -180,123 +125,178 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
 ): Promise<void> {
   const t = target();
   const numRuns = Math.max(1, options.numRuns ?? t.runs);
-  const shrinkBudgetMs = options.shrinkBudgetMs ?? 8 * t.visibilityTimeoutMs;
+  const p: PropertyCheck<Ts> = {
+    ctx,
+    id: nextPropertyId(ctx.testInfo),
+    arbitraries,
+    predicate,
+    params: { seed: t.seed, numRuns },
+    shrinkBudgetMs: options.shrinkBudgetMs ?? 8 * t.visibilityTimeoutMs,
+  };
+  const replay = replayPathOf(p.id, t.path);
   // Room for a second search with full deadlines, after a first one whose cut deadlines misled it.
-  ctx.testInfo.setTimeout(
-    ctx.testInfo.timeout + (numRuns * (options.waitsPerRun ?? 1) + 3) * t.visibilityTimeoutMs + 2 * shrinkBudgetMs,
-  );
-
-  /** Runs the predicate once with the deadlines of `mode`, returning how it failed, if it did. */
-  const attempt = (args: Ts, mode: DeadlineMode): Promise<Failure<Ts> | undefined> => {
-    const scope: RunScope = { mode, cutMisses: 0 };
-    return runScope.run(scope, async () => {
-      const start = ctx.api.exchanges.length;
-      try {
-        await predicate(...args);
-        return undefined;
-      } catch (error) {
-        if (fc.PreconditionFailure.isFailure(error)) throw error;
-        return { args, error, exchanges: ctx.api.exchanges.slice(start), provisional: scope.cutMisses > 0 };
-      }
-    });
-  };
-
-  /**
-   * One fast-check search; `speculate`: its runs may use the cut deadline too, not only its shrinking. `from`: it
-   * starts at that run (one that failed side by side), replayed alone, and goes on with the runs after it.
-   */
-  const search = async (speculate: boolean, from?: number): Promise<Search<Ts>> => {
-    const s: Omit<Search<Ts>, 'run'> = { firstFailureAt: 0 };
-    const body = async (...args: Ts): Promise<void> => {
-      // Once blocked or skipped, or past the shrink budget, the search ends: an interrupting precondition stops
-      // fast-check at once, keeping the last failure. (Skipping or passing each further candidate made fast-check
-      // build every shrink of the failing value, over a second of CPU for a blocked property over arrays.)
-      if (s.blocked || s.skipped || (s.first && Date.now() - s.firstFailureAt > shrinkBudgetMs))
-        throw new fc.PreconditionFailure(true);
-      let failure = await attempt(args, s.first ? 'cut' : speculate ? 'speculate' : 'full');
-      // Blocked stops the whole property, so a block met under a cut deadline is believed only at the full one.
-      if (failure?.provisional && !s.first && failure.error instanceof CheckBlocked)
-        failure = await attempt(args, 'full');
-      if (!failure) return;
-      if (ctx.testInfo.expectedStatus === 'skipped') {
-        s.skipped ??= failure.error;
-        fc.pre(false);
-      }
-      if (failure.error instanceof CheckBlocked) {
-        // Before any real failure the property cannot judge at all: failing this run ends the runs at once (skipping
-        // every further one instead made fast-check generate up to 100 skips per run). While shrinking a real
-        // failure, the candidate says nothing.
-        if (!s.first) {
-          s.blocked = failure.error;
-          throw failure.error;
-        }
-        fc.pre(false);
-      }
-      if (!s.first) {
-        s.first = failure;
-        s.firstFailureAt = Date.now();
-        shrinking = true;
-      }
-      throw failure.error;
-    };
-    const property = (fc.asyncProperty as (...a: unknown[]) => fc.IAsyncPropertyWithHooks<Ts>)(...arbitraries, body);
-    try {
-      const run = await fc.check(property, { ...params, ...(from !== undefined ? { path: String(from) } : {}) });
-      // Only now: the body has filled `s` in while fast-check ran.
-      return { ...s, run };
-    } finally {
-      shrinking = false;
-    }
-  };
-
-  /** The failure to report, each judged with the full deadline; undefined when no failure stands at it. */
-  const judge = async (s: Search<Ts>): Promise<Reported<Ts> | undefined> => {
-    const { run, first } = s;
-    // Confirm the shrunk case with the full deadline; if it passes, the cut deadline misled the shrinker.
-    const confirmed = run.counterexample ? await attempt(run.counterexample, 'full') : undefined;
-    // A confirmation that meets another check's fault says nothing about this one: report the first failure.
-    if (confirmed && !(confirmed.error instanceof CheckBlocked)) return { failure: confirmed, shrunk: true, note: '' };
-    // No failure of ours recorded means fast-check itself failed (a generator threw): report its error.
-    if (!first)
-      return {
-        failure: { args: run.counterexample as Ts, error: run.errorInstance, exchanges: [], provisional: false },
-        shrunk: false,
-        note: '',
-      };
-    const note = '; the shrunk case passed with the full deadline, so the first failing case is reported';
-    if (!first.provisional) return { failure: first, shrunk: false, note };
-    const again = await attempt(first.args, 'full');
-    return again && !(again.error instanceof CheckBlocked) ? { failure: again, shrunk: false, note } : undefined;
-  };
-
-  const params = { seed: t.seed, numRuns };
+  const waits = numRuns * (options.waitsPerRun ?? 1) + 3;
+  ctx.testInfo.setTimeout(ctx.testInfo.timeout + waits * t.visibilityTimeoutMs + 2 * p.shrinkBudgetMs);
   // Side by side first, where the runs share nothing; a failure is then judged the sequential way: fast-check replays
   // the earliest failing run alone and goes on with the runs after it.
   let from: number | undefined;
-  if (options.independentRuns) {
-    const early = await earliestFailingRun(arbitraries, params, (args) => attempt(args, 'speculate'));
+  if (options.independentRuns && replay === undefined) {
+    const early = await earliestFailingRun(arbitraries, p.params, (args) => attempt(p, args, 'speculate'));
     if (!early) return;
     if (ctx.testInfo.expectedStatus === 'skipped') throw early.failure.error;
     from = early.index;
   }
   // A failure found under cut deadlines that the full deadline does not confirm: search again with full deadlines.
   for (const speculate of [true, false]) {
-    const s = await search(speculate, speculate ? from : undefined);
+    const replayedFrom = speculate ? from : undefined;
+    const s = await search(p, speculate, replay ?? replayedFrom);
     if (s.skipped) throw s.skipped;
     if (s.blocked) throw s.blocked;
     if (!s.run.failed) {
-      // The run that failed beside the others passed alone, and so did the runs after it (one run's writes met
-      // another's, say two creates answered one id, which offer-create-ids owns): not this check's verdict.
-      if (from !== undefined && speculate)
-        ctx.testInfo.annotations.push({
-          type: 'note',
-          description: `run ${from + 1} of ${numRuns} failed while the runs went side by side and passed alone, as did the runs after it`,
-        });
+      if (replayedFrom !== undefined) notePassedAlone(p, replayedFrom);
       return;
     }
-    const reported = await judge(s);
-    if (reported) throw failureOf(ctx, s, reported, shrinkBudgetMs, speculate ? (from ?? 0) : 0);
+    const reported = await judge(p, s);
+    if (reported) throw failureOf(p, s, reported, replayedFrom ?? 0);
   }
+}
+
+/** Runs the predicate once with the deadlines of `mode`, returning how it failed, if it did. */
+function attempt<Ts extends [unknown, ...unknown[]]>(
+  p: PropertyCheck<Ts>,
+  args: Ts,
+  mode: DeadlineMode,
+): Promise<Failure<Ts> | undefined> {
+  return underDeadlines(mode, async (cutMisses) => {
+    const start = p.ctx.api.exchanges.length;
+    try {
+      await p.predicate(...args);
+      return undefined;
+    } catch (error) {
+      if (fc.PreconditionFailure.isFailure(error)) throw error;
+      return { args, error, exchanges: p.ctx.api.exchanges.slice(start), provisional: cutMisses() > 0 };
+    }
+  });
+}
+
+function asyncPropertyOf<Ts extends [unknown, ...unknown[]]>(
+  arbitraries: Arbs<Ts>,
+  body: (...args: Ts) => Promise<void>,
+): fc.IAsyncPropertyWithHooks<Ts> {
+  return (fc.asyncProperty as (...a: unknown[]) => fc.IAsyncPropertyWithHooks<Ts>)(...arbitraries, body);
+}
+
+/**
+ * One fast-check search; `speculate`: its runs may use the cut deadline too, not only its shrinking. `from`: it
+ * starts at that run (one that failed side by side), replayed alone, and goes on with the runs after it; or, a
+ * path, at the case a failure printed (--path).
+ */
+async function search<Ts extends [unknown, ...unknown[]]>(
+  p: PropertyCheck<Ts>,
+  speculate: boolean,
+  from?: number | string,
+): Promise<Search<Ts>> {
+  const s: SearchState<Ts> = { firstFailureAt: 0 };
+  const property = asyncPropertyOf(p.arbitraries, (...args: Ts) => tryCandidate(p, s, speculate, args));
+  // A path given to replay (--path) is the failing case itself: reported as it is, not shrunk on past it, so the
+  // replay shows the very failure that printed the path (a shrink cut short by its budget would go on otherwise).
+  const replaying = typeof from === 'string' ? { endOnFailure: true } : {};
+  const run = await fc.check(property, {
+    ...p.params,
+    ...(from !== undefined ? { path: String(from) } : {}),
+    ...replaying,
+  });
+  // Only now: the candidates have filled `s` in while fast-check ran.
+  return { ...s, run };
+}
+
+/** Shrinking has gone on past its budget: the smallest failure found so far is reported. */
+function pastShrinkBudget(p: { shrinkBudgetMs: number }, s: SearchState<unknown>): boolean {
+  return s.first !== undefined && Date.now() - s.firstFailureAt > p.shrinkBudgetMs;
+}
+
+/**
+ * One candidate of a search, for fast-check: returns when it passes, throws its error when it fails, and fails a
+ * precondition when it cannot judge. Records the search's first failure, block or skip in `s`.
+ */
+async function tryCandidate<Ts extends [unknown, ...unknown[]]>(
+  p: PropertyCheck<Ts>,
+  s: SearchState<Ts>,
+  speculate: boolean,
+  args: Ts,
+): Promise<void> {
+  // Once blocked or skipped, or past the shrink budget, the search ends: an interrupting precondition stops
+  // fast-check at once, keeping the last failure. (Skipping or passing each further candidate made fast-check
+  // build every shrink of the failing value, over a second of CPU for a blocked property over arrays.)
+  if (s.blocked || s.skipped || pastShrinkBudget(p, s)) throw new fc.PreconditionFailure(true);
+  const failure = await attemptCandidate(p, s, speculate, args);
+  if (!failure) return;
+  if (p.ctx.testInfo.expectedStatus === 'skipped') {
+    s.skipped ??= failure.error;
+    fc.pre(false);
+  }
+  if (failure.error instanceof CheckBlocked) {
+    // Before any real failure the property cannot judge at all: failing this run ends the runs at once (skipping
+    // every further one instead made fast-check generate up to 100 skips per run). While shrinking a real
+    // failure, the candidate says nothing.
+    if (!s.first) {
+      s.blocked = failure.error;
+      throw failure.error;
+    }
+    fc.pre(false);
+  }
+  if (!s.first) {
+    s.first = failure;
+    s.firstFailureAt = Date.now();
+  }
+  throw failure.error;
+}
+
+/** A candidate's run: with the cut deadline once the search shrinks, else the search's own. */
+async function attemptCandidate<Ts extends [unknown, ...unknown[]]>(
+  p: PropertyCheck<Ts>,
+  s: SearchState<Ts>,
+  speculate: boolean,
+  args: Ts,
+): Promise<Failure<Ts> | undefined> {
+  const failure = await attempt(p, args, s.first ? 'cut' : speculate ? 'speculate' : 'full');
+  // Blocked stops the whole property, so a block met under a cut deadline is believed only at the full one.
+  if (failure?.provisional && !s.first && failure.error instanceof CheckBlocked) return attempt(p, args, 'full');
+  return failure;
+}
+
+/** The failure to report, each judged with the full deadline; undefined when no failure stands at it. */
+async function judge<Ts extends [unknown, ...unknown[]]>(
+  p: PropertyCheck<Ts>,
+  s: Search<Ts>,
+): Promise<Reported<Ts> | undefined> {
+  const { run, first } = s;
+  // Confirm the shrunk case with the full deadline; if it passes, the cut deadline misled the shrinker.
+  const confirmed = run.counterexample ? await attempt(p, run.counterexample, 'full') : undefined;
+  // A confirmation that meets another check's fault says nothing about this one: report the first failure.
+  if (confirmed && !(confirmed.error instanceof CheckBlocked)) return { failure: confirmed, shrunk: true, note: '' };
+  // No failure of ours recorded means fast-check itself failed (a generator threw): report its error.
+  if (!first)
+    return {
+      failure: { args: run.counterexample as Ts, error: run.errorInstance, exchanges: [], provisional: false },
+      shrunk: false,
+      note: '',
+    };
+  const note = '; the shrunk case passed with the full deadline, so the first failing case is reported';
+  if (!first.provisional) return { failure: first, shrunk: false, note };
+  const again = await attempt(p, first.args, 'full');
+  return again && !(again.error instanceof CheckBlocked) ? { failure: again, shrunk: false, note } : undefined;
+}
+
+/**
+ * The run that failed beside the others passed alone, and so did the runs after it (one run's writes met another's,
+ * say two creates answered one id, which offer-create-ids owns): not this check's verdict.
+ */
+function notePassedAlone<Ts extends [unknown, ...unknown[]]>(p: PropertyCheck<Ts>, from: number): void {
+  p.ctx.testInfo.annotations.push({
+    type: 'note',
+    description: `run ${from + 1} of ${p.params.numRuns} failed while the runs went side by side and passed alone, as did the runs after it`,
+  });
 }
 
 /** Property runs side by side: a third of the requests a check may have in flight, so each run keeps some too. */
@@ -316,10 +316,7 @@ async function inputsOf<Ts extends [unknown, ...unknown[]]>(
   const keep = async (...args: Ts): Promise<void> => {
     inputs.push(args);
   };
-  await fc.check(
-    (fc.asyncProperty as (...a: unknown[]) => fc.IAsyncPropertyWithHooks<Ts>)(...arbitraries, keep),
-    params,
-  );
+  await fc.check(asyncPropertyOf(arbitraries, keep), params);
   return inputs;
 }
 
@@ -345,35 +342,31 @@ async function earliestFailingRun<Ts extends [unknown, ...unknown[]], F>(
   return earliest && { index: earliest.index, failure: earliest.error as F };
 }
 
-function failureOf<Ts>(
-  ctx: CheckContext,
+function failureOf<Ts extends [unknown, ...unknown[]]>(
+  p: PropertyCheck<Ts>,
   s: Search<Ts>,
   reported: Reported<Ts>,
-  shrinkBudgetMs: number,
   /** The run a search replayed from: the runs before it passed side by side. */
   from: number,
 ): CheckFailure {
-  const t = target();
-  const { run, first, firstFailureAt } = s;
-  const budgetNote =
-    first && Date.now() - firstFailureAt > shrinkBudgetMs
-      ? `; shrinking stopped after its ${shrinkBudgetMs} ms budget`
-      : '';
+  const { run } = s;
+  const budgetNote = pastShrinkBudget(p, s) ? `; shrinking stopped after its ${p.shrinkBudgetMs} ms budget` : '';
   const { message, details, clause } = detailsOf(reported.failure.error);
   return new CheckFailure(
-    ctx.check.meta.check,
-    clause ?? ctx.check.meta.clause,
+    p.ctx.check.meta.check,
+    clause ?? p.ctx.check.meta.clause,
     `${message}\n  (property failed after ${from + run.numRuns} run(s), shrunk ${run.numShrinks} time(s)${budgetNote}${reported.note})`,
     {
       ...details,
       exchanges: compactPolls(reported.failure.exchanges),
       property: {
+        id: p.id,
         seed: run.seed,
         path: (reported.shrunk ? run.counterexamplePath : run.counterexamplePath?.split(':')[0]) ?? '',
         counterexample: fc.stringify(reported.failure.args),
         numRuns: from + run.numRuns,
       },
     },
-    secretsWithDerived([t.token]),
+    secretsWithDerived([target().token]),
   );
 }

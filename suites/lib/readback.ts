@@ -14,6 +14,7 @@
  *   section 5), a null key-value store as null or empty.
  */
 import type { Location, OfferWrite } from '../../schemas/types.generated.ts';
+import type { CheckId } from './catalogue.ts';
 
 export type Compare = 'exact' | 'number' | 'instant' | 'null-or-empty';
 
@@ -160,7 +161,7 @@ export function unmetPointers(offer: unknown, expectations: readonly Expectation
  * The check that owns a read-back rule (one fault, one failure): `canceled` is offer-cancel's (spec 3 rule 4),
  * `settled` offer-settled's (spec 2.3), every other written field offer-upsert's (spec 1, 2.3, 4.1).
  */
-export function readBackOwner(pointers: readonly string[]): string {
+export function readBackOwner(pointers: readonly string[]): CheckId {
   if (pointers.some((p) => p !== '/canceled' && p !== '/settled')) return 'offer-upsert';
   if (pointers.includes('/canceled')) return 'offer-cancel';
   return pointers.includes('/settled') ? 'offer-settled' : 'offer-upsert';

@@ -1,14 +1,23 @@
 /**
  * What the runner tells the suites about the deployment under test. The suites
- * read only these variables (docs/architecture.md), so they run the same under
- * `flis run` and under a bare `npx playwright test` with the variables set.
+ * read only the variables of suites/lib/suite-env.ts (docs/architecture.md), so
+ * they run the same under `flis run` and under a bare `npx playwright test` with
+ * the variables set.
  */
+import {
+  DEFAULT_RUNS,
+  DEFAULT_SEED,
+  DEFAULT_VISIBILITY_TIMEOUT_MS,
+  type SuiteEnv,
+  type SuiteEnvName,
+} from './suite-env.ts';
+
 export interface Target {
   /** Where requests go: the run's gateway (or the target itself under a bare `npx playwright test`). */
   baseUrl: string;
   /** The deployment's own base URL, as exchanges, failure records and curl commands show it; baseUrl when absent. */
   publicBaseUrl?: string;
-  /** The nonce of the gateway's own answers (suites/lib/gateway-answer.ts); absent without a gateway. */
+  /** The nonce of the gateway's own answers (suites/lib/worker/gateway-answer.ts); absent without a gateway. */
   gatewayNonce?: string;
   token: string;
   deployment: string;
@@ -18,11 +27,13 @@ export interface Target {
   seed: number;
   runs: number;
   visibilityTimeoutMs: number;
+  /** FLIS_PATH: one failing property's path to replay (suites/lib/replay-path.ts). */
+  path?: string;
   /** FLIS_WORLD_MODEL=off: the world model (suites/lib/world/) is left out, for the bench's side-by-side figure. */
   worldModelOff?: true;
 }
 
-function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function intFrom(env: SuiteEnv, name: SuiteEnvName, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -30,7 +41,7 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return n;
 }
 
-export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
+export function readTarget(env: SuiteEnv = process.env): Target {
   const baseUrl = env.FLIS_BASE_URL;
   if (!baseUrl) {
     throw new Error(
@@ -48,9 +59,10 @@ export function readTarget(env: NodeJS.ProcessEnv = process.env): Target {
     writesSkippedReason:
       env.FLIS_WRITES_SKIPPED_REASON || 'writes are not allowed against this target (pass --allow-writes)',
     runId: env.FLIS_RUN_ID ?? 'flis-local',
-    seed: intFrom(env, 'FLIS_SEED', 42),
-    runs: intFrom(env, 'FLIS_RUNS', 20),
-    visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', 10_000),
+    seed: intFrom(env, 'FLIS_SEED', DEFAULT_SEED),
+    runs: intFrom(env, 'FLIS_RUNS', DEFAULT_RUNS),
+    visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', DEFAULT_VISIBILITY_TIMEOUT_MS),
+    ...(env.FLIS_PATH ? { path: env.FLIS_PATH } : {}),
     ...(env.FLIS_WORLD_MODEL === 'off' ? { worldModelOff: true as const } : {}),
   };
 }

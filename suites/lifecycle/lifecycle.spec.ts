@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { expectationsOf } from '../lib/readback.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { BulkCommand } from './commands/bulk.ts';
@@ -74,18 +74,17 @@ test(
   ...checkTest(
     {
       check: 'offer-lifecycle',
-      clause: 'spec 1, spec 2.3, spec 3 rule 4, spec 4.1',
       title: 'create, upsert, update, cancel, delete, bulk and read agree with a model after every step',
       writes: true,
     },
-    async (flow) => {
-      const runId = target().runId;
+    async (ctx) => {
+      const runId = ctx.runId;
       const play = async (cmds: Iterable<Command>): Promise<void> => {
-        await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { flow } }), cmds);
+        await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { ctx } }), cmds);
       };
-      await checkProperty(flow, [updateThenDeleteArb(runId)], play, { numRuns: 1, waitsPerRun: 4 });
+      await checkProperty(ctx, [updateThenDeleteArb(runId)], play, { numRuns: 1, waitsPerRun: 4 });
       const commands = fc.commands(commandArbs(runId), { maxCommands: MAX_COMMANDS });
-      await checkProperty(flow, [commands], play, {
+      await checkProperty(ctx, [commands], play, {
         numRuns: Math.max(1, Math.ceil(target().runs / 2)),
         waitsPerRun: MAX_COMMANDS,
         independentRuns: true,

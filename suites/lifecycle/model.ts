@@ -7,7 +7,7 @@
 import type fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import type { OfferBulkItem } from '../../schemas/types.generated.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import type { CheckContext } from '../lib/index.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { bulkControl, deleteControl, postControl, updateReplayControl, writeControl } from '../lib/offers/controls.ts';
 import type { Expectation } from '../lib/readback.ts';
@@ -38,7 +38,7 @@ export interface OfferModel {
 }
 
 export interface Real {
-  flow: CheckContext;
+  ctx: CheckContext;
 }
 
 export type OfferCommand = fc.AsyncCommand<OfferModel, Real>;
@@ -76,16 +76,16 @@ export function expectedOf(o: ModelOffer): Expectation[] {
  * rule (offer-upsert, offer-cancel, offer-settled), not this check's: offer-lifecycle keeps what only a model sees
  * (sequences, a DELETE after updates, bulk after single writes).
  */
-function controlOf(real: Real, o: ModelOffer): () => Promise<string | undefined> {
+function controlOf(real: Real, o: ModelOffer): () => ReturnType<typeof writeControl> {
   const w = o.write;
   return async () =>
-    (await writeControl(real.flow, o.body)) ??
-    (w.kind === 'create' && w.by === 'POST' ? await postControl(real.flow, o.body) : undefined) ??
-    (w.kind === 'bulk' ? await bulkControl(real.flow, w.items, w.index) : undefined) ??
+    (await writeControl(real.ctx, o.body)) ??
+    (w.kind === 'create' && w.by === 'POST' ? await postControl(real.ctx, o.body) : undefined) ??
+    (w.kind === 'bulk' ? await bulkControl(real.ctx, w.items, w.index) : undefined) ??
     (w.kind === 'update' || (w.kind === 'bulk' && w.updated)
-      ? await updateReplayControl(real.flow, o.body)
+      ? await updateReplayControl(real.ctx, o.body)
       : undefined) ??
-    (o.deleted ? await deleteControl(real.flow, o.body) : undefined);
+    (o.deleted ? await deleteControl(real.ctx, o.body) : undefined);
 }
 
 /** Every offer of the model reads back as the model says, after `step` (whose write answered `batchIds`). */
@@ -96,7 +96,7 @@ export async function checkModel(
   batchIds: readonly string[] = [],
 ): Promise<void> {
   for (const o of m.offers)
-    o.seen = await awaitOffer(real.flow, o.id, {
+    o.seen = await awaitOffer(real.ctx, o.id, {
       expectations: expectedOf(o),
       problem: `does not match the model after ${step}`,
       before: o.seen,

@@ -16,22 +16,19 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import type { CheckContext } from '../lib/check-test.ts';
+import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import type { Severity } from '../lib/check-failure.ts';
-import { pollVisible } from '../lib/property.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
 import { freshId } from '../lib/fresh-id.ts';
-
-const CLAUSE = 'spec 1';
 
 function answersStatus(status: number, text: string): boolean {
   return status >= 200 && status < 300 && text !== '';
 }
 
 async function expectStatusAnswers(
-  flow: CheckContext,
+  ctx: CheckContext,
   operationId: 'getBatchRequestsStatus' | 'getBookingRequestsStatus',
   params: Record<string, string>,
   what: string,
@@ -39,12 +36,12 @@ async function expectStatusAnswers(
 ): Promise<void> {
   const op = operationById(operationId);
   const r = await pollVisible(
-    () => flow.api.op(op, { params }),
+    () => ctx.api.op(op, { params }),
     (x) => answersStatus(x.response.status, x.response.text),
   );
   if (r.ok) return;
   const x = r.value;
-  flow.check.fail(
+  ctx.check.fail(
     `${what}: ${op.method.toUpperCase()} ${op.path} answered ${x.response.status} ${x.response.headers['content-type'] ?? '(no content-type)'} for ${r.elapsedMs} ms; spec 1 says its status is read there`,
     { exchanges: [x], operationId: op.operationId, method: op.method, path: op.path, severity },
   );
@@ -54,21 +51,20 @@ test(
   ...checkTest(
     {
       check: 'batch-status',
-      clause: CLAUSE,
       operation: operationById('getBatchRequestsStatus'),
       title: 'every batchId and booking id of an offer write has a readable status',
       writes: true,
     },
-    async (flow) => {
+    async (ctx) => {
       const t = target();
-      const [a, b, c] = fc.sample(offerWriteBodyArb(t.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
+      const [a, b, c] = fc.sample(offerWriteBodyArb(ctx.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
       if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
-      const id = flow.cleanup.offer(freshId('offer'));
+      const id = ctx.cleanup.offer(freshId('offer'));
       const bookingId = `${id}-booking`;
-      const created = await createOffer(flow, { ...a, offer: { ...a.offer, bookingId } });
-      const put = await upsertOffer(flow, id, b);
-      const bulk = await bulkWriteOffers(flow, [{ ...c, id: flow.cleanup.offer(freshId('bulk')) }]);
-      const deleted = await deleteOffer(flow, id);
+      const created = await createOffer(ctx, { ...a, offer: { ...a.offer, bookingId } });
+      const put = await upsertOffer(ctx, id, b);
+      const bulk = await bulkWriteOffers(ctx, [{ ...c, id: ctx.cleanup.offer(freshId('bulk')) }]);
+      const deleted = await deleteOffer(ctx, id);
       for (const [what, ack] of [
         ['POST /offers', created],
         ['PUT /offers/{offerId}', put],
@@ -76,14 +72,14 @@ test(
         ['DELETE /offers/{offerId}', deleted],
       ] as const) {
         await expectStatusAnswers(
-          flow,
+          ctx,
           'getBatchRequestsStatus',
           { batchId: ack.batchId },
           `the batchId '${ack.batchId}' of ${what}`,
         );
       }
       await expectStatusAnswers(
-        flow,
+        ctx,
         'getBookingRequestsStatus',
         { bookingId },
         `booking '${bookingId}', named by the offer POST /offers wrote`,

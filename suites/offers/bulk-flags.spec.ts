@@ -12,9 +12,8 @@ import type { OfferBulkItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import type { CheckContext } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offers/flow-steps.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
@@ -24,15 +23,15 @@ const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;
 const CHUNK = 9;
 
-function items(flow: CheckContext): OfferBulkItem[] {
+function items(ctx: CheckContext): OfferBulkItem[] {
   const out: OfferBulkItem[] = [];
   for (const cancel of CHOICES)
     for (const settled of CHOICES)
       for (const noPayment of CHOICES) {
-        const base = offerWriteBody(target().runId);
+        const base = offerWriteBody(ctx.runId);
         const { noPayment: _n, ...offer } = base.offer ?? {};
         out.push({
-          id: flow.cleanup.offer(freshId('flags')),
+          id: ctx.cleanup.offer(freshId('flags')),
           offer: noPayment === undefined ? offer : { ...offer, noPayment },
           ...(cancel === undefined ? {} : { cancel }),
           ...(settled === undefined ? {} : { settled }),
@@ -47,21 +46,21 @@ interface Judged {
 }
 
 /** Waits for the item to read back as written; answers its flag mismatches, or undefined when it is offer-bulk's to judge. */
-async function judge(flow: CheckContext, item: OfferBulkItem): Promise<Judged | undefined> {
+async function judge(ctx: CheckContext, item: OfferBulkItem): Promise<Judged | undefined> {
   const all = expectationsOf(item, { created: true });
   const flags = all.filter((e: Expectation) => FLAGS.has(e.pointer));
   const content = all.filter((e: Expectation) => !FLAGS.has(e.pointer));
   // A field that shows a value this item never had cannot turn right later: stop polling at once (suites/lib/poll.ts).
   const r = await pollVisible(
-    () => readOffer(flow, item.id),
+    () => readOffer(ctx, item.id),
     (read) => (read.shapeProblem !== undefined ? 'accept' : readVerdict(read, all)),
   );
   // A broken Offer shape is response-schema's to report; comparing flags on it would fail this check for that fault.
   if (r.value.shapeProblem !== undefined)
-    flow.check.blocked(RESPONSE_SCHEMA, r.value.exchange, `GET /offers/${item.id}: ${r.value.shapeProblem}`);
+    skip.blockedBy(ctx, RESPONSE_SCHEMA, r.value.exchange, `GET /offers/${item.id}: ${r.value.shapeProblem}`);
   const offer = writtenVersion(r.value, content);
   if (!offer || mismatches(offer, content).length > 0) return undefined;
-  if (offer.canceled === true) flow.cleanup.offerCancelled(item.id);
+  if (offer.canceled === true) ctx.cleanup.offerCancelled(item.id);
   return { item, wrong: mismatches(offer, flags) };
 }
 
@@ -74,38 +73,40 @@ test(
   ...checkTest(
     {
       check: 'offer-bulk-flags',
-      clause: 'spec 2.3, spec 3 rule 4',
       operation: operationById('bulkWriteOffers'),
       title: 'cancel, settled and noPayment (default false) take effect in every bulk item, alone and combined',
       writes: true,
     },
-    async (flow) => {
-      const all = items(flow);
-      flow.testInfo.setTimeout(flow.testInfo.timeout + all.length * target().visibilityTimeoutMs);
+    async (ctx) => {
+      const all = items(ctx);
+      ctx.testInfo.setTimeout(ctx.testInfo.timeout + all.length * target().visibilityTimeoutMs);
       const judged: Judged[] = [];
       let unjudged = 0;
       for (let i = 0; i < all.length; i += CHUNK) {
         const chunk = all.slice(i, i + CHUNK);
-        await bulkWriteOffers(flow, chunk);
+        await bulkWriteOffers(ctx, chunk);
         for (const item of chunk) {
-          const j = await judge(flow, item);
+          const j = await judge(ctx, item);
           if (j) judged.push(j);
           else unjudged++;
         }
       }
       if (judged.length === 0) {
-        const reason = `offer-bulk on bulkWriteOffers: none of the ${all.length} bulk items read back with the content written`;
-        flow.testInfo.annotations.push({ type: 'blocked-by', description: reason });
-        flow.testInfo.skip(true, `blocked by ${reason}`);
+        skip.blockedBy(
+          ctx,
+          'offer-bulk',
+          undefined,
+          `none of the ${all.length} bulk items read back with the content written`,
+        );
       }
       const bad = judged.filter((j) => j.wrong.length > 0);
       if (bad.length > 0)
-        flow.check.fail(
+        ctx.check.fail(
           `${bad.length} of ${judged.length} bulk item(s) read back with flags other than written${unjudged ? ` (${unjudged} not judged: offer-bulk's)` : ''}:\n    ${bad
             .slice(0, 8)
             .map((b) => `${b.item.id} (${flagsOf(b.item)}): ${b.wrong.join('; ')}`)
             .join('\n    ')}`,
-          { exchanges: flow.api.exchanges.filter((x) => x.request.method === 'POST').slice(-1) },
+          { exchanges: ctx.api.exchanges.filter((x) => x.request.method === 'POST').slice(-1) },
         );
     },
   ),

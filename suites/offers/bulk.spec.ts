@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { bulkItemArb } from '../generators/bulk-item.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
@@ -24,27 +24,26 @@ test(
   ...checkTest(
     {
       check: 'offer-bulk',
-      clause: 'spec 2.3, spec 4.1',
       operation: operationById('bulkWriteOffers'),
       title: 'every bulk item is stored under its own id with its own content',
       writes: true,
     },
-    async (flow) => {
-      const items = fc.array(bulkItemArb(target().runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
+    async (ctx) => {
+      const items = fc.array(bulkItemArb(ctx.runId, { cancel: false }), { minLength: 1, maxLength: MAX_ITEMS });
       await checkProperty(
-        flow,
+        ctx,
         [items],
         async (generated) => {
           // Fresh ids at run time: a shrink replays the same items, which must not find the last attempt's offers.
-          const sent = generated.map((item) => ({ ...item, id: flow.cleanup.offer(freshId('bulk')) }));
-          const ack = await bulkWriteOffers(flow, sent);
+          const sent = generated.map((item) => ({ ...item, id: ctx.cleanup.offer(freshId('bulk')) }));
+          const ack = await bulkWriteOffers(ctx, sent);
           for (const [i, item] of sent.entries()) {
             // Reading back a written field is offer-upsert's rule: the same item PUT alone tells whose fault it is.
-            await awaitOffer(flow, item.id, {
+            await awaitOffer(ctx, item.id, {
               expectations: expectationsOf(item, { created: true }),
               problem: `(bulk item ${i} of ${sent.length}) does not read back as that item`,
               batchIds: ack.batchIds,
-              control: () => writeControl(flow, item),
+              control: () => writeControl(ctx, item),
             });
           }
         },

@@ -9,7 +9,7 @@
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { type CheckContext, checkTest, test } from '../lib/check-test.ts';
+import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
@@ -32,22 +32,22 @@ const WAYS: {
   operationId: 'upsertOffer' | 'deleteOffer';
   title: string;
   unseen: string;
-  cancel: (flow: CheckContext, id: string, body: OfferWrite) => Promise<{ batchIds: string[] }>;
+  cancel: (ctx: CheckContext, id: string, body: OfferWrite) => Promise<{ batchIds: string[] }>;
   /** Cancelling by the flag is an update: one that changes nothing at all is offer-upsert's fault. */
-  control?: (flow: CheckContext, body: OfferWrite) => Promise<string | undefined>;
+  control?: (ctx: CheckContext, body: OfferWrite) => ReturnType<typeof updateControl>;
 }[] = [
   {
     operationId: 'upsertOffer',
     title: 'cancel: true in a write body cancels the offer',
     unseen: 'was written with cancel: true but does not read canceled: true',
-    cancel: (flow, id, body) => upsertOffer(flow, id, { ...body, cancel: true }),
+    cancel: (ctx, id, body) => upsertOffer(ctx, id, { ...body, cancel: true }),
     control: updateControl,
   },
   {
     operationId: 'deleteOffer',
     title: 'DELETE answers a batchId and cancels the offer',
     unseen: 'was deleted (DELETE cancels, spec 3 rule 4) but does not read canceled: true',
-    cancel: (flow, id) => deleteOffer(flow, id),
+    cancel: (ctx, id) => deleteOffer(ctx, id),
   },
 ];
 
@@ -56,36 +56,35 @@ for (const way of WAYS)
     ...checkTest(
       {
         check: 'offer-cancel',
-        clause: 'spec 3 rule 4',
         operation: operationById(way.operationId),
         title: way.title,
         writes: true,
       },
-      async (flow) => {
+      async (ctx) => {
         await checkProperty(
-          flow,
-          [offerWriteBodyArb(target().runId, { cancel: false })],
+          ctx,
+          [offerWriteBodyArb(ctx.runId, { cancel: false })],
           async (generated) => {
             // One booking of the test's own, so the two offers share it with nothing else the run writes.
-            const bookingId = freshId('booking', flow.runId);
+            const bookingId = freshId('booking', ctx.runId);
             const body = withBooking(generated, bookingId);
-            const { id, before } = await writeLiveOffer(flow, body);
+            const { id, before } = await writeLiveOffer(ctx, body);
             const world = new World();
             if (worldModelOn()) {
-              const neighbour = await writeLiveOffer(flow, withBooking(offerWriteBody(flow.runId), bookingId));
+              const neighbour = await writeLiveOffer(ctx, withBooking(offerWriteBody(ctx.runId), bookingId));
               world.add(neighbour.id, new OfferNeighbour(neighbour.id, bookingId));
             }
-            const ack = await way.cancel(flow, id, body);
+            const ack = await way.cancel(ctx, id, body);
             const control = way.control;
-            await awaitOffer(flow, id, {
+            await awaitOffer(ctx, id, {
               expectations: CANCELED,
               problem: way.unseen,
               before,
               batchIds: ack.batchIds,
-              control: control ? () => control(flow, body) : undefined,
+              control: control ? () => control(ctx, body) : undefined,
             });
-            flow.cleanup.offerCancelled(id);
-            await world.settle(flow, `${way.operationId === 'deleteOffer' ? 'DELETE' : 'cancel: true'} of offer ${id}`);
+            ctx.cleanup.offerCancelled(id);
+            await world.settle(ctx, `${way.operationId === 'deleteOffer' ? 'DELETE' : 'cancel: true'} of offer ${id}`);
           },
           { numRuns: runs(), waitsPerRun: 2, independentRuns: true },
         );

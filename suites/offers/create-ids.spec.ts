@@ -7,8 +7,7 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import { target } from '../lib/target.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { createOffer } from '../lib/offers/flow-steps.ts';
 import { writeControl } from '../lib/offers/controls.ts';
@@ -18,30 +17,29 @@ test(
   ...checkTest(
     {
       check: 'offer-create-ids',
-      clause: 'spec 4.1, spec 2.7',
       operation: operationById('createOffer'),
       title: 'two POST /offers create two offers under two ids, and the first keeps its content',
       writes: true,
     },
-    async (flow) => {
-      const runId = target().runId;
+    async (ctx) => {
+      const runId = ctx.runId;
       // Distinct references, so each offer's content is its own.
       const bodies = ['a', 'b'].map((k) => {
         const { settled: _s, ...body } = offerWriteBody(runId);
         return { ...body, offer: { ...body.offer, references: [freshId(`create-${k}`, runId)] } };
       });
-      const [a, b] = [await createOffer(flow, bodies[0]!), await createOffer(flow, bodies[1]!)];
+      const [a, b] = [await createOffer(ctx, bodies[0]!), await createOffer(ctx, bodies[1]!)];
       if (a.id === b.id)
-        flow.check.fail(`two POST /offers with different bodies both answered id ${a.id}: POST creates an offer`, {
+        ctx.check.fail(`two POST /offers with different bodies both answered id ${a.id}: POST creates an offer`, {
           exchanges: [a.exchange, b.exchange],
           pointer: '/id',
         });
       for (const [i, created] of [a, b].entries())
-        await awaitOffer(flow, created.id, {
+        await awaitOffer(ctx, created.id, {
           expectations: expectationsOf(bodies[i]!, { created: true }),
           problem: `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
           batchIds: created.batchIds,
-          control: () => writeControl(flow, bodies[i]!),
+          control: () => writeControl(ctx, bodies[i]!),
         });
     },
   ),

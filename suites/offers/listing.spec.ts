@@ -14,8 +14,8 @@ import { runNow } from '../lib/clock.ts';
 import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import { pollVisible } from '../lib/property.ts';
+import { checkTest, test } from '../lib/index.ts';
+import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { upsertOffer } from '../lib/offers/flow-steps.ts';
@@ -53,26 +53,25 @@ test(
   ...checkTest(
     {
       check: 'offer-listing',
-      clause: 'spec 4.1',
       operation: operationById('listOffers'),
       title: 'GET /offers with start and end lists the offers written in the window',
       writes: true,
     },
-    async (flow) => {
+    async (ctx) => {
       const t = target();
       const now = runNow();
       const nearNow = dateTimeArb({ min: now - HOUR, max: now + HOUR });
-      const bodies = fc.sample(offerWriteBodyArb(t.runId, { cancel: false, transportTimestamp: nearNow }), {
+      const bodies = fc.sample(offerWriteBodyArb(ctx.runId, { cancel: false, transportTimestamp: nearNow }), {
         seed: t.seed,
         numRuns: WRITTEN,
       });
       const wanted = new Map<string, string>();
       for (const body of bodies) {
-        const id = flow.cleanup.offer(freshId('offer'));
+        const id = ctx.cleanup.offer(freshId('offer'));
         const ref = `${id}-listing`;
         const written = { ...body, offer: { ...body.offer, references: [...(body.offer?.references ?? []), ref] } };
-        await upsertOffer(flow, id, written);
-        await awaitOffer(flow, id, {
+        await upsertOffer(ctx, id, written);
+        await awaitOffer(ctx, id, {
           expectations: expectationsOf(written, { created: true }),
           problem: 'was not created by a PUT to a new id',
           clause: 'spec 1',
@@ -83,26 +82,26 @@ test(
       // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.
       const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
       const r = await pollVisible(
-        () => flow.api.op(operationById('listOffers'), { query }),
+        () => ctx.api.op(operationById('listOffers'), { query }),
         (x) => found(x.response.body, wanted).size === wanted.size,
       );
-      flow.check.expectSuccess(r.value, 'GET /offers');
-      flow.check.expectSchema(r.value, 'offer-list');
+      ctx.check.expectSuccess(r.value, 'GET /offers');
+      ctx.check.expectSchema(r.value, 'offer-list');
       if (!r.ok) {
         const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
-        flow.check.fail(
+        ctx.check.fail(
           `GET /offers?start=${query.start}&end=${query.end} does not list ${missing.length} of the ${wanted.size} offers written in that window: ${missing.join(', ')}`,
           { exchanges: [r.value] },
         );
       }
       // The other way: now that every offer shows, windows far from both their timestamps must leave them out.
       for (const w of windowsOutside(now)) {
-        const x = await flow.api.op(operationById('listOffers'), { query: { start: w.start, end: w.end } });
-        flow.check.expectSuccess(x, 'GET /offers');
-        flow.check.expectSchema(x, 'offer-list');
+        const x = await ctx.api.op(operationById('listOffers'), { query: { start: w.start, end: w.end } });
+        ctx.check.expectSuccess(x, 'GET /offers');
+        ctx.check.expectSchema(x, 'offer-list');
         const wrong = [...found(x.response.body, wanted)];
         if (wrong.length > 0)
-          flow.check.fail(
+          ctx.check.fail(
             `GET /offers?start=${w.start}&end=${w.end} lists ${wrong.length} offer(s) whose transportTimestamp and time of writing both lie at least 6 hours ${w.where} that window (whichever of the two it filters on, spec 4.3): ${wrong.join(', ')}; an offer outside the window must not be listed (spec 4.1)`,
             { exchanges: [x] },
           );

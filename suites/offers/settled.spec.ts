@@ -8,8 +8,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
-import { checkTest, test } from '../lib/check-test.ts';
-import { target } from '../lib/target.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
 import { updateControl } from '../lib/offers/controls.ts';
 import { upsertOffer } from '../lib/offers/flow-steps.ts';
@@ -18,27 +17,26 @@ test(
   ...checkTest(
     {
       check: 'offer-settled',
-      clause: 'spec 2.2, spec 2.3',
       operation: operationById('upsertOffer'),
       title: 'settled: true, then false, in a PUT body changes the offer it reads back',
       writes: true,
     },
-    async (flow) => {
-      const { settled: _settled, ...base } = offerWriteBody(target().runId);
-      const live = await writeLiveOffer(flow, base);
+    async (ctx) => {
+      const { settled: _settled, ...base } = offerWriteBody(ctx.runId);
+      const live = await writeLiveOffer(ctx, base);
       const id = live.id;
       let before = live.before;
       const start = before.settled === true;
       // From whatever a new offer shows (its default is not shown) to the other value and back.
       for (const settled of [!start, start]) {
-        const put = await upsertOffer(flow, id, { ...base, settled });
-        before = await awaitOffer(flow, id, {
+        const put = await upsertOffer(ctx, id, { ...base, settled });
+        before = await awaitOffer(ctx, id, {
           expectations: [{ pointer: '/settled', value: settled, compare: 'exact' }],
           problem: `was written with settled: ${settled} (the PUT answered ${put.exchange.response.status}) but does not read it`,
           before,
           batchIds: put.batchIds,
           // An update that changes nothing at all is offer-upsert's fault: a plain update on a fresh offer tells.
-          control: () => updateControl(flow, base),
+          control: () => updateControl(ctx, base),
         });
       }
     },

@@ -9,9 +9,8 @@
 import { offerEdgeBodies, type EdgeBody } from '../generators/offer-edge-bodies.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/target.ts';
 import { operationById } from '../../specs/contract.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { createOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
@@ -26,42 +25,39 @@ export function withoutSettled(body: OfferWrite): OfferWrite {
   return rest;
 }
 
-const CLAUSE = 'spec 1, spec 2.3, spec 4.1';
-
 test(
   ...checkTest(
     {
       check: 'offer-upsert',
-      clause: CLAUSE,
       operation: operationById('upsertOffer'),
       title: 'POST creates, PUT creates a new id and updates an existing one',
       writes: true,
     },
-    async (flow) => {
+    async (ctx) => {
       // The flags stay out: cancelling is offer-cancel's concern (and what an update does to a cancelled offer is not
       // shown), settled offer-settled's: one wrong flag fails its own check, not this one too.
-      const body = offerWriteBodyArb(target().runId, { cancel: false }).map(withoutSettled);
+      const body = offerWriteBodyArb(ctx.runId, { cancel: false }).map(withoutSettled);
       // The update writes at least one documented field, or there is nothing to see it change.
       const change = body.filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
       await checkProperty(
-        flow,
+        ctx,
         [body, change],
         async (first, second) => {
-          const created = await createOffer(flow, first);
-          await awaitOffer(flow, created.id, {
+          const created = await createOffer(ctx, first);
+          await awaitOffer(ctx, created.id, {
             expectations: expectationsOf(first, { created: true }),
             problem: 'did not read back what POST /offers wrote',
             batchIds: created.batchIds,
           });
-          const id = flow.cleanup.offer(freshId('offer'));
-          const put = await upsertOffer(flow, id, first);
-          const before = await awaitOffer(flow, id, {
+          const id = ctx.cleanup.offer(freshId('offer'));
+          const put = await upsertOffer(ctx, id, first);
+          const before = await awaitOffer(ctx, id, {
             expectations: expectationsOf(first, { created: true }),
             problem: 'was not created by a PUT to a new id',
             batchIds: put.batchIds,
           });
-          const update = await upsertOffer(flow, id, second);
-          await awaitOffer(flow, id, {
+          const update = await upsertOffer(ctx, id, second);
+          await awaitOffer(ctx, id, {
             expectations: expectationsOf(second, { created: false }),
             problem: 'was not updated by a PUT to its id',
             before,
@@ -78,18 +74,17 @@ test(
   ...checkTest(
     {
       check: 'offer-upsert',
-      clause: CLAUSE,
       operation: operationById('upsertOffer'),
       title: 'a body with every documented field reads back field by field, on every run',
       writes: true,
     },
-    async (flow) => {
+    async (ctx) => {
       // Generated bodies leave fields out at random; this one writes all of them, so a field that never reads back
       // as written is found on every seed.
-      const body = withoutSettled(offerWriteBody(target().runId));
-      const id = flow.cleanup.offer(freshId('offer'));
-      const put = await upsertOffer(flow, id, body);
-      await awaitOffer(flow, id, {
+      const body = withoutSettled(offerWriteBody(ctx.runId));
+      const id = ctx.cleanup.offer(freshId('offer'));
+      const put = await upsertOffer(ctx, id, body);
+      await awaitOffer(ctx, id, {
         expectations: expectationsOf(body, { created: true }),
         problem: 'did not read back a complete body',
         batchIds: put.batchIds,
@@ -102,32 +97,31 @@ test(
   ...checkTest(
     {
       check: 'offer-upsert',
-      clause: CLAUSE,
       operation: operationById('upsertOffer'),
       title: 'the edges the shapes allow read back as written, on every run',
       writes: true,
     },
-    async (flow) => {
-      const complete = withoutSettled(offerWriteBody(target().runId));
+    async (ctx) => {
+      const complete = withoutSettled(offerWriteBody(ctx.runId));
       const writeEdge = async ({ edge, offer, offset }: EdgeBody): Promise<void> => {
         const body: OfferWrite = { ...complete, offer: { ...complete.offer, ...offer } };
-        const id = flow.cleanup.offer(freshId('offer'));
-        const x = await flow.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
+        const id = ctx.cleanup.offer(freshId('offer'));
+        const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
         // Spec 2 says timestamps are in UTC: a server may refuse one written at another offset. Taken, it is kept.
         if (offset && x.response.status >= 400 && x.response.status < 500) {
-          flow.testInfo.annotations.push({ type: 'note', description: `${edge}: refused with ${x.response.status}` });
+          ctx.testInfo.annotations.push({ type: 'note', description: `${edge}: refused with ${x.response.status}` });
           return;
         }
-        flow.check.expectSuccess(x, `PUT /offers/${id}`);
-        flow.check.expectSchema(x, 'batch-ack', 'spec 2.7');
+        ctx.check.expectSuccess(x, `PUT /offers/${id}`);
+        ctx.check.expectSchema(x, 'batch-ack', 'spec 2.7');
         const batchId = (x.response.body as { batchId: string }).batchId;
-        await awaitOffer(flow, id, {
+        await awaitOffer(ctx, id, {
           expectations: expectationsOf(body, { created: true }),
           problem: `did not read back a body with ${edge}`,
           batchIds: [batchId],
         });
       };
-      await mapBoundedInOrder(offerEdgeBodies(target().runId), writeEdge);
+      await mapBoundedInOrder(offerEdgeBodies(ctx.runId), writeEdge);
     },
   ),
 );

@@ -6,7 +6,7 @@
  * still counts as "fired" here.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/check-test.ts';
+import { checkTest, test, skip } from '../lib/index.ts';
 import {
   allocatedBooking,
   deadlineMs,
@@ -23,23 +23,22 @@ test(
   ...checkTest(
     {
       check: 'webhook-booking-allocated',
-      clause: 'spec 6 rule 1',
       operation: upsertBooking,
       title: 'allocating a booking to a carrier fires BOOKING',
       writes: true,
     },
     (ctx) =>
-      withReceiver(ctx, async (w) => {
-        const id = w.newId('booking');
-        const x = await putBooking(w, id, allocatedBooking(w));
-        const d = await nextDeliveryAbout(w, id, 0);
+      withReceiver(ctx, async (ctx) => {
+        const id = ctx.newId('booking');
+        const x = await putBooking(ctx, id, allocatedBooking(ctx));
+        const d = await nextDeliveryAbout(ctx, id, 0);
         if (!d)
-          return w.check.fail(
+          return ctx.check.fail(
             `no webhook about booking ${id} arrived within ${deadlineMs()} ms of allocating it to a carrier; BOOKING fires on allocation (spec 6 rule 1)`,
             { exchanges: [x] },
           );
         if (!typeIsOrUnjudged(d, 'BOOKING'))
-          w.check.fail(`allocating booking ${id} fired a ${d.type} webhook, not BOOKING (spec 6 rule 1)`, {
+          ctx.check.fail(`allocating booking ${id} fired a ${d.type} webhook, not BOOKING (spec 6 rule 1)`, {
             exchanges: [x],
           });
       }),
@@ -50,28 +49,27 @@ test(
   ...checkTest(
     {
       check: 'webhook-booking-updated',
-      clause: 'spec 6 rule 2',
       operation: upsertBooking,
       title: 'an update while allocated fires BOOKING',
       writes: true,
     },
     (ctx) =>
-      withReceiver(ctx, async (w) => {
-        const id = w.newId('booking');
-        const first = allocatedBooking(w);
-        await putBooking(w, id, first);
+      withReceiver(ctx, async (ctx) => {
+        const id = ctx.newId('booking');
+        const first = allocatedBooking(ctx);
+        await putBooking(ctx, id, first);
         // Let the allocation's own webhook (rule 1) arrive first, so it is not mistaken for the update's.
-        await nextDeliveryAbout(w, id, 0);
-        const before = deliveriesAbout(w, id).length;
-        const x = await putBooking(w, id, { ...first, reference: w.newId('ref-updated') });
-        const d = await nextDeliveryAbout(w, id, before);
+        await nextDeliveryAbout(ctx, id, 0);
+        const before = deliveriesAbout(ctx, id).length;
+        const x = await putBooking(ctx, id, { ...first, reference: ctx.newId('ref-updated') });
+        const d = await nextDeliveryAbout(ctx, id, before);
         if (!d)
-          return w.check.fail(
+          return ctx.check.fail(
             `no webhook about booking ${id} arrived within ${deadlineMs()} ms of updating it while allocated; BOOKING fires on any update while the carrier is allocated (spec 6 rule 2)`,
             { exchanges: [x] },
           );
         if (!typeIsOrUnjudged(d, 'BOOKING'))
-          w.check.fail(`updating allocated booking ${id} fired a ${d.type} webhook, not BOOKING (spec 6 rule 2)`, {
+          ctx.check.fail(`updating allocated booking ${id} fired a ${d.type} webhook, not BOOKING (spec 6 rule 2)`, {
             exchanges: [x],
           });
       }),
@@ -82,31 +80,30 @@ test(
   ...checkTest(
     {
       check: 'webhook-booking-payload',
-      clause: 'spec 6',
       operation: upsertBooking,
       title: 'the BOOKING payload is the full Booking entity',
       writes: true,
     },
     (ctx) =>
-      withReceiver(ctx, async (w) => {
-        const id = w.newId('booking');
-        const written = allocatedBooking(w, { notes: 'full-entity probe', onTime: true });
-        await putBooking(w, id, written);
-        const d = await w.receiver.waitFor((x) => x.type === 'BOOKING' && x.text.includes(id), deadlineMs());
+      withReceiver(ctx, async (ctx) => {
+        const id = ctx.newId('booking');
+        const written = allocatedBooking(ctx, { notes: 'full-entity probe', onTime: true });
+        await putBooking(ctx, id, written);
+        const d = await ctx.receiver.waitFor((x) => x.type === 'BOOKING' && x.text.includes(id), deadlineMs());
         if (!d)
-          w.testInfo.skip(
-            true,
+          skip.nothingToJudge(
+            ctx,
             `no BOOKING delivery with a valid envelope about booking ${id} to judge (webhook-booking-allocated and webhook-envelope judge why)`,
           );
-        const read = await w.api.op(operationById('getBooking'), { params: { bookingId: id } });
-        w.check.expectSuccess(read, `GET /bookings/${id}`);
+        const read = await ctx.api.op(operationById('getBooking'), { params: { bookingId: id } });
+        ctx.check.expectSuccess(read, `GET /bookings/${id}`);
         const entity = read.response.body as Record<string, unknown>;
         const payload = (d?.payload ?? {}) as Record<string, unknown>;
         // Spec 2.7 shows no booking fields, so "full" is judged against what the deployment itself serves and what the client wrote.
         const missing = Object.keys(entity).filter((k) => !(k in payload));
         const changed = Object.keys(written).filter((k) => JSON.stringify(payload[k]) !== JSON.stringify(written[k]));
         if (missing.length || changed.length) {
-          w.check.fail(
+          ctx.check.fail(
             `the BOOKING payload is not the full Booking entity (spec 6): ${missing.length ? `fields GET /bookings/{bookingId} serves are missing: ${missing.join(', ')}` : ''}${missing.length && changed.length ? '; ' : ''}${changed.length ? `written fields differ or are missing: ${changed.join(', ')}` : ''}\n    payload: ${d?.text.slice(0, 800)}`,
             { exchanges: [read], pointer: '/payload' },
           );

@@ -10,11 +10,11 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { startReceiver, type Delivery, type Receiver } from '../../webhooks/receiver.ts';
-import type { CheckContext } from '../lib/check-test.ts';
 import type { Exchange } from '../lib/exchange.ts';
-import { redactText, secretsWithDerived } from '../lib/redact.ts';
+import { redactText, secretsWithDerived } from '../lib/worker/redact.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { target } from '../lib/target.ts';
+import { type CheckContext, skip } from '../lib/index.ts';
 
 export const ADMIN_PATH = '/__flis/webhooks';
 export const NO_SUBSCRIPTION =
@@ -49,15 +49,14 @@ async function admin(method: 'PUT' | 'DELETE', url: string): Promise<number> {
 }
 
 /** Runs a webhook check with a subscribed receiver; skips it where no subscription is possible. */
-export async function withReceiver(ctx: CheckContext, body: (w: WebhookContext) => Promise<void>): Promise<void> {
+export async function withReceiver(ctx: CheckContext, body: (ctx: WebhookContext) => Promise<void>): Promise<void> {
   const receiver = await startReceiver();
   const w: WebhookContext = { ...ctx, receiver, bookings: [], newId: (kind) => freshId(kind) };
   try {
     const status = await admin('PUT', receiver.url);
     if (status < 200 || status > 299) {
       // Not a narrowing of this run: spec 6 shows no subscription method, so no run could exercise these checks.
-      ctx.testInfo.annotations.push({ type: 'not-shown', description: NO_SUBSCRIPTION });
-      ctx.testInfo.skip(true, NO_SUBSCRIPTION);
+      skip.notShown(ctx, NO_SUBSCRIPTION);
     }
     await body(w);
   } finally {
@@ -77,29 +76,29 @@ export function deadlineMs(): number {
   return target().visibilityTimeoutMs;
 }
 
-export async function putBooking(w: WebhookContext, id: string, body: Record<string, unknown>): Promise<Exchange> {
-  if (!w.bookings.includes(id)) w.bookings.push(id);
-  const x = await w.api.op(operationById('upsertBooking'), { params: { bookingId: id }, json: body });
-  w.check.expectSuccess(x, `PUT /bookings/${id}`);
+export async function putBooking(ctx: WebhookContext, id: string, body: Record<string, unknown>): Promise<Exchange> {
+  if (!ctx.bookings.includes(id)) ctx.bookings.push(id);
+  const x = await ctx.api.op(operationById('upsertBooking'), { params: { bookingId: id }, json: body });
+  ctx.check.expectSuccess(x, `PUT /bookings/${id}`);
   return x;
 }
 
 export async function putBookingEvent(
-  w: WebhookContext,
+  ctx: WebhookContext,
   bookingId: string,
   eventId: string,
   body: Record<string, unknown>,
 ): Promise<Exchange> {
-  const x = await w.api.op(operationById('upsertBookingEvent'), { params: { bookingId, eventId }, json: body });
-  w.check.expectSuccess(x, `PUT /bookings/${bookingId}/events/${eventId}`);
+  const x = await ctx.api.op(operationById('upsertBookingEvent'), { params: { bookingId, eventId }, json: body });
+  ctx.check.expectSuccess(x, `PUT /bookings/${bookingId}/events/${eventId}`);
   return x;
 }
 
 /** A booking allocated to a carrier: the carrier named by `carrierId` (the field name the mock and the Offer use; spec 2.7 shows no booking fields). */
-export function allocatedBooking(w: WebhookContext, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function allocatedBooking(ctx: WebhookContext, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    carrierId: w.newId('carrier'),
-    reference: w.newId('ref'),
+    carrierId: ctx.newId('carrier'),
+    reference: ctx.newId('ref'),
     status: 'ALLOCATED',
     pickup: { locationName: 'Trafford Park', plannedAt: '2026-01-05T08:00:00Z' },
     ...extra,
@@ -107,14 +106,18 @@ export function allocatedBooking(w: WebhookContext, extra: Record<string, unknow
 }
 
 /** The deliveries about `id` so far, by arrival. */
-export function deliveriesAbout(w: WebhookContext, id: string): Delivery[] {
-  return w.receiver.deliveries.filter(concerns(id));
+export function deliveriesAbout(ctx: WebhookContext, id: string): Delivery[] {
+  return ctx.receiver.deliveries.filter(concerns(id));
 }
 
 /** Waits until more than `already` deliveries about `id` have arrived; answers the newest, or undefined at the deadline. */
-export async function nextDeliveryAbout(w: WebhookContext, id: string, already: number): Promise<Delivery | undefined> {
+export async function nextDeliveryAbout(
+  ctx: WebhookContext,
+  id: string,
+  already: number,
+): Promise<Delivery | undefined> {
   const about = concerns(id);
-  return w.receiver.waitFor((d) => about(d) && deliveriesAbout(w, id).length > already, deadlineMs());
+  return ctx.receiver.waitFor((d) => about(d) && deliveriesAbout(ctx, id).length > already, deadlineMs());
 }
 
 /** A delivery's envelope is webhook-envelope's to judge; a trigger check only needs the type when the envelope names one. */

@@ -64,9 +64,9 @@ export interface FlisResult {
 export interface RunFlisOptions {
   cwd?: string;
   env?: Record<string, string>;
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Without root's capabilities (setpriv), so that modes bind; see UNPRIVILEGED_SKIP. */
-  unprivileged?: boolean;
+  unprivileged?: boolean | undefined;
 }
 
 /**
@@ -197,7 +197,7 @@ export function hasStackTrace(text: string): boolean {
 
 export function assertOneLineError(
   r: FlisResult,
-  expect: { code?: number; stderr?: RegExp; what?: string } = {},
+  expect: { code?: number | undefined; stderr?: RegExp | undefined; what?: string } = {},
 ): void {
   const what = expect.what ?? 'flis';
   const shown = `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
@@ -243,14 +243,14 @@ export async function checkBadInput(row: BadInputRow): Promise<FlisResult> {
     const r = await runFlis(args, {
       cwd: row.cwd?.(sb) ?? sb.dir,
       env,
-      ...(row.timeoutMs ? { timeoutMs: row.timeoutMs } : {}),
-      ...(row.unprivileged ? { unprivileged: true } : {}),
+      timeoutMs: row.timeoutMs || undefined,
+      unprivileged: row.unprivileged,
     });
     const what = `flis ${args.join(' ')} (${row.name})`;
     assertOneLineError(r, {
       what,
-      ...(row.code !== undefined ? { code: row.code } : {}),
-      ...(row.stderr ? { stderr: row.stderr } : {}),
+      code: row.code,
+      stderr: row.stderr,
     });
     const changed = diffSnapshots(before, snapshotDir(sb.dir));
     assert.deepEqual(changed, [], `${what}: the user's files changed:\n${changed.join('\n')}`);

@@ -1,16 +1,20 @@
 /**
- * docs/architecture.md's environment contract is the code's: the FLIS_ variables the suites and playwright.config.ts
- * read are exactly those of its table, and the files of suites/ that read the environment themselves, rather than
- * through suites/lib/target.ts, are exactly those it names.
+ * docs/architecture.md's environment contract is the code's: its table lists exactly the variables of
+ * suites/lib/suite-env.ts with their defaults, the suites and playwright.config.ts read those names and no other, the
+ * files of suites/ that read the environment themselves, rather than through suites/lib/target.ts, are exactly those
+ * it names, and the variables the runner passes on from its own environment are the ones it lists.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { PLATFORM_ENV_NAMES } from '../../runner/run-suites.ts';
+import { FROM_USER_ENV, SUITE_ENV_DEFAULTS, SUITE_ENV_NAMES } from '../../suites/lib/suite-env.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
 const section = DOC.slice(DOC.indexOf('## Environment contract'), DOC.indexOf('## How a check reports'));
+const MODULE = join(ROOT, 'suites', 'lib', 'suite-env.ts');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -19,18 +23,44 @@ function files(dir: string): string[] {
   });
 }
 
-const sources = [...files(join(ROOT, 'suites')), join(ROOT, 'playwright.config.ts')];
+/** variable → its default cell, from the rows of the table. */
+const table = new Map(
+  section
+    .split('\n')
+    .filter((l) => l.startsWith('| `FLIS_'))
+    .map((l) => l.split('|').map((c) => c.trim()))
+    .map(([, name = '', dflt = '']) => [name.replaceAll('`', ''), dflt] as const),
+);
 
-test('the table lists every FLIS_ variable the suites and playwright.config.ts read, and no other', () => {
-  const read = new Set(sources.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/FLIS_[A-Z_]+/g)].map((m) => m[0])));
-  const rows = section.split('\n').filter((l) => l.startsWith('| `FLIS_'));
-  const listed = new Set(rows.flatMap((l) => [...(l.split('|')[1] ?? '').matchAll(/FLIS_[A-Z_]+/g)].map((m) => m[0])));
+test('the table lists exactly the variables of suites/lib/suite-env.ts', () => {
+  const names = new Set<string>(SUITE_ENV_NAMES);
   assert.deepEqual(
-    [...read].filter((v) => !listed.has(v)).map((v) => `docs/architecture.md: add a row for ${v}`),
+    [
+      ...SUITE_ENV_NAMES.filter((v) => !table.has(v)).map((v) => `docs/architecture.md: add a row for ${v}`),
+      ...[...table.keys()].filter((v) => !names.has(v)).map((v) => `docs/architecture.md: ${v} is no suite variable`),
+    ],
     [],
   );
+});
+
+test("each row's default is the module's, and a variable without one shows —", () => {
+  const wrong = SUITE_ENV_NAMES.flatMap((v) => {
+    const want = String(SUITE_ENV_DEFAULTS[v] ?? '—');
+    const cell = table.get(v);
+    return cell === undefined || cell === want ? [] : [`docs/architecture.md: ${v}'s default is ${want}, not ${cell}`];
+  });
+  assert.deepEqual(wrong, []);
+});
+
+test('the suites and playwright.config.ts read the variables of suites/lib/suite-env.ts and no other', () => {
+  const sources = [...files(join(ROOT, 'suites')), join(ROOT, 'playwright.config.ts')].filter((f) => f !== MODULE);
+  const read = new Set(sources.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/FLIS_[A-Z_]+/g)].map((m) => m[0])));
+  const names = new Set<string>(SUITE_ENV_NAMES);
   assert.deepEqual(
-    [...listed].filter((v) => !read.has(v)).map((v) => `docs/architecture.md: ${v} is read by no suite`),
+    [
+      ...[...read].filter((v) => !names.has(v)).map((v) => `suites/lib/suite-env.ts: add ${v}, which a suite reads`),
+      ...SUITE_ENV_NAMES.filter((v) => !read.has(v)).map((v) => `suites/lib/suite-env.ts: ${v} is read by no suite`),
+    ],
     [],
   );
 });
@@ -41,6 +71,31 @@ test('the files of suites/ that read the environment themselves are the ones the
     .map((f) => relative(join(ROOT, 'suites', 'lib'), f))
     .filter((f) => f !== 'target.ts')
     .sort();
-  const named = [...section.matchAll(/`([a-z-]+\.ts)` \(`FLIS_/g)].map((m) => m[1]!).sort();
+  const named = [...section.matchAll(/`([a-z-]+\.ts)`\s\(`FLIS_/g)].map((m) => m[1]!).sort();
   assert.deepEqual(readers, named, 'docs/architecture.md: the files that read process.env besides target.ts');
+});
+
+test("the page names every variable the runner passes on from its own environment, and says they're passed on", () => {
+  const paragraph = section.slice(
+    section.indexOf('`suites/lib/suite-env.ts` names'),
+    section.indexOf('\n\n| variable'),
+  );
+  const named = new Set([...paragraph.matchAll(/`([A-Za-z0-9_]+)`/g)].map((m) => m[1]!));
+  assert.deepEqual(
+    [...PLATFORM_ENV_NAMES, ...FROM_USER_ENV].filter((v) => !named.has(v)),
+    [],
+    'docs/architecture.md: the environment contract lists what the runner passes on from its own environment',
+  );
+  const platform = new Set<string>(PLATFORM_ENV_NAMES);
+  const listed = paragraph.slice(
+    paragraph.indexOf('(`PLATFORM_ENV_NAMES`)'),
+    paragraph.indexOf('It sets `FORCE_COLOR`'),
+  );
+  assert.deepEqual(
+    [...listed.matchAll(/`([A-Za-z0-9_]+)`/g)]
+      .map((m) => m[1]!)
+      .filter((v) => v !== 'PLATFORM_ENV_NAMES' && !platform.has(v)),
+    [],
+    'docs/architecture.md lists a platform variable runner/run-suites.ts does not pass',
+  );
 });

@@ -26,7 +26,7 @@ describe('routes', () => {
         op.method === 'PUT' || op.method === 'POST' ? (/bulk|bulkStatusUpdate$/.test(op.path) ? [] : {}) : undefined;
       const a = await call(mock, op.method, fill(op.path), {
         token: 'tok-routes',
-        ...(json !== undefined ? { json } : {}),
+        json,
       });
       assert.notEqual(a.body?.code, 'ROUTE_NOT_FOUND', `${op.method} ${op.path}`);
       assert.match(a.contentType, /^application\/json/, `${op.method} ${op.path}`);

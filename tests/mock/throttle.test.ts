@@ -1,5 +1,5 @@
 /**
- * The throttled variant (mock/throttle.ts): a token bucket that answers 429 with Retry-After once it is empty,
+ * The throttled variant (mock/throttle.ts): a quota that answers 429 with Retry-After once it is spent,
  * and, behind the flis gateway, a burst larger than the bucket still gets every answer (the 429s are waited out
  * and counted, never passed on). The bucket runs on the test's clock, so what is throttled does not depend on load.
  */
@@ -14,14 +14,25 @@ import { startGateway } from '../../runner/gateway.ts';
 
 const TOKEN = 'throttle-test-token-7c1';
 
-test('the bucket lets a burst through, then asks to wait whole seconds, and refills with time', () => {
-  const bucket = new TokenBucket({ perSecond: 2, burst: 3 }, 0);
+test('the bucket lets a burst through, then asks to wait whole seconds until the quota comes back whole', () => {
+  const bucket = new TokenBucket({ perSecond: 2, burst: 3 });
   assert.deepEqual([bucket.take(0), bucket.take(0), bucket.take(0)], [0, 0, 0]);
-  assert.equal(bucket.take(0), 1, 'empty: the next token is half a second away, said as 1 s');
-  assert.equal(bucket.take(500), 0, 'one token came back');
-  assert.equal(bucket.throttled, 1);
-  const slow = new TokenBucket({ perSecond: 0.25, burst: 1 }, 0);
+  assert.equal(bucket.take(0), 2, 'spent: 3 tokens at 2 a second come back 1.5 s later, said as 2 s');
+  assert.equal(bucket.take(500), 1, 'still spent half a second later: nothing trickles back');
+  assert.deepEqual([bucket.take(1500), bucket.take(1500), bucket.take(1500)], [0, 0, 0], 'the quota came back whole');
+  assert.equal(bucket.throttled, 2);
+  const slow = new TokenBucket({ perSecond: 0.25, burst: 1 });
   assert.deepEqual([slow.take(0), slow.take(0)], [0, 4], 'a token every 4 s');
+});
+
+test('a slow sender is refused the same request a fast one is: what is throttled depends on the requests alone', () => {
+  const statuses = (gapMs: number) => {
+    const bucket = new TokenBucket({ perSecond: 20, burst: 4 });
+    return Array.from({ length: 6 }, (_, i) => (bucket.take(i * gapMs) === 0 ? 200 : 429));
+  };
+  const fast = statuses(0);
+  assert.deepEqual(fast, [200, 200, 200, 200, 429, 429], 'six at once against a quota of 4');
+  assert.deepEqual(statuses(40), fast, 'one every 40 ms (a busy machine sending the same burst)');
 });
 
 /**

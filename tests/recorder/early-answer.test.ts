@@ -10,30 +10,12 @@ import { describe, it } from 'node:test';
 import { request } from 'undici';
 import { readCassette } from '../../recorder/cassette-reader.ts';
 import { startRecorder } from '../../recorder/proxy.ts';
-import { agent, call, tempDir, TOKEN } from './helpers.ts';
+import { agent, answerOversizeEarly, call, tempDir, TOKEN } from './helpers.ts';
 
-const LIMIT = 1024 * 1024;
-
-/** Answers a body declared over LIMIT at once with 413 and closes without reading it (unread bytes: a TCP reset). */
+/** Answers a body declared over 1 MB at once with 413 and closes without reading it (unread bytes: a TCP reset). */
 async function startEarlyAnswerer(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    if (Number(req.headers['content-length'] ?? 0) > LIMIT) {
-      const body = JSON.stringify({
-        statusCode: 413,
-        error: 'Payload Too Large',
-        message: 'Request body is too large',
-      });
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'content-length': body.length });
-      res.end(body, () => req.socket.destroy());
-      return;
-    }
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
-  });
+  const server: Server = createServer(answerOversizeEarly);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));

@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
+import type { Exchange } from '../../recorder/cassette-format.ts';
 
 export const TOKEN = 'tok-Q8vX2mZr7LpK4nW9sB3yH6dF1cJ5gT0e';
 
@@ -130,4 +131,53 @@ export async function call(
   });
   const text = await r.body.text();
   return { status: r.statusCode, headers: r.headers, text, json: () => JSON.parse(text) };
+}
+
+/** A cassette header for tests that write cassettes by hand. */
+export const testCassetteHeader = {
+  format: 1,
+  kind: 'flis-cassette',
+  recordedAt: '2026-11-26T00:00:00.000Z',
+  deployment: null,
+  upstream: 'http://127.0.0.1:9/apis/v0',
+  specVersion: '1.0.0',
+  tool: { name: 'flis-conformance', version: '0.0.0' },
+} as const;
+
+/** One `GET` (of `/offers` by default) answered 200 with `items` as its JSON body. */
+export function listExchange(items: unknown[], path = '/offers'): Omit<Exchange, 'seq'> {
+  const text = JSON.stringify(items);
+  return {
+    startedAt: '2026-11-26T00:00:00.000Z',
+    operationId: 'listOffers',
+    request: { method: 'GET', path, query: {}, headers: { authorization: 'Bearer [REDACTED]' }, body: null },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: { encoding: 'json', value: items, size: Buffer.byteLength(text), truncated: false },
+      timing: { durationMs: 1, firstByteMs: 1 },
+    },
+    violations: [],
+  };
+}
+
+/** Bodies over this are answered 413 before they are read (answerOversizeEarly). */
+export const EARLY_ANSWER_LIMIT = 1024 * 1024;
+
+/**
+ * A handler that answers a body declared over EARLY_ANSWER_LIMIT at once with 413, as Fastify does, and closes
+ * without reading it (the unread bytes make a TCP reset); a smaller body is read and answered 200.
+ */
+export function answerOversizeEarly(req: IncomingMessage, res: ServerResponse): void {
+  if (Number(req.headers['content-length'] ?? 0) > EARLY_ANSWER_LIMIT) {
+    const body = JSON.stringify({ statusCode: 413, error: 'Payload Too Large', message: 'Request body is too large' });
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'content-length': body.length });
+    res.end(body, () => req.socket.destroy());
+    return;
+  }
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
 }

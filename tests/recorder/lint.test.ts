@@ -10,39 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type { CommandIo } from '../../cli/command.ts';
 import { cassetteCommand } from '../../cli/commands/cassette.ts';
-import type { Exchange } from '../../recorder/cassette-format.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { MAX_SCHEMA_VIOLATIONS } from '../../recorder/contract-check.ts';
 import { validate } from '../../schemas/registry.ts';
-import { tempDir } from './helpers.ts';
+import { listExchange, tempDir, testCassetteHeader } from './helpers.ts';
 
 const FLIS = fileURLToPath(new URL('../../bin/flis.js', import.meta.url));
 
 /** A cassette with one `GET /offers` answered by `items`. */
 function listCassette(file: string, items: unknown[]): void {
-  const text = JSON.stringify(items);
-  const exchange: Omit<Exchange, 'seq'> = {
-    startedAt: '2026-11-26T00:00:00.000Z',
-    operationId: 'listOffers',
-    request: { method: 'GET', path: '/offers', query: {}, headers: { authorization: 'Bearer [REDACTED]' }, body: null },
-    response: {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: { encoding: 'json', value: items, size: Buffer.byteLength(text), truncated: false },
-      timing: { durationMs: 1, firstByteMs: 1 },
-    },
-    violations: [],
-  };
-  const header = {
-    format: 1,
-    kind: 'flis-cassette',
-    recordedAt: '2026-11-26T00:00:00.000Z',
-    deployment: null,
-    upstream: 'http://127.0.0.1:9/apis/v0',
-    specVersion: '1.0.0',
-    tool: { name: 'flis-conformance', version: '0.0.0' },
-  } as const;
-  writeCassette(file, header, [exchange], []);
+  writeCassette(file, testCassetteHeader, [listExchange(items)], []);
 }
 
 function testIo(): CommandIo & { lines: string[] } {

@@ -35,14 +35,7 @@ const steps: Step[] = [
 
 async function play(baseUrl: string): Promise<Answer[]> {
   const out: Answer[] = [];
-  for (const s of steps)
-    out.push(
-      await call(baseUrl, s.path, {
-        ...(s.method ? { method: s.method } : {}),
-        ...(s.body ? { body: s.body } : {}),
-        ...(s.token !== undefined ? { token: s.token } : {}),
-      }),
-    );
+  for (const s of steps) out.push(await call(baseUrl, s.path, s));
   return out;
 }
 

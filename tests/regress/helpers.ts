@@ -31,7 +31,7 @@ export async function regress(
     err: (l) => err.push(l),
     env: o.env ?? {},
     stopped: o.stopped ?? new Promise(() => {}),
-    ...(o.stopped ? { signal: o.stopped.then(() => 'SIGINT' as const) } : {}),
+    signal: o.stopped?.then(() => 'SIGINT' as const),
   };
   const code = await regressCommand.run([...args, '--report-dir', reportDir], io);
   const report = JSON.parse(readFileSync(join(reportDir, 'regress.json'), 'utf8')) as RegressReport;

@@ -285,7 +285,7 @@ test('a refused connection is a synthetic "unreachable" answer, not a hang', asy
   assert.match(((await res.json()) as { reason: string }).reason, /connection refused/);
 });
 
-test('a connection reset before any answer is sent once more for GET, PUT and DELETE, never for POST', async () => {
+test('a connection reset before any answer is sent again for GET, PUT and DELETE; a POST is not, and is inconclusive', async () => {
   // Each path's first request has its connection closed without an answer, as a kept-alive connection closed as idle
   // just when it is reused; the next one is answered.
   const seen = new Map<string, number>();
@@ -303,10 +303,37 @@ test('a connection reset before any answer is sent once more for GET, PUT and DE
   }
   assert.equal(gw.stats().retries, 3);
   const post = await fetch(`${gw.baseUrl}/offers`, { method: 'POST', body: '{}' });
-  assert.equal(post.status, 502, 'a POST is never sent twice: the deployment may have acted on it');
+  assert.equal(post.status, 504, 'a POST is never sent twice (the deployment may have acted on it), nor failed');
   assert.equal(post.headers.get(GATEWAY_HEADER), gw.nonce);
-  assert.match(((await post.json()) as { reason: string }).reason, /POST \/apis\/v0\/offers: connection reset/);
+  assert.deepEqual(await post.json(), {
+    flisGateway: 'inconclusive',
+    reason:
+      'the connection to the deployment was closed before the whole answer to POST /apis/v0/offers, and a POST is not sent again (the deployment may have acted on it)',
+  });
   assert.equal(seen.get('POST /apis/v0/offers'), 1);
+  assert.equal(gw.stats().closedBeforeAnswer, 1);
+});
+
+test('a request reset on every send is inconclusive after three more sends: the idle connections of a pool go stale together', async () => {
+  const seen = new Map<string, number>();
+  const up = await upstream((req, res) => {
+    const key = `${req.method} ${req.url}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    if (req.url?.includes('always') || (seen.get(key) ?? 0) <= 3) return req.socket.destroy();
+    json(res, 200, { ok: true });
+  });
+  const { gw } = await gatewayTo(up.baseUrl);
+  const third = await fetch(`${gw.baseUrl}/offers/reset-thrice`, { method: 'DELETE' });
+  assert.equal(third.status, 200, 'answered on the fourth send');
+  const always = await fetch(`${gw.baseUrl}/offers/always`);
+  assert.equal(always.status, 504, 'never answered: inconclusive, not a failure');
+  assert.equal(always.headers.get(GATEWAY_HEADER), gw.nonce);
+  assert.match(
+    ((await always.json()) as { reason: string }).reason,
+    /closed before the whole answer to GET \/apis\/v0\/offers\/always, on each of 4 sends/,
+  );
+  assert.equal(seen.get('GET /apis/v0/offers/always'), 4);
+  assert.equal(gw.stats().closedBeforeAnswer, 1);
 });
 
 test('no more than --max-in-flight requests reach the deployment at once, from any number of callers', async () => {

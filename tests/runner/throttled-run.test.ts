@@ -1,8 +1,8 @@
 /**
  * Throttling is the deployment's right, never a failure (issue 19): against the embedded mock's throttled variant
- * (a token bucket of about 100 requests a second answering 429 with Retry-After), a full run is CERTIFIED with no
+ * (a quota of 100 requests a second answering 429 with Retry-After), a full run is CERTIFIED with no
  * failure and nothing inconclusive, on three seeds, and run.json and the certificate say what the run waited.
- * How many requests are throttled depends on how fast this machine sends them; tests/mock/throttle.test.ts proves
+ * Which requests are throttled depends on the requests alone; tests/mock/throttle.test.ts proves that, and that
  * a throttled burst is waited out whatever the speed.
  */
 import assert from 'node:assert/strict';

@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { Agent } from 'undici';
 import { CheckFailure } from '../../suites/lib/check-failure.ts';
 import { FlisClient } from '../../suites/lib/client.ts';
-import { GATEWAY_HEADER } from '../../suites/lib/gateway-answer.ts';
+import { GATEWAY_HEADER } from '../../suites/lib/worker/gateway-answer.ts';
 import { testTarget } from './test-target.ts';
 
 const NONCE = 'run-nonce-1234';

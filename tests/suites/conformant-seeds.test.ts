@@ -64,7 +64,7 @@ describe('conformant mocks pass on three seeds', { concurrency: 2 }, () => {
           token: TOKEN,
           suites: ALL,
           variant: variantPresets[name],
-          ...(name === 'different' ? { writeDelayMs: 300 } : {}),
+          writeDelayMs: name === 'different' ? 300 : undefined,
           reportDir: join(reportRoot, `${name}-${seed}`),
           runId: `flis-conformant-${name}-${seed}`,
           seed,

@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { SecretForms } from '../../errors/secret-forms.ts';
 import { nearMissTokens } from '../../suites/lib/near-miss-tokens.ts';
-import { redactText, secretsWithDerived } from '../../suites/lib/redact.ts';
+import { redactText, secretsWithDerived } from '../../suites/lib/worker/redact.ts';
 import { filesUnder } from '../reporting/helpers.ts';
 import { startFlis } from '../runner/helpers.ts';
 

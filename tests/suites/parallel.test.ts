@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { concurrency, DEFAULT_CONCURRENCY, mapBounded, mapBoundedInOrder } from '../../suites/lib/parallel.ts';
+import { concurrency, mapBounded, mapBoundedInOrder } from '../../suites/lib/parallel.ts';
+import { DEFAULT_CONCURRENCY } from '../../suites/lib/suite-env.ts';
 
 test('mapBounded keeps the order of its items and never runs more than the bound at once', async () => {
   let running = 0;

@@ -104,7 +104,7 @@ test('a blocked earliest run blocks the check, even when a later run fails', asy
         if (i > blockedAt) throw new Error('a later failure');
         if (i === blockedAt) {
           for (let k = 0; k < 20; k++) await tick();
-          throw new CheckBlocked('owner-check', 'getOffer', 'the owner failed');
+          throw new CheckBlocked('offer-upsert', 'getOffer', 'the owner failed');
         }
       },
       { independentRuns: true },
@@ -170,7 +170,7 @@ test('a blocked property ends its search at once: fast-check builds no shrinks o
         [arb],
         async () => {
           calls++;
-          throw new CheckBlocked('owner-check', 'getOffer', 'the owner failed');
+          throw new CheckBlocked('offer-upsert', 'getOffer', 'the owner failed');
         },
         { independentRuns },
       ),

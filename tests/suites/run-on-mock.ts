@@ -16,9 +16,9 @@ export interface MockRun {
   reportDir: string;
   runId: string;
   visibilityTimeoutMs: number;
-  faults?: FaultName[];
-  variant?: MockVariant;
-  writeDelayMs?: number;
+  faults?: FaultName[] | undefined;
+  variant?: MockVariant | undefined;
+  writeDelayMs?: number | undefined;
   seed?: number;
   runs?: number;
   /** Playwright workers (default 1: the fault tests run several runs at a time on two cores). */
@@ -28,8 +28,8 @@ export interface MockRun {
 export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
   const mock = await startMock({
     token: r.token,
-    ...(r.faults ? { faults: r.faults } : {}),
-    ...(r.variant ? { variant: r.variant } : {}),
+    faults: r.faults,
+    variant: r.variant,
     writeDelayMs: r.writeDelayMs ?? 0,
   });
   try {

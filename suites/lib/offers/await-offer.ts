@@ -4,6 +4,7 @@
  * rule the replay breaks, which blocks the flow (one fault, one failure).
  */
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
+import type { CheckId } from '../catalogue.ts';
 import type { CheckContext } from '../check-test.ts';
 import { freshId } from '../fresh-id.ts';
 import { expectationsOf, type Expectation } from '../readback.ts';
@@ -16,12 +17,12 @@ export interface AwaitOptions extends ReadBackOptions {
    * The check that owns the expectations when they are only this flow's set-up: a miss blocks the flow instead of
    * failing it (awaitSetupOffer).
    */
-  setupOwnedBy?: string;
+  setupOwnedBy?: CheckId;
   /**
    * Called before this check fails: replays the write on a fresh offer and answers the check that owns the rule the
    * replay breaks too (the flow is then blocked by it), or undefined when the replay reads back as written.
    */
-  control?: (() => Promise<string | undefined>) | undefined;
+  control?: (() => Promise<CheckId | undefined>) | undefined;
 }
 
 /**

@@ -6,11 +6,12 @@
  */
 import type { OfferBulkItem, OfferWrite } from '../../../schemas/types.generated.ts';
 import { batchesProcessed } from '../batch-processed.ts';
+import type { CheckId } from '../catalogue.ts';
 import { CheckBlocked, RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { CheckContext } from '../check-test.ts';
 import { freshId } from '../fresh-id.ts';
 import { offerWriteBody } from '../fixtures.ts';
-import { pollVisible } from '../property.ts';
+import { pollVisible } from '../visibility-deadline.ts';
 import { expectationsOf, readBackOwner, unmetPointers } from '../readback.ts';
 import {
   bulkWriteOffers,
@@ -28,7 +29,7 @@ import { awaitSetupOffer } from './poll-read-back.ts';
  * offer. 'offer-upsert' when that update does not show either (updates are not applied at all, offer-upsert's rule),
  * else undefined: the flag alone is wrong.
  */
-export async function updateControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function updateControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const plain: OfferWrite = { offer: body.offer ?? {} };
   const created = await controlWrite(ctx, plain);
   if (created.owner) return created.owner;
@@ -44,7 +45,7 @@ export async function updateControl(ctx: CheckContext, body: OfferWrite): Promis
  * the replay breaks (offer-upsert when updates are not applied, the flag's check for a flag), or undefined: then
  * the update fails only in the sequence the flow ran, which is the flow's own failure.
  */
-export async function updateReplayControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function updateReplayControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const plain = await updateControl(ctx, body);
   if (plain) return plain;
   const created = await controlWrite(ctx, { offer: {} });
@@ -59,7 +60,7 @@ export async function updateReplayControl(ctx: CheckContext, body: OfferWrite): 
  * A control for an offer a POST created: the same body POSTed again. An answer naming an offer this test already
  * wrote blocks the flow by offer-create-ids (createOffer); else the owner of the fields that do not read back.
  */
-export async function postControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function postControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const created = await createOffer(ctx, body);
   return setupOwner(() =>
     awaitSetupOffer(ctx, created.id, {
@@ -79,7 +80,7 @@ export async function bulkControl(
   ctx: CheckContext,
   items: readonly OfferBulkItem[],
   index: number,
-): Promise<string | undefined> {
+): Promise<CheckId | undefined> {
   const fresh = items.map((item) => ({ ...item, id: ctx.cleanup.offer(freshId('control')) }));
   const ack = await bulkWriteOffers(ctx, fresh);
   const item = fresh[index];
@@ -95,7 +96,7 @@ export async function bulkControl(
 }
 
 /** The owner a set-up read-back reported itself blocked by, or undefined when it read back. */
-async function setupOwner(read: () => Promise<unknown>): Promise<string | undefined> {
+async function setupOwner(read: () => Promise<unknown>): Promise<CheckId | undefined> {
   try {
     await read();
     return undefined;
@@ -106,7 +107,11 @@ async function setupOwner(read: () => Promise<unknown>): Promise<string | undefi
 }
 
 /** PUT `update` to the control offer and read it back: the owner of the fields that do not show, or undefined. */
-async function updateOwner(ctx: CheckContext, created: ControlResult, update: OfferWrite): Promise<string | undefined> {
+async function updateOwner(
+  ctx: CheckContext,
+  created: ControlResult,
+  update: OfferWrite,
+): Promise<CheckId | undefined> {
   const put = await upsertOffer(ctx, created.id, update);
   return setupOwner(() =>
     awaitSetupOffer(ctx, created.id, {
@@ -122,7 +127,7 @@ async function updateOwner(ctx: CheckContext, created: ControlResult, update: Of
 interface ControlResult {
   id: string;
   /** The check whose rule the replay breaks, if it does. */
-  owner?: string;
+  owner?: CheckId;
   offer?: Record<string, unknown>;
 }
 
@@ -148,12 +153,12 @@ async function controlWrite(ctx: CheckContext, body: OfferWrite): Promise<Contro
  * A control for a flow that wrote `body` (a bulk item, a lifecycle step): the same body PUT to a fresh id, read
  * back. Answers the owner of the fields that do not read back (readBackOwner), or undefined when all do.
  */
-export async function writeControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function writeControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   return (await controlWrite(ctx, body)).owner;
 }
 
 /** writeControl, then DELETE of the fresh offer: 'offer-cancel' when it does not then read canceled: true. */
-export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promise<string | undefined> {
+export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const c = await controlWrite(ctx, body);
   if (c.owner) return c.owner;
   const del = await deleteOffer(ctx, c.id);
@@ -182,7 +187,7 @@ export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promis
  * now and then), which breaks spec 3 rule 4 ("the" offer), and 'offer-cancel' owns it. Else, or when the control
  * itself does not read back: undefined, and the caller's own control decides.
  */
-export async function bookingNeighbourControl(ctx: CheckContext): Promise<string | undefined> {
+export async function bookingNeighbourControl(ctx: CheckContext): Promise<CheckId | undefined> {
   const body = offerWriteBody(ctx.runId);
   const named = await controlWrite(ctx, body);
   const neighbour = await controlWrite(ctx, body);

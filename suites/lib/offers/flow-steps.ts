@@ -7,6 +7,7 @@
 import type { OfferBulkItem, OfferWrite } from '../../../schemas/types.generated.ts';
 import { validate } from '../../../schemas/registry.ts';
 import { operationById } from '../../../specs/contract.ts';
+import type { CheckId } from '../catalogue.ts';
 import { RECORD_IDENTITY } from '../check-blocked.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
@@ -14,7 +15,7 @@ import { answeredListedOther } from '../offer-identity.ts';
 import { mismatches, unmetVerdict, type Expectation } from '../readback.ts';
 
 /** The check that owns "two POST /offers create two offers under two ids" (create-ids.spec.ts). */
-export const OFFER_CREATE_IDS = 'offer-create-ids';
+export const OFFER_CREATE_IDS = 'offer-create-ids' satisfies CheckId;
 
 export interface Ack {
   batchId: string;

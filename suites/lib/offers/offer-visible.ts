@@ -6,7 +6,7 @@ import { operationById } from '../../../specs/contract.ts';
 import type { FlisClient } from '../client.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import type { PollResult } from '../poll.ts';
-import { pollVisible } from '../property.ts';
+import { pollVisible } from '../visibility-deadline.ts';
 
 /** GET /offers/{offerId} answers an array of Offer (spec 4.1): visible means a 2xx with at least one element. */
 function offerVisible(x: Exchange): boolean {

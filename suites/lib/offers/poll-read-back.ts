@@ -7,9 +7,10 @@
  * reader reports itself blocked by response-schema, which owns that fault.
  */
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from '../batch-processed.ts';
+import type { CheckId } from '../catalogue.ts';
 import { RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { CheckContext } from '../check-test.ts';
-import { noteVisibleAfter, pollVisible } from '../property.ts';
+import { noteVisibleAfter, pollVisible } from '../visibility-deadline.ts';
 import { mismatches, readBackOwner, unmetPointers, type Expectation } from '../readback.ts';
 import { type OfferRead, type ReadOptions, readOffer, readVerdict, writtenVersion } from './flow-steps.ts';
 
@@ -86,7 +87,7 @@ export interface SetupReadBackOptions extends ReadBackOptions {
    * listed must first read as written, which is offer-upsert's rule): a miss blocks the flow instead of failing it.
    * 'offer-upsert' stands for whichever check owns the fields that differ (readBackOwner).
    */
-  setupOwnedBy: string;
+  setupOwnedBy: CheckId;
 }
 
 /** Waits until the offer reads back as written; a miss blocks the flow by the set-up's owner. */

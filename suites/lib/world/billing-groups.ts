@@ -15,12 +15,13 @@
  * ForeignStatus: the check moves to another group or ends inconclusive, never failed.
  */
 import { operationById } from '../../../specs/contract.ts';
+import type { CheckId } from '../catalogue.ts';
 import { RECORD_IDENTITY, RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { CheckContext } from '../check-test.ts';
 import { statusOf } from '../cleanup.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { isForeignTag } from '../forced-tag.ts';
-import { pollVisible } from '../property.ts';
+import { pollVisible } from '../visibility-deadline.ts';
 import { target } from '../target.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW } from '../whole-list.ts';
 import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
@@ -40,14 +41,14 @@ export class ForeignStatus extends Error {
 }
 
 /** The check that owns "the details are those of their group" (suites/billing/details.spec.ts). */
-const BILLING_DETAILS = 'billing-details';
+const BILLING_DETAILS = 'billing-details' satisfies CheckId;
 
 /** What the model holds of a group's status: exactly a value, or anything but a value (a removed forced status). */
 export type StatusModel = { is: string } | { not: string };
 
 /** Who owns the effect of the write that set the model, and the clause, e.g. billing-forced-status, spec 3 rule 1. */
 export interface EffectOwner {
-  check: string;
+  check: CheckId;
   clause: string;
 }
 

@@ -8,12 +8,13 @@
  * The model finds a divergence; the check that owns the rule it breaks reports it (one fault, one failure): the
  * running check fails when it is that owner, and is blocked by the owner otherwise.
  */
+import type { CheckId } from '../catalogue.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
 import { target } from '../target.ts';
 
 /** The check that owns "one record, the same in every view that shows it" (suites/billing/views.spec.ts). */
-export const VIEW_CONSISTENCY = 'view-consistency';
+export const VIEW_CONSISTENCY = 'view-consistency' satisfies CheckId;
 
 /**
  * Whether the world model runs: always, unless FLIS_WORLD_MODEL=off, which the bench sets to measure what the model
@@ -26,7 +27,7 @@ export function worldModelOn(): boolean {
 
 export interface Divergence {
   /** The check whose rule the divergence breaks: it fails, any other check meeting it is blocked by it. */
-  owner: string;
+  owner: CheckId;
   /** The clause broken, as the owner cites it. */
   clause: string;
   /** What each view showed and what the model holds. */

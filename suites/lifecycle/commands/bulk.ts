@@ -33,12 +33,12 @@ export class BulkCommand implements OfferCommand {
     const used = new Set<string>();
     const items = this.entries.map((e) => {
       const existing = e.target === 'new' ? undefined : pickLive(m, e.target);
-      const id = existing && !used.has(existing.id) ? existing.id : real.flow.cleanup.offer(freshId('bulk'));
+      const id = existing && !used.has(existing.id) ? existing.id : real.ctx.cleanup.offer(freshId('bulk'));
       used.add(id);
       return { item: { ...e.body, id }, created: id !== existing?.id, existing };
     });
     const sent = items.map((i) => i.item);
-    const { batchIds } = await bulkWriteOffers(real.flow, sent);
+    const { batchIds } = await bulkWriteOffers(real.ctx, sent);
     for (const [index, { item, created, existing }] of items.entries())
       upsertModel(m, {
         ...(created ? {} : existing),

@@ -25,7 +25,7 @@ export class CancelByFlagCommand implements OfferCommand {
     const target = pickLive(m, this.pick);
     if (!target) throw new Error('cancel ran without a live offer: check() should have prevented it');
     const body = { ...this.body, cancel: true };
-    const { batchIds } = await upsertOffer(real.flow, target.id, body);
+    const { batchIds } = await upsertOffer(real.ctx, target.id, body);
     upsertModel(m, {
       ...target,
       expectations: expectationsOf(body, { created: false }),
@@ -35,7 +35,7 @@ export class CancelByFlagCommand implements OfferCommand {
     });
     await checkModel(real, m, this.toString(), batchIds);
     // Only once it reads cancelled: an offer the server left live must still be cleaned up.
-    real.flow.cleanup.offerCancelled(target.id);
+    real.ctx.cleanup.offerCancelled(target.id);
   }
   toString(): string {
     return `cancelByFlag(live offer #${this.pick}, PUT ${fc.stringify({ ...this.body, cancel: true })})`;

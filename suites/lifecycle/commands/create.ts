@@ -11,7 +11,7 @@ export class CreateCommand implements OfferCommand {
     return m.offers.length < MAX_OFFERS;
   }
   async run(m: OfferModel, real: Real): Promise<void> {
-    const { id, batchIds } = await createOffer(real.flow, this.body);
+    const { id, batchIds } = await createOffer(real.ctx, this.body);
     upsertModel(m, {
       id,
       expectations: expectationsOf(this.body, { created: true }),

@@ -18,11 +18,11 @@ export class DeleteCommand implements OfferCommand {
   async run(m: OfferModel, real: Real): Promise<void> {
     const target = pickLive(m, this.pick);
     if (!target) throw new Error('delete ran without a live offer: check() should have prevented it');
-    const { batchIds } = await deleteOffer(real.flow, target.id);
+    const { batchIds } = await deleteOffer(real.ctx, target.id);
     upsertModel(m, { ...target, canceled: true, deleted: true });
     await checkModel(real, m, this.toString(), batchIds);
     // Only once it reads cancelled: an offer the server left live must still be cleaned up.
-    real.flow.cleanup.offerCancelled(target.id);
+    real.ctx.cleanup.offerCancelled(target.id);
   }
   toString(): string {
     return `delete(live offer #${this.pick})`;

@@ -10,7 +10,7 @@ export class ReadCommand implements OfferCommand {
   async run(m: OfferModel, real: Real): Promise<void> {
     const o = m.offers[this.pick % m.offers.length];
     if (!o) throw new Error('read ran without an offer: check() should have prevented it');
-    await awaitOffer(real.flow, o.id, {
+    await awaitOffer(real.ctx, o.id, {
       expectations: expectedOf(o),
       problem: `does not read as the model says (${this.toString()})`,
     });

@@ -28,7 +28,7 @@ export class UpdateCommand implements OfferCommand {
   async run(m: OfferModel, real: Real): Promise<void> {
     const target = pickLive(m, this.pick);
     if (!target) throw new Error('update ran without a live offer: check() should have prevented it');
-    const { batchIds } = await upsertOffer(real.flow, target.id, this.body);
+    const { batchIds } = await upsertOffer(real.ctx, target.id, this.body);
     upsertModel(m, {
       ...target,
       expectations: expectationsOf(this.body, { created: false }),

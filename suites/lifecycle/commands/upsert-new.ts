@@ -12,8 +12,8 @@ export class UpsertNewCommand implements OfferCommand {
     return m.offers.length < MAX_OFFERS;
   }
   async run(m: OfferModel, real: Real): Promise<void> {
-    const id = real.flow.cleanup.offer(freshId('offer'));
-    const { batchIds } = await upsertOffer(real.flow, id, this.body);
+    const id = real.ctx.cleanup.offer(freshId('offer'));
+    const { batchIds } = await upsertOffer(real.ctx, id, this.body);
     upsertModel(m, {
       id,
       expectations: expectationsOf(this.body, { created: true }),

@@ -8,7 +8,7 @@
  * with no answer, as before.
  */
 import type { Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import { buildConnector, Client, type Dispatcher, Pool } from 'undici';
 
 /** Write errors that mean "the peer stopped reading", after which what it sent may still be read. */
 const PEER_STOPPED_READING = new Set(['EPIPE', 'ECONNRESET']);
@@ -17,7 +17,23 @@ type WriteCallback = (error?: Error | null) => void;
 
 /** The connector of undici's Pool, with every socket it makes kept reading after a failed write. */
 export function earlyAnswerConnector(options: buildConnector.BuildOptions): buildConnector.connector {
-  const connect = buildConnector(options);
+  return keepReading(buildConnector(options));
+}
+
+/**
+ * undici's factory of the pools an Agent or ProxyAgent makes per origin (or per proxy), with the same sockets: the
+ * connect it is handed (TLS options, or a ProxyAgent's tunnel through the proxy) is wrapped, so a deployment reached
+ * through a proxy or with a client certificate is heard like one reached directly.
+ */
+export function earlyAnswerFactory(origin: string | URL, opts: Pool.Options): Dispatcher {
+  const given = opts.connect;
+  const connect: buildConnector.connector =
+    typeof given === 'function' ? keepReading(given) : earlyAnswerConnector({ ...given });
+  // As undici's own default factories: one connection asked for is a Client, else a Pool.
+  return opts.connections === 1 ? new Client(origin, { ...opts, connect }) : new Pool(origin, { ...opts, connect });
+}
+
+function keepReading(connect: buildConnector.connector): buildConnector.connector {
   return (opts, callback) =>
     connect(opts, (...args) => {
       if (args[1]) keepReadingAfterFailedWrite(args[1]);

@@ -1,0 +1,48 @@
+/**
+ * What a check author uses, in one place: `import { checkTest, test, skip, … } from '../lib/index.ts'`. The rest of
+ * suites/lib/ serves these (and suites/lib/worker/ is the worker's plumbing: the traffic observer, redaction, curl,
+ * the gateway's own answers), so a new check should need nothing else. docs/writing-a-check.md walks through them.
+ *
+ * A check is `test(...checkTest(meta, async (ctx) => { … }))`. Its body gets one context, always named `ctx`:
+ * - `ctx.api` sends requests (`ctx.api.op(operationById('getOffer'), { params })`) and records every exchange;
+ * - `ctx.check` judges them (`expectSuccess`, `expectSchema`, `fail(message, { pointer })`): a failure is a record
+ *   with the exchange, the JSON pointer and a curl command;
+ * - `ctx.cleanup` undoes what the test wrote, pass or fail; `ctx.runId` tags everything it writes;
+ * - `skip.nothingToJudge` / `skip.notShown` / `skip.inconclusive` / `skip.blockedBy(ctx, owner, x, reason)`: the
+ *   four ways a check says it did not judge, which the reports tell apart.
+ *
+ * A property over generated inputs runs through `checkProperty` (the run's seed, runs and path: a failure prints a
+ * `flis run … --seed N --path P` that replays it); an asynchronous write is awaited with `pollVisible` or, for an
+ * offer, `awaitOffer`, never a fixed sleep. An offer-effect check that sees a wrong read-back asks a control (a fresh
+ * offer written a simpler way) which check owns the fault: `updateControl`, `updateReplayControl`, `postControl`,
+ * `bulkControl`, `writeControl`, `deleteControl`.
+ */
+
+// The check itself: its test, its context, its verdicts.
+export { type CheckContext, type CheckTestMeta, checkTest, test } from './check-test.ts';
+export type { Check } from './check.ts';
+export { RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
+export { skip } from './skip.ts';
+export { type Exchange, is2xx } from './exchange.ts';
+export { type Target, target } from './target.ts';
+
+// Generated inputs and waiting for writes to show.
+export { checkProperty } from './property.ts';
+export { noteVisibleAfter, pollVisible } from './visibility-deadline.ts';
+export { offerWriteBodyArb } from '../generators/offer-write-body.ts';
+export { bulkItemArb } from '../generators/bulk-item.ts';
+export { freshId } from './fresh-id.ts';
+export { offerWriteBody } from './fixtures.ts';
+
+// Offers: the flow steps, the expected read-back, and the six controls that find a fault's owner.
+export { bulkWriteOffers, createOffer, deleteOffer, readOffer, upsertOffer } from './offers/flow-steps.ts';
+export { type AwaitOptions, awaitOffer, writeLiveOffer } from './offers/await-offer.ts';
+export {
+  bulkControl,
+  deleteControl,
+  postControl,
+  updateControl,
+  updateReplayControl,
+  writeControl,
+} from './offers/controls.ts';
+export { type Expectation, expectationsOf } from './readback.ts';
