@@ -13,7 +13,8 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test, skip } from '../lib/index.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 const ENUM: readonly unknown[] = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null];
 
@@ -29,7 +30,7 @@ test(
       const t = target();
       const [base] = fc.sample(offerWriteBodyArb(ctx.runId, { cancel: false }), { seed: t.seed, numRuns: 1 });
       const unknown = `Bogus-${ctx.runId}`;
-      const id = ctx.cleanup.newOfferId('price');
+      const id = ctx.cleanup.offer(freshId('price'));
       const x = await ctx.api.op(operationById('upsertOffer'), {
         params: { offerId: id },
         json: { ...base, offer: { ...base?.offer, priceStrategy: unknown } },
@@ -37,7 +38,10 @@ test(
       ctx.check.expectNo5xx(x, `a write with priceStrategy '${unknown}'`);
       if (x.response.status >= 400) return; // Refusing it is conformant too.
       ctx.check.expectSuccess(x, `PUT /offers/${id}`);
-      const offer = await awaitOffer(ctx, id, [], 'was accepted but never became readable', 'spec 1', {
+      const offer = await awaitOffer(ctx, id, {
+        expectations: [],
+        problem: 'was accepted but never became readable',
+        clause: 'spec 1',
         ownFields: ['priceStrategy'],
       });
       const read = ctx.api.exchanges.at(-1);

@@ -23,7 +23,7 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { invalidOfferBodies, invalidOfferBodyArb, type InvalidBody } from '../generators/invalid-offer-body.ts';
 import type { Severity } from '../lib/check-failure.ts';
 import { type CheckContext, checkTest, test } from '../lib/index.ts';
-import { freshOfferId } from '../lib/cleanup.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { mapBounded } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
@@ -61,7 +61,7 @@ function listedCases(runId: string): Case[] {
 
 async function send(ctx: CheckContext, { operationId, bad }: Case): Promise<Exchange> {
   // Not registered for cleanup up front: a refused write stores nothing, and cleaning up nothing could itself be refused.
-  const params = operationId === 'upsertOffer' ? { offerId: freshOfferId('bad') } : undefined;
+  const params = operationId === 'upsertOffer' ? { offerId: freshId('bad') } : undefined;
   return ctx.api.op(operationById(operationId), {
     ...(params ? { params } : {}),
     ...(bad.raw !== undefined ? { raw: bad.raw } : {}),

@@ -31,7 +31,6 @@ import { mapBounded } from '../lib/parallel.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writes.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { placeholderParams, validLookingBody } from '../lib/fixtures.ts';
-import { cancelLater } from '../lib/offer-api.ts';
 import { nearMissTokens } from '../lib/near-miss-tokens.ts';
 import { SharedRecords, prepareServed } from './served-requests.ts';
 
@@ -116,7 +115,7 @@ function undoAccepted(
     const ackId = (x.response.body as { id?: unknown } | undefined)?.id;
     const bulkIds = Array.isArray(json) ? json.map((i) => (i as { id?: unknown }).id) : [];
     const ids = [params.offerId, ackId, ...bulkIds].filter((v): v is string => typeof v === 'string');
-    cancelLater(ctx, ids, 'offer written by a probe without a valid token');
+    for (const id of ids) ctx.cleanup.offer(id, { awaitVisible: true });
   } else if (params.billingGroupId !== undefined || op.path.startsWith('/billingGroups')) return;
   else if (op.method === 'put') deleteLater(ctx, op.path, params);
   else if (op.method === 'post') deleteCreatedLater(ctx, op, json, x);

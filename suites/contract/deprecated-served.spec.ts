@@ -16,7 +16,8 @@ import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater, operationAt } from './catalogue-writes.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
+import { opaqueRecord } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { recordTemplate } from './records.ts';
 
 const NEVER_SERVED = new Set([405, 410]);
@@ -66,7 +67,7 @@ for (const op of operations().filter((o) => o.deprecated)) {
         writes: op.method !== 'get',
       },
       async (ctx) => {
-        const params = Object.fromEntries(op.pathParams.map((p) => [p, taggedId(ctx.runId, p)]));
+        const params = Object.fromEntries(op.pathParams.map((p) => [p, freshId(p, ctx.runId)]));
         const json = catalogueBody(op, ctx.runId);
         const call = () => ctx.api.op(op, { params, ...(json !== undefined ? { json } : {}) });
         const record = recordTemplate(op);

@@ -28,7 +28,8 @@ import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
+import { opaqueRecord } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
 import { BookingEventNeighbour } from '../lib/world/booking-events.ts';
 import { TransportOrderRecord } from '../lib/world/transport-orders.ts';
@@ -73,8 +74,8 @@ test(
       writes: true,
     },
     async (ctx) => {
-      const bookingId = taggedId(ctx.runId, 'booking');
-      const eventId = taggedId(ctx.runId, 'event');
+      const bookingId = freshId('booking', ctx.runId);
+      const eventId = freshId('event', ctx.runId);
       const params = { bookingId, eventId };
       const booking = await ctx.api.op(operationById('upsertBooking'), {
         params: { bookingId },
@@ -88,7 +89,7 @@ test(
       skipUnlessWritten(ctx, put, `booking event ${eventId}`);
       const world = new World();
       if (worldModelOn()) {
-        const neighbourId = taggedId(ctx.runId, 'event');
+        const neighbourId = freshId('event', ctx.runId);
         const other = await ctx.api.op(operationById('upsertBookingEvent'), {
           params: { bookingId, eventId: neighbourId },
           json: opaqueRecord(ctx.runId),
@@ -184,8 +185,8 @@ test(
     },
     async (ctx) => {
       const bookingId = await someCarrierBooking(ctx);
-      const transportOrderId = taggedId(ctx.runId, 'transport-order');
-      const neighbourId = taggedId(ctx.runId, 'transport-order');
+      const transportOrderId = freshId('transport-order', ctx.runId);
+      const neighbourId = freshId('transport-order', ctx.runId);
       const params = { bookingId, transportOrderId };
       for (const milestone of ['putTransportOrderPickupEta', 'putTransportOrderArrivedAtPickup']) {
         const x = await ctx.api.op(operationById(milestone), { params, json: opaqueRecord(ctx.runId) });

@@ -16,8 +16,8 @@ import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { requestClause } from './clauses.ts';
 import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { firstListed } from './discover.ts';
-import { MALFORMED_JSON, placeholderParams, schemaInvalidBody, taggedId } from '../lib/fixtures.ts';
-import { cancelLater } from '../lib/offer-api.ts';
+import { MALFORMED_JSON, placeholderParams, schemaInvalidBody } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 const WRONG_TYPED: Record<string, string> = {
@@ -34,7 +34,7 @@ function wrongTypedValue(q: QueryParam): string | undefined {
 /** Path parameters that name real records where the suite knows some, so only the body can explain a refusal. */
 async function paramsForBadBody(ctx: CheckContext, op: Operation): Promise<Record<string, string>> {
   const params = placeholderParams(op, ctx.runId);
-  if ('offerId' in params) params.offerId = taggedId(ctx.runId, 'offer');
+  if ('offerId' in params) params.offerId = freshId('offer', ctx.runId);
   if ('billingGroupId' in params) params.billingGroupId = (await firstListed(ctx, 'listBillingGroups')).id;
   return params;
 }
@@ -43,11 +43,8 @@ async function paramsForBadBody(ctx: CheckContext, op: Operation): Promise<Recor
 function undoAcceptedBadBody(ctx: CheckContext, op: Operation, params: Record<string, string>, x: Exchange): void {
   const ackId = (x.response.body as { id?: unknown } | undefined)?.id;
   if (op.path.startsWith('/offers'))
-    cancelLater(
-      ctx,
-      [params.offerId, typeof ackId === 'string' ? ackId : undefined].filter((v): v is string => !!v),
-      'offer written from a bad body',
-    );
+    for (const id of [params.offerId, typeof ackId === 'string' ? ackId : undefined].filter((v): v is string => !!v))
+      ctx.cleanup.offer(id, { awaitVisible: true });
   if (params.billingGroupId)
     ctx.cleanup.add('remove a status forced from a bad body', () =>
       ctx.api.op(operationById('removeBillingGroupStatus'), { params }),

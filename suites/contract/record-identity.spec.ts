@@ -20,9 +20,9 @@ import { operationById } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { offerBulkItem, offerWriteBody, opaqueRecord, taggedId } from '../lib/fixtures.ts';
+import { offerBulkItem, offerWriteBody, opaqueRecord } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
-import { cancelOffer } from '../lib/offer-api.ts';
 import { listedOfferIds, otherOfferIds } from '../lib/offer-identity.ts';
 import { wholeListQuery } from '../lib/whole-list.ts';
 
@@ -177,14 +177,14 @@ test(
     async (ctx) => {
       const written: Written[] = [];
       for (const k of ['a', 'b']) {
-        const id = taggedId(ctx.runId, `identity-${k}`);
-        const marker = taggedId(ctx.runId, `identity-ref-${k}`);
+        const id = freshId(`identity-${k}`, ctx.runId);
+        const marker = freshId(`identity-ref-${k}`, ctx.runId);
         const body = offerWriteBody(ctx.runId);
         const x = await ctx.api.op(operationById('upsertOffer'), {
           params: { offerId: id },
           json: { ...body, offer: { ...body.offer, references: [marker] } },
         });
-        ctx.cleanup.add(`cancel offer ${id}`, () => cancelOffer(ctx.api, id));
+        ctx.cleanup.offer(id, { awaitVisible: true });
         if (!is2xx(x))
           skip.nothingToJudge(ctx, `PUT /offers/${id} answered ${x.response.status}: nothing written to read by id`);
         written.push({ id, marker });
@@ -211,8 +211,8 @@ test(
     async (ctx) => {
       const written: Written[] = [];
       for (const k of ['a', 'b']) {
-        const id = taggedId(ctx.runId, `identity-booking-${k}`);
-        const marker = taggedId(ctx.runId, `identity-marker-${k}`);
+        const id = freshId(`identity-booking-${k}`, ctx.runId);
+        const marker = freshId(`identity-marker-${k}`, ctx.runId);
         const x = await ctx.api.op(operationById('upsertBooking'), {
           params: { bookingId: id },
           json: { ...opaqueRecord(ctx.runId), reference: marker },
@@ -241,7 +241,7 @@ interface BulkWrite {
 }
 
 async function bulkOfTwo(ctx: CheckContext): Promise<BulkWrite> {
-  const items = [0, 1].map(() => ({ ...offerBulkItem(ctx.runId), id: ctx.cleanup.newOfferId('identity-bulk') }));
+  const items = [0, 1].map(() => ({ ...offerBulkItem(ctx.runId), id: ctx.cleanup.offer(freshId('identity-bulk')) }));
   const x = await ctx.api.op(operationById('bulkWriteOffers'), { json: items });
   if (!is2xx(x)) skip.nothingToJudge(ctx, `POST /offers/bulk answered ${x.response.status}: no batchId to judge`);
   ctx.check.expectSchema(x, 'bulk-ack', 'spec 2.7');

@@ -12,9 +12,10 @@ import { fillPath, operations, type Operation } from '../../specs/contract.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { opaqueRecord, taggedId } from '../lib/fixtures.ts';
+import { opaqueRecord } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { recordsOf } from './listed-records.ts';
-import { putOffer } from '../lib/offer-api.ts';
+import { putOffer } from '../lib/offers/setup-offers.ts';
 import { type CheckContext, skip } from '../lib/index.ts';
 
 type Json = Record<string, unknown>;
@@ -224,7 +225,7 @@ export async function resolveIds(
     const template = templateThrough(op.path, param);
     const own = i === op.pathParams.length - 1 ? options.own : undefined;
     const newId =
-      options.newId?.(own === 'fresh' ? op.operationId : template) ?? ((p: string) => taggedId(ctx.runId, p));
+      options.newId?.(own === 'fresh' ? op.operationId : template) ?? ((p: string) => freshId(p, ctx.runId));
     const find = () => findId(ctx, op, template, param, { ...params }, own !== undefined, newId);
     // A record this run must have written is not the one another operation may have found listed: cached apart.
     const key = own ? `${template} written` : template;

@@ -15,7 +15,7 @@ import type { CheckContext } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { firstListed } from './discover.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
-import { cancelLater, putOffer, putVisibleOffer } from '../lib/offer-api.ts';
+import { putOffer, putVisibleOffer } from '../lib/offers/setup-offers.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 export interface Scenario {
@@ -78,7 +78,7 @@ async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
 async function createOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const x = await ctx.api.op(op, { json: offerWriteBody(ctx.runId) });
   const id = stringField(x.response.body, 'id');
-  if (is2xx(x) && id) cancelLater(ctx, [id], 'offer created by POST /offers');
+  if (is2xx(x) && id) ctx.cleanup.offer(id, { awaitVisible: true });
   return [x];
 }
 
@@ -94,18 +94,14 @@ async function upsertOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]
 async function deleteOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const offer = await putVisibleOffer(ctx, 'offer to cancel');
   const x = await ctx.api.op(op, { params: { offerId: offer.id } });
-  if (is2xx(x)) offer.markCancelled();
+  if (is2xx(x)) ctx.cleanup.offerCancelled(offer.id);
   return [x];
 }
 
 async function bulkWriteOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const items = [offerBulkItem(ctx.runId), offerBulkItem(ctx.runId)];
   const x = await ctx.api.op(op, { json: items });
-  cancelLater(
-    ctx,
-    items.map((i) => i.id),
-    'offer written by POST /offers/bulk',
-  );
+  for (const item of items) ctx.cleanup.offer(item.id, { awaitVisible: true });
   return [x];
 }
 

@@ -20,7 +20,7 @@ import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
 import type { CheckContext } from '../lib/index.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { cancelLater, cancelOffer, waitForOffer } from '../lib/offer-api.ts';
+import { waitForOffer } from '../lib/offers/offer-visible.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';
 import { wholeListQuery } from '../lib/whole-list.ts';
 
@@ -82,7 +82,7 @@ async function visibleOffer(ctx: CheckContext, id: string): Promise<{ id: string
     params: { offerId: id },
     json: offerWriteBody(ctx.runId),
   });
-  ctx.cleanup.add(`cancel offer ${id} written to address`, () => cancelOffer(ctx.api, id));
+  ctx.cleanup.offer(id, { awaitVisible: true });
   if (!is2xx(put)) return `no offer to address: PUT /offers/{offerId} answered ${put.response.status}`;
   const seen = await waitForOffer(ctx.api, id);
   return seen.ok
@@ -145,13 +145,13 @@ const documented: Record<string, Prepare> = {
       {
         created: (x) => {
           const id = (x.response.body as { id?: unknown } | undefined)?.id;
-          if (typeof id === 'string') cancelLater(ctx, [id], 'offer created by POST /offers');
+          if (typeof id === 'string') ctx.cleanup.offer(id, { awaitVisible: true });
         },
       },
     ),
   upsertOffer: async (ctx, op, shared) => {
     const offerId = shared.newId(op.operationId)('offer');
-    cancelLater(ctx, [offerId], 'offer written by PUT');
+    ctx.cleanup.offer(offerId, { awaitVisible: true });
     return served({ params: { offerId }, json: offerWriteBody(ctx.runId) });
   },
   deleteOffer: async (ctx, op, shared) => {
@@ -162,7 +162,7 @@ const documented: Record<string, Prepare> = {
   },
   bulkWriteOffers: async (ctx, op, shared) => {
     const item = { ...offerBulkItem(ctx.runId), id: shared.newId(op.operationId)('offer') };
-    cancelLater(ctx, [item.id], 'offer written by POST /offers/bulk');
+    ctx.cleanup.offer(item.id, { awaitVisible: true });
     return served({ json: [item] });
   },
   forceBillingGroupStatus: async (ctx, _op, shared) => {

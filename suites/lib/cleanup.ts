@@ -1,7 +1,7 @@
 /**
  * What a write test leaves on the deployment, and putting it back. checkTest
  * gives every test one (`ctx.cleanup`) and runs it when the test ends, pass or
- * fail. Every offer id a test writes to is minted or registered here, every
+ * fail. Every offer id a test writes to is registered here, every
  * billing-group status it forces is registered with the value it had before,
  * and any other write registers its own undo step (`add`). At the end the undo
  * steps run newest first, offers are cancelled (DELETE cancels, spec 3 rule 4)
@@ -13,27 +13,33 @@ import { operationById } from '../../specs/contract.ts';
 import type { FlisClient } from './client.ts';
 import { is2xx } from './exchange.ts';
 import { isForeignTag } from './forced-tag.ts';
-import { freshId } from './fresh-id.ts';
+import { waitForOffer } from './offers/offer-visible.ts';
 import { mapBounded } from './parallel.ts';
 import { pollVisible } from './visibility-deadline.ts';
 import { target } from './target.ts';
-
-/**
- * A fresh offer id, not registered: for writes expected to be refused (register it if one is not).
- * Run-tagged, distinct per test, and the same on a replay of the run (suites/lib/fresh-id.ts).
- */
-export function freshOfferId(kind = 'offer'): string {
-  return freshId(kind);
-}
 
 export function statusOf(body: unknown): string | undefined {
   const s = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
   return typeof s === 'string' ? s : undefined;
 }
 
+export interface OfferCleanup {
+  /**
+   * Wait (up to the visibility deadline) until the offer shows before cancelling it: for an offer the test does not
+   * wait for itself (a set-up offer, an id a write may have created), since a DELETE that overtakes its create could
+   * miss it.
+   */
+  awaitVisible?: boolean;
+}
+
+interface OfferState {
+  /** True once the test has seen it cancelled (nothing left to undo). */
+  cancelled: boolean;
+  awaitVisible: boolean;
+}
+
 export class Cleanup {
-  /** Offer id → true once the test has seen it cancelled (nothing left to undo). */
-  private readonly offers = new Map<string, boolean>();
+  private readonly offers = new Map<string, OfferState>();
   /** Billing group id → the status it showed before the test forced anything. */
   private readonly statuses = new Map<string, string>();
   /** Undo steps for writes that are neither offers nor forced statuses (records, events, catalogue entries). */
@@ -50,16 +56,15 @@ export class Cleanup {
     this.steps.push({ what, undo });
   }
 
-  /** A fresh offer id carrying the run id, registered for cleanup before anything is written to it. */
-  newOfferId(kind = 'offer'): string {
-    const id = freshOfferId(kind);
-    this.offer(id);
+  /**
+   * An offer the test wrote (e.g. the id a POST answered), or is about to write: register a fresh id before anything
+   * is written to it (`cleanup.offer(freshId('offer'))`). Answers the id.
+   */
+  offer(id: string, opts: OfferCleanup = {}): string {
+    const known = this.offers.get(id);
+    if (!known) this.offers.set(id, { cancelled: false, awaitVisible: opts.awaitVisible === true });
+    else if (opts.awaitVisible) known.awaitVisible = true;
     return id;
-  }
-
-  /** An offer the test wrote (e.g. the id a POST answered). */
-  offer(id: string): void {
-    if (!this.offers.has(id)) this.offers.set(id, false);
   }
 
   /** True when this test wrote (or registered) the offer id. */
@@ -69,7 +74,9 @@ export class Cleanup {
 
   /** The test saw this offer read `canceled: true`: cancelling it again could only be refused. */
   offerCancelled(id: string): void {
-    this.offers.set(id, true);
+    const known = this.offers.get(id);
+    if (known) known.cancelled = true;
+    else this.offers.set(id, { cancelled: true, awaitVisible: false });
   }
 
   /** Billing groups whose forced status this test saw a DELETE fail to remove: restored by forcing, without waiting. */
@@ -85,9 +92,10 @@ export class Cleanup {
     if (!this.statuses.has(billingGroupId)) this.statuses.set(billingGroupId, before);
   }
 
-  /** What is left behind of the offer, if anything; never throws. */
-  private async cancelOffer(id: string): Promise<string | undefined> {
+  /** The one way an offer is cancelled: what is left behind of it, if anything; never throws. */
+  private async cancelOffer(id: string, { awaitVisible }: OfferState): Promise<string | undefined> {
     try {
+      if (awaitVisible) await waitForOffer(this.api, id);
       const x = await this.api.op(operationById('deleteOffer'), { params: { offerId: id } });
       // 404: nothing stored under the id (a write that was refused), so nothing is left.
       if (!is2xx(x) && x.response.status !== 404) return `offer ${id}: DELETE answered ${x.response.status}`;
@@ -166,8 +174,9 @@ export class Cleanup {
   async run(): Promise<void> {
     await this.runSteps();
     // Offers are independent: cancelled side by side (a few at a time), reported in the order they were written.
-    const live = [...this.offers].filter(([, cancelled]) => !cancelled).map(([id]) => id);
-    for (const left of await mapBounded(live, (id) => this.cancelOffer(id))) if (left) this.leftBehind.push(left);
+    const live = [...this.offers].filter(([, state]) => !state.cancelled);
+    for (const left of await mapBounded(live, ([id, state]) => this.cancelOffer(id, state)))
+      if (left) this.leftBehind.push(left);
     // Groups are independent: restored side by side, so a server slow to show (or ignoring) a removal costs one wait.
     if (this.statuses.size > 0) await this.removeForced([...this.statuses.keys()]);
     await Promise.all([...this.statuses].map(([id, before]) => this.restoreStatus(id, before)));

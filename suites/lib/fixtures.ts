@@ -15,11 +15,6 @@ import type { Operation } from '../../specs/contract.ts';
 import { runNow } from './clock.ts';
 import { freshId } from './fresh-id.ts';
 
-/** A fresh id carrying the run id, distinct per test, the same when the run is replayed. */
-export function taggedId(runId: string, kind: string): string {
-  return freshId(kind, runId);
-}
-
 /** Values for every path parameter of an operation, naming records that should not exist. */
 export function placeholderParams(op: Operation, runId: string): Record<string, string> {
   return Object.fromEntries(op.pathParams.map((p) => [p, `${runId}-${p}-placeholder`]));
@@ -42,9 +37,9 @@ function location(name: string, runId: string, lat: number, lon: number): Locati
 export function offerWriteBody(runId: string): OfferWrite {
   return {
     offer: {
-      references: [taggedId(runId, 'ref')],
+      references: [freshId('ref', runId)],
       offerVersion: '1',
-      bookingId: taggedId(runId, 'booking'),
+      bookingId: freshId('booking', runId),
       carrierId: `${runId}-carrier`,
       quantity: 3,
       properties: null,
@@ -59,7 +54,7 @@ export function offerWriteBody(runId: string): OfferWrite {
 }
 
 export function offerBulkItem(runId: string): OfferBulkItem {
-  return { id: taggedId(runId, 'offer'), ...offerWriteBody(runId) };
+  return { id: freshId('offer', runId), ...offerWriteBody(runId) };
 }
 
 /** Status "Booked" is the one value spec 3 shows, so it is the one a suite may write without guessing. */
@@ -97,7 +92,7 @@ export function validLookingBody(op: Operation, runId: string, params: Record<st
 
 /** For 4.3, whose request bodies are not shown: an object that says where it came from. */
 export function opaqueRecord(runId: string): Record<string, string> {
-  return { id: taggedId(runId, 'record'), reference: runId, note: 'written by flis-conformance' };
+  return { id: freshId('record', runId), reference: runId, note: 'written by flis-conformance' };
 }
 
 export const MALFORMED_JSON = '{"offer": {"quantity": 3,';

@@ -32,22 +32,17 @@ export { noteVisibleAfter, pollVisible } from './visibility-deadline.ts';
 export { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 export { bulkItemArb } from '../generators/bulk-item.ts';
 export { freshId } from './fresh-id.ts';
-export { offerWriteBody, taggedId } from './fixtures.ts';
+export { offerWriteBody } from './fixtures.ts';
 
 // Offers: the flow steps, the expected read-back, and the six controls that find a fault's owner.
+export { bulkWriteOffers, createOffer, deleteOffer, readOffer, upsertOffer } from './offers/flow-steps.ts';
+export { type AwaitOptions, awaitOffer, writeLiveOffer } from './offers/await-offer.ts';
 export {
-  awaitOffer,
   bulkControl,
-  bulkWriteOffers,
-  createOffer,
   deleteControl,
-  deleteOffer,
   postControl,
-  readOffer,
   updateControl,
   updateReplayControl,
-  upsertOffer,
   writeControl,
-  writeLiveOffer,
-} from './offer-api.ts';
+} from './offers/controls.ts';
 export { type Expectation, expectationsOf } from './readback.ts';

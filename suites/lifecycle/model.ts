@@ -8,14 +8,8 @@ import type fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import type { OfferBulkItem } from '../../schemas/types.generated.ts';
 import type { CheckContext } from '../lib/index.ts';
-import {
-  awaitOffer,
-  bulkControl,
-  deleteControl,
-  postControl,
-  updateReplayControl,
-  writeControl,
-} from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { bulkControl, deleteControl, postControl, updateReplayControl, writeControl } from '../lib/offers/controls.ts';
 import type { Expectation } from '../lib/readback.ts';
 
 export interface ModelOffer {
@@ -102,8 +96,10 @@ export async function checkModel(
   batchIds: readonly string[] = [],
 ): Promise<void> {
   for (const o of m.offers)
-    o.seen = await awaitOffer(real.ctx, o.id, expectedOf(o), `does not match the model after ${step}`, undefined, {
-      ...(o.seen ? { before: o.seen } : {}),
+    o.seen = await awaitOffer(real.ctx, o.id, {
+      expectations: expectedOf(o),
+      problem: `does not match the model after ${step}`,
+      before: o.seen,
       batchIds,
       control: controlOf(real, o),
     });

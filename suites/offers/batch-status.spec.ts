@@ -20,7 +20,8 @@ import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import type { Severity } from '../lib/check-failure.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offer-api.ts';
+import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 function answersStatus(status: number, text: string): boolean {
   return status >= 200 && status < 300 && text !== '';
@@ -58,11 +59,11 @@ test(
       const t = target();
       const [a, b, c] = fc.sample(offerWriteBodyArb(ctx.runId, { cancel: false }), { seed: t.seed, numRuns: 3 });
       if (!a || !b || !c) throw new Error('fc.sample returned fewer than 3 bodies');
-      const id = ctx.cleanup.newOfferId();
+      const id = ctx.cleanup.offer(freshId('offer'));
       const bookingId = `${id}-booking`;
       const created = await createOffer(ctx, { ...a, offer: { ...a.offer, bookingId } });
       const put = await upsertOffer(ctx, id, b);
-      const bulk = await bulkWriteOffers(ctx, [{ ...c, id: ctx.cleanup.newOfferId('bulk') }]);
+      const bulk = await bulkWriteOffers(ctx, [{ ...c, id: ctx.cleanup.offer(freshId('bulk')) }]);
       const deleted = await deleteOffer(ctx, id);
       for (const [what, ack] of [
         ['POST /offers', created],

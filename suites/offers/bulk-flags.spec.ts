@@ -15,8 +15,9 @@ import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
-import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offer-api.ts';
+import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offers/flow-steps.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;
@@ -30,7 +31,7 @@ function items(ctx: CheckContext): OfferBulkItem[] {
         const base = offerWriteBody(ctx.runId);
         const { noPayment: _n, ...offer } = base.offer ?? {};
         out.push({
-          id: ctx.cleanup.newOfferId('flags'),
+          id: ctx.cleanup.offer(freshId('flags')),
           offer: noPayment === undefined ? offer : { ...offer, noPayment },
           ...(cancel === undefined ? {} : { cancel }),
           ...(settled === undefined ? {} : { settled }),

@@ -11,8 +11,11 @@ import { bulkItemArb } from '../generators/bulk-item.ts';
 import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, bulkWriteOffers, writeControl } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { bulkWriteOffers } from '../lib/offers/flow-steps.ts';
+import { writeControl } from '../lib/offers/controls.ts';
 import { expectationsOf } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 /** Maximum bulk size: not shown (spec 8); ten is a size no bulk endpoint should refuse. */
 const MAX_ITEMS = 10;
@@ -32,18 +35,16 @@ test(
         [items],
         async (generated) => {
           // Fresh ids at run time: a shrink replays the same items, which must not find the last attempt's offers.
-          const sent = generated.map((item) => ({ ...item, id: ctx.cleanup.newOfferId('bulk') }));
+          const sent = generated.map((item) => ({ ...item, id: ctx.cleanup.offer(freshId('bulk')) }));
           const ack = await bulkWriteOffers(ctx, sent);
           for (const [i, item] of sent.entries()) {
             // Reading back a written field is offer-upsert's rule: the same item PUT alone tells whose fault it is.
-            await awaitOffer(
-              ctx,
-              item.id,
-              expectationsOf(item, { created: true }),
-              `(bulk item ${i} of ${sent.length}) does not read back as that item`,
-              undefined,
-              { batchIds: ack.batchIds, control: () => writeControl(ctx, item) },
-            );
+            await awaitOffer(ctx, item.id, {
+              expectations: expectationsOf(item, { created: true }),
+              problem: `(bulk item ${i} of ${sent.length}) does not read back as that item`,
+              batchIds: ack.batchIds,
+              control: () => writeControl(ctx, item),
+            });
           }
         },
         { numRuns: Math.max(1, Math.ceil(target().runs / 2)), waitsPerRun: 2, independentRuns: true },

@@ -12,8 +12,11 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, deleteOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
-import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
+import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
+import { deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
+import { updateControl } from '../lib/offers/controls.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { OfferNeighbour } from '../lib/world/offers.ts';
 import { World, worldModelOn } from '../lib/world/world.ts';
 
@@ -63,7 +66,7 @@ for (const way of WAYS)
           [offerWriteBodyArb(ctx.runId, { cancel: false })],
           async (generated) => {
             // One booking of the test's own, so the two offers share it with nothing else the run writes.
-            const bookingId = taggedId(ctx.runId, 'booking');
+            const bookingId = freshId('booking', ctx.runId);
             const body = withBooking(generated, bookingId);
             const { id, before } = await writeLiveOffer(ctx, body);
             const world = new World();
@@ -73,10 +76,12 @@ for (const way of WAYS)
             }
             const ack = await way.cancel(ctx, id, body);
             const control = way.control;
-            await awaitOffer(ctx, id, CANCELED, way.unseen, undefined, {
+            await awaitOffer(ctx, id, {
+              expectations: CANCELED,
+              problem: way.unseen,
               before,
               batchIds: ack.batchIds,
-              ...(control ? { control: () => control(ctx, body) } : {}),
+              control: control ? () => control(ctx, body) : undefined,
             });
             ctx.cleanup.offerCancelled(id);
             await world.settle(ctx, `${way.operationId === 'deleteOffer' ? 'DELETE' : 'cancel: true'} of offer ${id}`);

@@ -5,9 +5,12 @@
  * server's; only sameness is judged.
  */
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBody, taggedId } from '../lib/fixtures.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
+import { freshId } from '../lib/fresh-id.ts';
 import { checkTest, test } from '../lib/index.ts';
-import { awaitOffer, createOffer, writeControl } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { createOffer } from '../lib/offers/flow-steps.ts';
+import { writeControl } from '../lib/offers/controls.ts';
 import { expectationsOf } from '../lib/readback.ts';
 
 test(
@@ -23,7 +26,7 @@ test(
       // Distinct references, so each offer's content is its own.
       const bodies = ['a', 'b'].map((k) => {
         const { settled: _s, ...body } = offerWriteBody(runId);
-        return { ...body, offer: { ...body.offer, references: [taggedId(runId, `create-${k}`)] } };
+        return { ...body, offer: { ...body.offer, references: [freshId(`create-${k}`, runId)] } };
       });
       const [a, b] = [await createOffer(ctx, bodies[0]!), await createOffer(ctx, bodies[1]!)];
       if (a.id === b.id)
@@ -32,14 +35,12 @@ test(
           pointer: '/id',
         });
       for (const [i, created] of [a, b].entries())
-        await awaitOffer(
-          ctx,
-          created.id,
-          expectationsOf(bodies[i]!, { created: true }),
-          `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
-          undefined,
-          { batchIds: created.batchIds, control: () => writeControl(ctx, bodies[i]!) },
-        );
+        await awaitOffer(ctx, created.id, {
+          expectations: expectationsOf(bodies[i]!, { created: true }),
+          problem: `(POST ${i + 1} of 2) does not read back what that POST wrote once both were written`,
+          batchIds: created.batchIds,
+          control: () => writeControl(ctx, bodies[i]!),
+        });
     },
   ),
 );

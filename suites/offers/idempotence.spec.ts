@@ -10,7 +10,8 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, readOffer, upsertOffer, writeLiveOffer, writtenVersion } from '../lib/offer-api.ts';
+import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
+import { readOffer, upsertOffer, writtenVersion } from '../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../lib/readback.ts';
 
 test(
@@ -29,14 +30,12 @@ test(
           // The first PUT must read as written before the second says anything: that is offer-upsert's rule.
           const { id, before } = await writeLiveOffer(ctx, body);
           const second = await upsertOffer(ctx, id, body);
-          await awaitOffer(
-            ctx,
-            id,
-            expectationsOf(body, { created: true }),
-            'does not hold what the repeated PUT wrote',
-            undefined,
-            { before, batchIds: second.batchIds },
-          );
+          await awaitOffer(ctx, id, {
+            expectations: expectationsOf(body, { created: true }),
+            problem: 'does not hold what the repeated PUT wrote',
+            before,
+            batchIds: second.batchIds,
+          });
           const read = await readOffer(ctx, id);
           const version = (o: Record<string, unknown>) => JSON.stringify(o.offerVersion);
           const seen = writtenVersion(read, expectationsOf(body, { created: true }));

@@ -17,8 +17,10 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
-import { awaitOffer, upsertOffer } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { upsertOffer } from '../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -65,18 +67,16 @@ test(
       });
       const wanted = new Map<string, string>();
       for (const body of bodies) {
-        const id = ctx.cleanup.newOfferId();
+        const id = ctx.cleanup.offer(freshId('offer'));
         const ref = `${id}-listing`;
         const written = { ...body, offer: { ...body.offer, references: [...(body.offer?.references ?? []), ref] } };
         await upsertOffer(ctx, id, written);
-        await awaitOffer(
-          ctx,
-          id,
-          expectationsOf(written, { created: true }),
-          'was not created by a PUT to a new id',
-          'spec 1',
-          { setupOwnedBy: 'offer-upsert' },
-        );
+        await awaitOffer(ctx, id, {
+          expectations: expectationsOf(written, { created: true }),
+          problem: 'was not created by a PUT to a new id',
+          clause: 'spec 1',
+          setupOwnedBy: 'offer-upsert',
+        });
         wanted.set(id, ref);
       }
       // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.

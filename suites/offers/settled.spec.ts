@@ -9,7 +9,9 @@
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { checkTest, test } from '../lib/index.ts';
-import { awaitOffer, updateControl, upsertOffer, writeLiveOffer } from '../lib/offer-api.ts';
+import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
+import { updateControl } from '../lib/offers/controls.ts';
+import { upsertOffer } from '../lib/offers/flow-steps.ts';
 
 test(
   ...checkTest(
@@ -28,15 +30,14 @@ test(
       // From whatever a new offer shows (its default is not shown) to the other value and back.
       for (const settled of [!start, start]) {
         const put = await upsertOffer(ctx, id, { ...base, settled });
-        before = await awaitOffer(
-          ctx,
-          id,
-          [{ pointer: '/settled', value: settled, compare: 'exact' }],
-          `was written with settled: ${settled} (the PUT answered ${put.exchange.response.status}) but does not read it`,
-          undefined,
+        before = await awaitOffer(ctx, id, {
+          expectations: [{ pointer: '/settled', value: settled, compare: 'exact' }],
+          problem: `was written with settled: ${settled} (the PUT answered ${put.exchange.response.status}) but does not read it`,
+          before,
+          batchIds: put.batchIds,
           // An update that changes nothing at all is offer-upsert's fault: a plain update on a fresh offer tells.
-          { before, batchIds: put.batchIds, control: () => updateControl(ctx, base) },
-        );
+          control: () => updateControl(ctx, base),
+        });
       }
     },
   ),

@@ -12,10 +12,12 @@ import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { operationById } from '../../specs/contract.ts';
-import { awaitOffer, createOffer, upsertOffer } from '../lib/offer-api.ts';
+import { awaitOffer } from '../lib/offers/await-offer.ts';
+import { createOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { expectationsOf } from '../lib/readback.ts';
+import { freshId } from '../lib/fresh-id.ts';
 
 /** A body without the settled flag, which offer-settled owns. */
 export function withoutSettled(body: OfferWrite): OfferWrite {
@@ -42,33 +44,25 @@ test(
         [body, change],
         async (first, second) => {
           const created = await createOffer(ctx, first);
-          await awaitOffer(
-            ctx,
-            created.id,
-            expectationsOf(first, { created: true }),
-            'did not read back what POST /offers wrote',
-            undefined,
-            { batchIds: created.batchIds },
-          );
-          const id = ctx.cleanup.newOfferId();
+          await awaitOffer(ctx, created.id, {
+            expectations: expectationsOf(first, { created: true }),
+            problem: 'did not read back what POST /offers wrote',
+            batchIds: created.batchIds,
+          });
+          const id = ctx.cleanup.offer(freshId('offer'));
           const put = await upsertOffer(ctx, id, first);
-          const before = await awaitOffer(
-            ctx,
-            id,
-            expectationsOf(first, { created: true }),
-            'was not created by a PUT to a new id',
-            undefined,
-            { batchIds: put.batchIds },
-          );
+          const before = await awaitOffer(ctx, id, {
+            expectations: expectationsOf(first, { created: true }),
+            problem: 'was not created by a PUT to a new id',
+            batchIds: put.batchIds,
+          });
           const update = await upsertOffer(ctx, id, second);
-          await awaitOffer(
-            ctx,
-            id,
-            expectationsOf(second, { created: false }),
-            'was not updated by a PUT to its id',
-            undefined,
-            { before, batchIds: update.batchIds },
-          );
+          await awaitOffer(ctx, id, {
+            expectations: expectationsOf(second, { created: false }),
+            problem: 'was not updated by a PUT to its id',
+            before,
+            batchIds: update.batchIds,
+          });
         },
         { waitsPerRun: 3, independentRuns: true },
       );
@@ -88,18 +82,13 @@ test(
       // Generated bodies leave fields out at random; this one writes all of them, so a field that never reads back
       // as written is found on every seed.
       const body = withoutSettled(offerWriteBody(ctx.runId));
-      const id = ctx.cleanup.newOfferId();
+      const id = ctx.cleanup.offer(freshId('offer'));
       const put = await upsertOffer(ctx, id, body);
-      await awaitOffer(
-        ctx,
-        id,
-        expectationsOf(body, { created: true }),
-        'did not read back a complete body',
-        undefined,
-        {
-          batchIds: put.batchIds,
-        },
-      );
+      await awaitOffer(ctx, id, {
+        expectations: expectationsOf(body, { created: true }),
+        problem: 'did not read back a complete body',
+        batchIds: put.batchIds,
+      });
     },
   ),
 );
@@ -116,7 +105,7 @@ test(
       const complete = withoutSettled(offerWriteBody(ctx.runId));
       const writeEdge = async ({ edge, offer, offset }: EdgeBody): Promise<void> => {
         const body: OfferWrite = { ...complete, offer: { ...complete.offer, ...offer } };
-        const id = ctx.cleanup.newOfferId();
+        const id = ctx.cleanup.offer(freshId('offer'));
         const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
         // Spec 2 says timestamps are in UTC: a server may refuse one written at another offset. Taken, it is kept.
         if (offset && x.response.status >= 400 && x.response.status < 500) {
@@ -126,14 +115,11 @@ test(
         ctx.check.expectSuccess(x, `PUT /offers/${id}`);
         ctx.check.expectSchema(x, 'batch-ack', 'spec 2.7');
         const batchId = (x.response.body as { batchId: string }).batchId;
-        await awaitOffer(
-          ctx,
-          id,
-          expectationsOf(body, { created: true }),
-          `did not read back a body with ${edge}`,
-          undefined,
-          { batchIds: [batchId] },
-        );
+        await awaitOffer(ctx, id, {
+          expectations: expectationsOf(body, { created: true }),
+          problem: `did not read back a body with ${edge}`,
+          batchIds: [batchId],
+        });
       };
       await mapBoundedInOrder(offerEdgeBodies(ctx.runId), writeEdge);
     },

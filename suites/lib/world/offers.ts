@@ -8,7 +8,7 @@
  * An offer that is not readable, or whose shape breaks spec 2.2, is not judged here (offer-upsert and
  * response-schema own those).
  */
-import { readOffer } from '../offer-api.ts';
+import { readOffer } from '../offers/flow-steps.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Divergence, WorldRecord } from './world.ts';
 

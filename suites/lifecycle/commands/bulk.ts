@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { bulkWriteOffers } from '../../lib/offer-api.ts';
+import { bulkWriteOffers } from '../../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,
@@ -16,6 +16,7 @@ import {
   type OfferModel,
   type Real,
 } from '../model.ts';
+import { freshId } from '../../lib/fresh-id.ts';
 
 export interface BulkEntry {
   /** Index of a live offer to update, or 'new'. */
@@ -32,7 +33,7 @@ export class BulkCommand implements OfferCommand {
     const used = new Set<string>();
     const items = this.entries.map((e) => {
       const existing = e.target === 'new' ? undefined : pickLive(m, e.target);
-      const id = existing && !used.has(existing.id) ? existing.id : real.ctx.cleanup.newOfferId('bulk');
+      const id = existing && !used.has(existing.id) ? existing.id : real.ctx.cleanup.offer(freshId('bulk'));
       used.add(id);
       return { item: { ...e.body, id }, created: id !== existing?.id, existing };
     });

@@ -1,7 +1,7 @@
 /** PUT /offers/{offerId} with cancel: true: cancels the offer (spec 3 rule 4) and applies the rest of the body. */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../lib/offer-api.ts';
+import { upsertOffer } from '../../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,

@@ -1,5 +1,5 @@
 /** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4); everything else it held stays as it was. */
-import { deleteOffer } from '../../lib/offer-api.ts';
+import { deleteOffer } from '../../lib/offers/flow-steps.ts';
 import {
   checkModel,
   liveOffers,

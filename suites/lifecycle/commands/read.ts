@@ -1,5 +1,5 @@
 /** GET /offers/{offerId} of any offer the run wrote, live or cancelled: it reads as the model says (spec 4.1). */
-import { awaitOffer } from '../../lib/offer-api.ts';
+import { awaitOffer } from '../../lib/offers/await-offer.ts';
 import { expectedOf, type OfferCommand, type OfferModel, type Real } from '../model.ts';
 
 export class ReadCommand implements OfferCommand {
@@ -10,7 +10,10 @@ export class ReadCommand implements OfferCommand {
   async run(m: OfferModel, real: Real): Promise<void> {
     const o = m.offers[this.pick % m.offers.length];
     if (!o) throw new Error('read ran without an offer: check() should have prevented it');
-    await awaitOffer(real.ctx, o.id, expectedOf(o), `does not read as the model says (${this.toString()})`);
+    await awaitOffer(real.ctx, o.id, {
+      expectations: expectedOf(o),
+      problem: `does not read as the model says (${this.toString()})`,
+    });
   }
   toString(): string {
     return `read(offer #${this.pick})`;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../lib/offer-api.ts';
+import { upsertOffer } from '../../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,

@@ -1,9 +1,10 @@
 /** PUT /offers/{offerId} to an id nothing has been written to: creates the offer (spec 1, 4.1). */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../lib/offer-api.ts';
+import { upsertOffer } from '../../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../../lib/readback.ts';
 import { checkModel, MAX_OFFERS, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+import { freshId } from '../../lib/fresh-id.ts';
 
 export class UpsertNewCommand implements OfferCommand {
   constructor(readonly body: OfferWrite) {}
@@ -11,7 +12,7 @@ export class UpsertNewCommand implements OfferCommand {
     return m.offers.length < MAX_OFFERS;
   }
   async run(m: OfferModel, real: Real): Promise<void> {
-    const id = real.ctx.cleanup.newOfferId();
+    const id = real.ctx.cleanup.offer(freshId('offer'));
     const { batchIds } = await upsertOffer(real.ctx, id, this.body);
     upsertModel(m, {
       id,

@@ -1,0 +1,53 @@
+/**
+ * Set-up offers, for checks that judge something else (the contract suite: an offer to read, list, address or
+ * cancel): a PUT whose ack is not judged, registered for cleanup, which cancels it once it shows when the test ends
+ * (a DELETE that overtakes its create could miss it).
+ */
+import { operationById } from '../../../specs/contract.ts';
+import type { CheckContext } from '../check-test.ts';
+import { type Exchange, is2xx } from '../exchange.ts';
+import { offerWriteBody } from '../fixtures.ts';
+import { freshId } from '../fresh-id.ts';
+import { waitForOffer } from './offer-visible.ts';
+
+export interface WrittenOffer {
+  id: string;
+  exchange: Exchange;
+}
+
+/**
+ * Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1), registered for cleanup, which
+ * cancels it once it shows (a test that cancels it itself says so with `ctx.cleanup.offerCancelled`).
+ */
+export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
+  const id = ctx.cleanup.offer(freshId('offer', ctx.runId), { awaitVisible: true });
+  const exchange = await ctx.api.op(operationById('upsertOffer'), {
+    params: { offerId: id },
+    json: offerWriteBody(ctx.runId),
+  });
+  if (!is2xx(exchange)) {
+    ctx.check.fail(
+      `could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`,
+      { exchanges: [exchange] },
+      'spec 4.1',
+    );
+  }
+  return { id, exchange };
+}
+
+/** Writes an offer and waits until it can be read; a miss after the deadline fails (spec 1: the write must become visible). */
+export async function putVisibleOffer(
+  ctx: CheckContext,
+  what = 'set-up offer',
+): Promise<WrittenOffer & { read: Exchange }> {
+  const offer = await putOffer(ctx, what);
+  const seen = await waitForOffer(ctx.api, offer.id);
+  if (!seen.ok) {
+    ctx.check.fail(
+      `the ${what} ${offer.id} (PUT answered ${offer.exchange.response.status}) was not readable through GET /offers/{offerId} within ${seen.elapsedMs} ms (FLIS_VISIBILITY_TIMEOUT_MS); last answer ${seen.value.response.status}`,
+      { exchanges: [offer.exchange, seen.value] },
+      'spec 1',
+    );
+  }
+  return { ...offer, read: seen.value };
+}
