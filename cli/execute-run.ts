@@ -158,21 +158,21 @@ function suiteRunOptions(plan: RunPlan, live: Reached, io: CommandIo): SuiteRunO
     reportDirFrom: plan.reportDirFrom,
     progress: plan.progress,
     startedAt: plan.startedAt,
-    ...(live.gatewayNonce ? { gatewayNonce: live.gatewayNonce } : {}),
-    ...(limits.checkTimeoutMs !== undefined ? { checkTimeoutMs: limits.checkTimeoutMs } : {}),
-    ...(plan.suites ? { suites: plan.suites } : {}),
-    ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
-    ...(plan.path ? { path: plan.path } : {}),
-    ...(plan.runs !== undefined ? { runs: plan.runs } : {}),
-    ...(plan.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: plan.visibilityTimeoutMs } : {}),
+    gatewayNonce: live.gatewayNonce || undefined,
+    checkTimeoutMs: limits.checkTimeoutMs,
+    suites: plan.suites,
+    seed: plan.seed,
+    path: plan.path || undefined,
+    runs: plan.runs,
+    visibilityTimeoutMs: plan.visibilityTimeoutMs,
     workers: runWorkers(plan.workers, roundTripMs),
     // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a
     // near-miss token, both redacted) are answered in their recorded order.
     concurrency: plan.record || plan.replay ? 1 : (plan.concurrency ?? workerConcurrency(roundTripMs)),
-    ...(plan.shard ? { shard: plan.shard } : {}),
-    ...(plan.runId ? { runId: plan.runId } : {}),
-    ...(plan.reproduce ? { reproduce: plan.reproduce } : {}),
-    ...(io.signal ? { stop: io.signal } : {}),
+    shard: plan.shard || undefined,
+    runId: plan.runId || undefined,
+    reproduce: plan.reproduce || undefined,
+    stop: io.signal,
   };
 }
 

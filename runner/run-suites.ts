@@ -35,13 +35,13 @@ export interface SuiteRunOptions {
   /** Where the workers send: the gateway (or the recorder in front of it), or the target itself. */
   baseUrl: string;
   /** The deployment's own base URL, shown in failure records and curl commands; baseUrl when absent. */
-  publicBaseUrl?: string;
+  publicBaseUrl?: string | undefined;
   /** The nonce the gateway's synthetic answers carry (suites/lib/client.ts makes their checks inconclusive). */
-  gatewayNonce?: string;
+  gatewayNonce?: string | undefined;
   /** Playwright's test timeout (ms): a check still running then is stopped and inconclusive. */
-  checkTimeoutMs?: number;
+  checkTimeoutMs?: number | undefined;
   /** Requests one worker may have in flight within a check (FLIS_CONCURRENCY). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** The gateway's counts at the end of the run, written to run.json. */
   network?: () => NetworkFacts | undefined;
   /** Every secret known so far (tokens renewed during the run included), redacted from the output. */
@@ -49,32 +49,32 @@ export interface SuiteRunOptions {
   token: string;
   deployment: string;
   allowWrites: boolean;
-  writesSkippedReason?: string;
+  writesSkippedReason?: string | undefined;
   /** Playwright project names: the folders under suites/. All when absent. */
-  suites?: string[];
+  suites?: string[] | undefined;
   reportDir: string;
   /** Who named the report folder (--report-dir, FLIS_REPORT_DIR), for its errors. */
-  reportDirFrom?: string;
-  seed?: number;
+  reportDirFrom?: string | undefined;
+  seed?: number | undefined;
   /** One failing property to replay by its path (env FLIS_PATH, suites/lib/replay-path.ts). */
-  path?: string;
-  runs?: number;
-  runId?: string;
+  path?: string | undefined;
+  runs?: number | undefined;
+  runId?: string | undefined;
   /** The run's clock for request values (ms since epoch); a replay reuses the recorded one. */
-  startedAt?: number;
-  visibilityTimeoutMs?: number;
-  progress?: Progress;
-  workers?: number;
+  startedAt?: number | undefined;
+  visibilityTimeoutMs?: number | undefined;
+  progress?: Progress | undefined;
+  workers?: number | undefined;
   /** Playwright sharding, "I/N": this process runs shard I of N and also leaves a blob report for `flis merge`. */
-  shard?: string;
+  shard?: string | undefined;
   /** Where progress lines go; defaults to this process's stdout. */
   onOutput?: (chunk: string) => void;
   /** For a run against the embedded mock: the flis command line that reproduces it (env FLIS_REPRODUCE). */
-  reproduce?: string;
+  reproduce?: string | undefined;
   /** 'results': only results.json, for callers that read the verdicts and nothing else (the fault tests). */
   reports?: 'all' | 'results';
   /** Resolves with the signal when the user interrupts the run: Playwright is stopped and reports what ran. */
-  stop?: Promise<'SIGINT' | 'SIGTERM'>;
+  stop?: Promise<'SIGINT' | 'SIGTERM'> | undefined;
 }
 
 export interface SuiteRunResult {

@@ -46,8 +46,8 @@ export async function runOnMock(r: MockRun): Promise<SuiteRunResult> {
       workers: r.workers ?? 1,
       // These tests read the verdicts only; the reports are proved by tests/reporting/.
       reports: 'results',
-      ...(r.seed !== undefined ? { seed: r.seed } : {}),
-      ...(r.runs !== undefined ? { runs: r.runs } : {}),
+      seed: r.seed,
+      runs: r.runs,
     });
   } finally {
     await mock.close();
