@@ -48,15 +48,15 @@ export interface FailureRecord {
 }
 
 export interface FailureDetails {
-  operationId?: string;
-  method?: string;
-  path?: string;
-  pointer?: string;
-  schemaPath?: string;
+  operationId?: string | undefined;
+  method?: string | undefined;
+  path?: string | undefined;
+  pointer?: string | undefined;
+  schemaPath?: string | undefined;
   /** The exchanges that show the failure, most relevant last. */
   exchanges?: Exchange[];
   property?: PropertyFailure;
-  severity?: Severity;
+  severity?: Severity | undefined;
 }
 
 const BODY_LIMIT = 2_000;

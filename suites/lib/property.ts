@@ -60,12 +60,12 @@ function detailsOf(error: unknown): { message: string; details: FailureDetails; 
       message: r.message,
       clause: r.clause,
       details: {
-        ...(r.operationId ? { operationId: r.operationId } : {}),
-        ...(r.method ? { method: r.method } : {}),
-        ...(r.path ? { path: r.path } : {}),
-        ...(r.pointer !== undefined ? { pointer: r.pointer } : {}),
-        ...(r.schemaPath ? { schemaPath: r.schemaPath } : {}),
-        ...(r.severity ? { severity: r.severity } : {}),
+        operationId: r.operationId,
+        method: r.method,
+        path: r.path,
+        pointer: r.pointer,
+        schemaPath: r.schemaPath,
+        severity: r.severity,
       },
     };
   }

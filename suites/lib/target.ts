@@ -18,7 +18,7 @@ export interface Target {
   /** The deployment's own base URL, as exchanges, failure records and curl commands show it; baseUrl when absent. */
   publicBaseUrl?: string;
   /** The nonce of the gateway's own answers (suites/lib/worker/gateway-answer.ts); absent without a gateway. */
-  gatewayNonce?: string;
+  gatewayNonce?: string | undefined;
   token: string;
   deployment: string;
   allowWrites: boolean;
@@ -28,9 +28,9 @@ export interface Target {
   runs: number;
   visibilityTimeoutMs: number;
   /** FLIS_PATH: one failing property's path to replay (suites/lib/replay-path.ts). */
-  path?: string;
+  path?: string | undefined;
   /** FLIS_WORLD_MODEL=off: the world model (suites/lib/world/) is left out, for the bench's side-by-side figure. */
-  worldModelOff?: true;
+  worldModelOff?: true | undefined;
 }
 
 function intFrom(env: SuiteEnv, name: SuiteEnvName, fallback: number): number {
@@ -52,7 +52,7 @@ export function readTarget(env: SuiteEnv = process.env): Target {
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     publicBaseUrl: (env.FLIS_PUBLIC_BASE_URL || baseUrl).replace(/\/+$/, ''),
-    ...(nonce ? { gatewayNonce: nonce } : {}),
+    gatewayNonce: nonce || undefined,
     token: env.FLIS_TOKEN ?? '',
     deployment: env.FLIS_DEPLOYMENT ?? 'ad-hoc',
     allowWrites: env.FLIS_ALLOW_WRITES === '1',
@@ -62,8 +62,8 @@ export function readTarget(env: SuiteEnv = process.env): Target {
     seed: intFrom(env, 'FLIS_SEED', DEFAULT_SEED),
     runs: intFrom(env, 'FLIS_RUNS', DEFAULT_RUNS),
     visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', DEFAULT_VISIBILITY_TIMEOUT_MS),
-    ...(env.FLIS_PATH ? { path: env.FLIS_PATH } : {}),
-    ...(env.FLIS_WORLD_MODEL === 'off' ? { worldModelOff: true as const } : {}),
+    path: env.FLIS_PATH || undefined,
+    worldModelOff: env.FLIS_WORLD_MODEL === 'off' ? true : undefined,
   };
 }
 
