@@ -5,8 +5,11 @@
  */
 import type { NetworkFacts } from '../reporting/certificate.ts';
 
-/** The gateway's counts are the certificate's network facts, field for field. */
-export type GatewayStats = NetworkFacts;
+/**
+ * The gateway's counts are the certificate's network facts, field for field; the gateway counts every one of them
+ * (a field is optional in NetworkFacts only because reports written before it was counted lack it).
+ */
+export type GatewayStats = Required<NetworkFacts>;
 
 export function emptyStats(): GatewayStats {
   return {

@@ -244,7 +244,7 @@ class GatewayServer {
         };
       }
       if (isConnectionReset(error)) {
-        this.counts.closedBeforeAnswer = (this.counts.closedBeforeAnswer ?? 0) + 1;
+        this.counts.closedBeforeAnswer++;
         return { synthetic: 'inconclusive', reason: closedBeforeAnswer(method, path) };
       }
       return {
