@@ -21,7 +21,7 @@ import type { Exchange } from '../lib/exchange.ts';
 import { isForeignTag } from '../lib/forced-tag.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
 import { writableGroups, type ListedGroup } from './groups.ts';
-import { blockIfOtherGroup, otherGroupId } from './status.ts';
+import { blockIfOtherGroup, currentStatus, otherGroupId } from './status.ts';
 
 /** The writable groups, rotated to start where the run id's hash points. */
 export function groupsForRun(groups: readonly ListedGroup[], runId: string): ListedGroup[] {
@@ -98,6 +98,15 @@ export async function awaitForcedOrResend(
       description: `billing group ${billingGroupId} showed '${wanted}' only after the write was sent again (first read '${first.status ?? '(none)'}'): another writer may have removed it`,
     });
   return second;
+}
+
+/**
+ * Read just before removing this run's forced value: another run that forced the group since (both saw it free at
+ * once) owns it now, and a DELETE would remove their value. Answers that run's value, if it shows.
+ */
+export async function takenOver(ctx: CheckContext, billingGroupId: string, runId: string): Promise<string | undefined> {
+  const status = await currentStatus(ctx, billingGroupId);
+  return isForeignTag(status, runId) ? status : undefined;
 }
 
 /** The failure message of a forced value that never showed, with the last read. */

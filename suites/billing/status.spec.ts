@@ -30,7 +30,7 @@ import { target } from '../lib/target.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { World } from '../lib/world/world.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
-import { awaitForcedOrResend, groupsForRun, Interference, notShown } from './shared-groups.ts';
+import { awaitForcedOrResend, groupsForRun, Interference, notShown, takenOver } from './shared-groups.ts';
 import {
   awaitStatus,
   bulkStatus,
@@ -55,19 +55,27 @@ test(
   ),
 );
 
-/** A group is passed over while another run's forced value shows on it; at most this many are tried. */
-const MAX_GROUPS_TRIED = 4;
+/**
+ * A group is passed over while another run's forced value shows on it; at most this many are tried. Each run sharing
+ * the deployment holds up to two groups at a time (the bulk test's), and runs started together may start at the same
+ * group, so a few tries are not enough: twelve let this run find a free group beside five others.
+ */
+const MAX_GROUPS_TRIED = 12;
 
 const RULE_1: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 1' };
 const RULE_2: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 2' };
 const RULE_3: EffectOwner = { check: 'billing-bulk-status', clause: 'spec 3 rule 3' };
 
-/** The world after a write; another run's forced value showing up there makes the check inconclusive, as elsewhere. */
-async function settleOrMoveOn(ctx: CheckContext, world: World, step: string): Promise<void> {
+/**
+ * The world after a write. Another run's forced value showing up there answers why (the flow moves to another
+ * group), never a failure: another run may claim the group as soon as this run's DELETE frees it.
+ */
+async function settleOrMoveOn(ctx: CheckContext, world: World, step: string): Promise<string | undefined> {
   try {
     await world.settle(ctx, step);
+    return undefined;
   } catch (error) {
-    if (error instanceof ForeignStatus) skip.inconclusive(ctx, error.message);
+    if (error instanceof ForeignStatus) return error.message;
     throw error;
   }
 }
@@ -130,14 +138,27 @@ async function forcedStatusFlow(ctx: CheckContext): Promise<void> {
         'spec 3 rule 1',
       );
     const world = new World();
-    const record = new BillingGroupRecord(group.id, { is: tag }, RULE_1);
+    const record = new BillingGroupRecord(group.id, { is: tag }, RULE_1, async () =>
+      expectForced(ctx, await forceStatus(ctx, group.id, tag), group.id),
+    );
     world.add(group.id, record);
-    await settleOrMoveOn(ctx, world, `PUT /billingGroups/${group.id}/status '${tag}'`);
+    // Another run's value replaced this run's (one forced status per group): a DELETE now would remove theirs.
+    const disturbedAfterPut = await settleOrMoveOn(ctx, world, `PUT /billingGroups/${group.id}/status '${tag}'`);
+    if (disturbedAfterPut !== undefined) {
+      passedOver.push(disturbedAfterPut);
+      continue;
+    }
+    const taken = await takenOver(ctx, group.id, runId);
+    if (taken !== undefined) {
+      passedOver.push(`${group.id} showed '${taken}' before this run removed its value`);
+      continue;
+    }
     // No other run writes this run's value, so still showing it after the DELETE is this server's doing.
     await removeAndExpectGone(ctx, group.id, tag);
     record.expect({ not: tag }, RULE_2);
-    await settleOrMoveOn(ctx, world, `DELETE /billingGroups/${group.id}/status`);
-    return;
+    const disturbedAfterDelete = await settleOrMoveOn(ctx, world, `DELETE /billingGroups/${group.id}/status`);
+    if (disturbedAfterDelete === undefined) return;
+    passedOver.push(disturbedAfterDelete);
   }
   skip.inconclusive(
     ctx,
@@ -359,6 +380,23 @@ async function bulkStatusFlow(ctx: CheckContext): Promise<void> {
 }
 
 /**
+ * The groups that show no other run's forced value. A step that removed this run's value leaves a group looking free,
+ * and another run may force it then: writing to it now would remove or replace that run's value.
+ */
+async function groupsNotTakenOver(ctx: CheckContext, ids: string[]): Promise<string[]> {
+  const shown = await Promise.all(ids.map(async (id) => ({ id, status: await currentStatus(ctx, id) })));
+  return shown.filter((g) => !isForeignTag(g.status, ctx.runId)).map((g) => g.id);
+}
+
+/** Before a step of the plan: a group another run has forced since is theirs, and the plan moves to other groups. */
+async function expectNotTakenOver(ctx: CheckContext, items: BillingGroupStatusUpdateItem[]): Promise<void> {
+  const ids = [...new Set(items.map((i) => i.billingGroupId))];
+  const kept = new Set(await groupsNotTakenOver(ctx, ids));
+  const taken = ids.find((id) => !kept.has(id));
+  if (taken !== undefined) throw new Interference(taken, (await currentStatus(ctx, taken)) ?? '');
+}
+
+/**
  * The property over bulk plans. Between runs the groups go back to the claim
  * value (or, unclaimed, lose their forced status), so each run starts alike and
  * a shrunk run means the same thing alone. Answers why it was disturbed, if it was.
@@ -380,6 +418,7 @@ async function bulkProperty(
       const records = new Map<string, BillingGroupRecord>();
       try {
         for (const [i, items] of steps.entries()) {
+          await expectNotTakenOver(ctx, items);
           await bulkStatus(ctx, items);
           // The model is read before checkStep moves `forced` on: a removal expects anything but the value it removed.
           modelStep(world, records, items, forced);
@@ -390,9 +429,10 @@ async function bulkProperty(
         if (!(error instanceof Interference) && !(error instanceof ForeignStatus)) throw error;
         disturbed = error.message;
       } finally {
+        const kept = await groupsNotTakenOver(ctx, claimValue ? mine.map((g) => g.id) : [...forced.keys()]);
         const reset = claimValue
-          ? mine.map((g) => ({ billingGroupId: g.id, status: claimValue, deleteStatus: false }))
-          : [...forced.keys()].map((billingGroupId) => ({ billingGroupId, deleteStatus: true }));
+          ? kept.map((billingGroupId) => ({ billingGroupId, status: claimValue, deleteStatus: false }))
+          : kept.map((billingGroupId) => ({ billingGroupId, deleteStatus: true }));
         if (reset.length > 0) await bulkStatus(ctx, reset).catch(() => undefined);
       }
     },

@@ -9,7 +9,7 @@
  * waits up to the visibility deadline (writes may be asynchronous), and only
  * then counts a 404 against the operation. Where it cannot create the record
  * (writes not allowed, or the upsert refused the body, whose fields are not
- * shown), a 404 is inconclusive and the test is skipped, saying so.
+ * shown), a 404 judges nothing and the test is skipped, saying so.
  */
 import { operations } from '../../specs/contract.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
@@ -35,7 +35,8 @@ function judge(ctx: CheckContext, x: Exchange, on404: { conclusive: boolean; why
     ctx.check.fail(`answered 404, and ${on404.why}: the deprecated operation is not served (spec 9 rule 3)`, {
       exchanges: [x],
     });
-  skip.nothingToJudge(ctx, `inconclusive: answered 404, and ${on404.why}`);
+  // Nothing to judge, not inconclusive: no other writer disturbed it; this deployment gave no record to address.
+  skip.nothingToJudge(ctx, `answered 404, which may mean "no such record": ${on404.why}`);
 }
 
 /** Writes the record the operation needs, or says why it could not. */
@@ -53,7 +54,7 @@ async function createRecord(
   if (!is2xx(put))
     return {
       ok: false,
-      why: `PUT ${template} answered ${put.response.status}, so no record to address exists (a 404 may just mean "no such record")`,
+      why: `PUT ${template} answered ${put.response.status}, so no record to address exists`,
     };
   return { ok: true, put };
 }

@@ -136,6 +136,21 @@ export class Cleanup {
   }
 
   /**
+   * The groups this test forced that no other run has forced since: a group showing another run's forced value is
+   * that run's now (one forced status per group), and removing the forced status would remove theirs.
+   */
+  private async groupsNotTakenOver(): Promise<[string, string][]> {
+    const runId = target().runId;
+    const shown = await Promise.all(
+      [...this.statuses].map(async ([id, before]) => {
+        const status = await this.readStatus(id).catch(() => undefined);
+        return { id, before, takenOver: isForeignTag(status, runId) };
+      }),
+    );
+    return shown.filter((g) => !g.takenOver).map((g) => [g.id, g.before]);
+  }
+
+  /**
    * Once the forced status is removed: if the group then does not show its old value, the
    * old value was itself forced before the test, so force it back. A group that
    * shows another run's forced value is left to that run, which restores it.
@@ -178,8 +193,9 @@ export class Cleanup {
     for (const left of await mapBounded(live, ([id, state]) => this.cancelOffer(id, state)))
       if (left) this.leftBehind.push(left);
     // Groups are independent: restored side by side, so a server slow to show (or ignoring) a removal costs one wait.
-    if (this.statuses.size > 0) await this.removeForced([...this.statuses.keys()]);
-    await Promise.all([...this.statuses].map(([id, before]) => this.restoreStatus(id, before)));
+    const mine = await this.groupsNotTakenOver();
+    if (mine.length > 0) await this.removeForced(mine.map(([id]) => id));
+    await Promise.all(mine.map(([id, before]) => this.restoreStatus(id, before)));
     if (this.leftBehind.length === 0) return;
     const text = `cleanup could not undo ${this.leftBehind.length} write(s) on ${target().deployment} (run ${target().runId}):\n  ${this.leftBehind.join('\n  ')}`;
     console.warn(text);

@@ -80,25 +80,37 @@ function satisfies(m: StatusModel, status: string): boolean {
   return 'is' in m ? status === m.is : status !== m.not;
 }
 
+/** Sends the write that set a forced value once more (shared-groups.ts: another run's removal may have undone it). */
+export type Resend = () => Promise<void>;
+
 export class BillingGroupRecord implements WorldRecord {
   readonly label: string;
   private model: StatusModel;
   private owner: EffectOwner;
+  private resend: Resend | undefined;
 
   constructor(
     readonly id: string,
     status: StatusModel,
     owner: EffectOwner,
+    resend?: Resend,
   ) {
     this.label = `billing group ${id}`;
     this.model = status;
     this.owner = owner;
+    this.resend = 'is' in status ? resend : undefined;
   }
 
-  /** The model after a write: `owner` owns the write's effect on this group. */
-  expect(status: StatusModel, owner: EffectOwner): void {
+  /**
+   * The model after a write: `owner` owns the write's effect on this group. With `resend`, a forced value that does
+   * not show by half the deadline is written once more: runs sharing a deployment force the same groups, and another
+   * run's removal may have undone this one's write (one forced status per group). A server that ignores the write
+   * misses both times.
+   */
+  expect(status: StatusModel, owner: EffectOwner, resend?: Resend): void {
     this.model = status;
     this.owner = owner;
+    this.resend = 'is' in status ? resend : undefined;
   }
 
   private async read(ctx: CheckContext): Promise<GroupViews> {
@@ -146,16 +158,39 @@ export class BillingGroupRecord implements WorldRecord {
   }
 
   async diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined> {
+    const resend = this.resend;
+    const first = await this.poll(ctx, resend ? 0.5 : 1);
+    if (first.ok || !resend || !this.forcedValueGone(first.value)) return this.verdict(first, step);
+    await resend();
+    const second = await this.poll(ctx, 0.5);
+    if (second.ok)
+      ctx.testInfo.annotations.push({
+        type: 'note',
+        description: `${this.label} showed the model's ${describe(this.model)} only after the write was sent again: another writer may have removed it`,
+      });
+    return this.verdict(second, step);
+  }
+
+  private poll(ctx: CheckContext, share: number) {
     const runId = target().runId;
-    const r = await pollVisible(
+    return pollVisible(
       () => this.read(ctx),
       (v) => this.settled(v) || this.statuses(v).some((s) => isForeignTag(s.status, runId)),
+      share,
     );
-    const v = r.value;
-    const foreign = this.statuses(v).find((s) => isForeignTag(s.status, runId));
+  }
+
+  /** Every view agrees on a value other than the forced one the model holds: the write's effect is gone. */
+  private forcedValueGone(v: GroupViews): boolean {
+    const shown = this.agreed(v);
+    return shown !== undefined && !satisfies(this.model, shown) && !isForeignTag(shown, target().runId);
+  }
+
+  private verdict(r: { ok: boolean; value: GroupViews; elapsedMs: number }, step: string): Divergence | undefined {
+    const foreign = this.statuses(r.value).find((s) => isForeignTag(s.status, target().runId));
     if (foreign) throw new ForeignStatus(this.id, `${foreign.view} showed '${foreign.status}'`);
     if (r.ok) return undefined;
-    return this.classify(v, step, r.elapsedMs);
+    return this.classify(r.value, step, r.elapsedMs);
   }
 
   private classify(v: GroupViews, step: string, elapsedMs: number): Divergence {
