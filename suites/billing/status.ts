@@ -10,7 +10,7 @@ import { statusOf } from '../lib/cleanup.ts';
 import type { Exchange } from '../lib/exchange.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
-import { type CheckContext, skip } from '../lib/index.ts';
+import { type CheckContext, type Clause, skip } from '../lib/index.ts';
 
 /** The id of the group a GET /billingGroups/{id} answered with, when it is another one. */
 export function otherGroupId(x: Exchange, billingGroupId: string): string | undefined {
@@ -66,7 +66,7 @@ export async function awaitStatus(
   billingGroupId: string,
   accept: (status: string | undefined) => boolean,
   what: string,
-  clause?: string,
+  clause?: Clause,
 ): Promise<void> {
   const op = operationById('getBillingGroup');
   const r = await pollVisible(

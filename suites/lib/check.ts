@@ -51,6 +51,9 @@ export function resolveMeta(meta: CheckMeta): ResolvedMeta {
   };
 }
 
+/** A clause some check of the catalogue lists: what one failure may cite in place of its check's whole citation. */
+export type Clause = ClauseOf<CheckId>;
+
 export class Check {
   readonly meta: ResolvedMeta;
   private readonly secrets: readonly string[];
@@ -74,14 +77,24 @@ export class Check {
    * Fail this check. `clause` overrides the check's own where one assertion enforces a narrower rule;
    * `details.severity` overrides the check's severity for this one failure (every record carries one).
    */
-  fail(message: string, details: FailureDetails = {}, clause = this.meta.clause): never {
+  fail(message: string, details: FailureDetails = {}, clause?: Clause): never {
     throw new CheckFailure(
       this.meta.check,
-      clause,
+      clause === undefined ? this.meta.clause : this.ownClause(clause),
       message,
       { severity: this.meta.severity, ...this.opDetails(), ...details },
       this.secrets,
     );
+  }
+
+  /** A clause one failure cites must be one its catalogue row lists: the catalogue is the one place clauses live. */
+  private ownClause(clause: Clause): Clause {
+    const row: readonly string[] = catalogueEntry(this.meta.check).clauses;
+    if (!row.includes(clause))
+      throw new Error(
+        `check ${this.meta.check} cites '${clause}', which its catalogue row does not list (${row.join(', ')})`,
+      );
+    return clause;
   }
 
   /** This check cannot judge: `owner` owns what is broken (skipped as blocked, never failed). */
@@ -135,7 +148,7 @@ export class Check {
    * Response shapes are owned by `response-schema`: any other check that meets a broken shape on its way
    * cannot judge its own rule, so it reports itself blocked instead of failing (one fault, one failure).
    */
-  expectSchema(x: Exchange, schema: SchemaName, clause = this.meta.clause): void {
+  expectSchema(x: Exchange, schema: SchemaName, clause?: Clause): void {
     if (this.meta.check !== RESPONSE_SCHEMA) {
       const problem = schemaProblem(x, schema);
       if (problem) this.blocked(RESPONSE_SCHEMA, x, problem);

@@ -20,7 +20,7 @@
 
 // The check itself: its test, its context, its verdicts.
 export { type CheckContext, type CheckTestMeta, checkTest, test } from './check-test.ts';
-export type { Check } from './check.ts';
+export type { Check, Clause } from './check.ts';
 export { RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
 export { skip } from './skip.ts';
 export { type Exchange, is2xx } from './exchange.ts';

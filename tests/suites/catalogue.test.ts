@@ -14,6 +14,7 @@ import { BEYOND_SPEC, citedClauses, specClauses } from '../../reporting/clauses.
 import { citation } from '../../specs/check-ids.ts';
 import { CATALOGUE, catalogueEntry, type CheckId, clausesOf } from '../../suites/lib/catalogue.ts';
 import { Check } from '../../suites/lib/check.ts';
+import { CheckFailure } from '../../suites/lib/check-failure.ts';
 import type { checkTest } from '../../suites/lib/check-test.ts';
 import { ROOT } from '../runner/helpers.ts';
 
@@ -112,6 +113,26 @@ test("a test takes its clause and severity from its row, or narrows the clause t
   assert.equal(new Check({ check: 'record-identity', clauses: ['spec 4.2'] }, []).meta.clause, 'spec 4.2');
 });
 
+test("one failure cites one of its row's clauses, or its whole citation", () => {
+  const check = new Check({ check: 'billing-forced-status' }, []);
+  assert.throws(
+    () => check.fail('why', {}, 'spec 3 rule 2'),
+    (e: unknown) => {
+      assert.ok(e instanceof CheckFailure, `a clause of the row gives a CheckFailure, got ${String(e)}`);
+      assert.equal(e.record.clause, 'spec 3 rule 2');
+      return true;
+    },
+  );
+  assert.throws(
+    () => check.fail('why'),
+    (e: unknown) => e instanceof CheckFailure && e.record.clause === 'spec 3 rules 1-2',
+  );
+  assert.throws(
+    () => check.fail('why', {}, 'spec 4.2'),
+    /check billing-forced-status cites 'spec 4.2', which its catalogue row does not list \(spec 3 rule 1, spec 3 rule 2\)/,
+  );
+});
+
 test('a clause read from the contract that the row lacks fails the suites as they load, naming the row', () => {
   assert.deepEqual(clausesOf('response-schema', ['spec 4.1', 'spec 2.2']), ['spec 4.1', 'spec 2.2']);
   assert.throws(
@@ -137,6 +158,8 @@ export function wrongIdsDoNotCompile(check: Check, checkTestOf: typeof checkTest
   // @ts-expect-error: the clause and severity are the row's; a test's metadata does not repeat them
   checkTestOf({ check: 'offer-upsert', clause: 'spec 1', severity: 'contract' }, body);
   checkTestOf({ check: 'record-identity', clauses: ['spec 4.2'] }, body);
+  // @ts-expect-error: one failure cites a clause of the catalogue, not any text
+  check.fail('why', {}, 'spec 3 rule 9');
   const typo: CheckId = 'offer-upsert';
   // @ts-expect-error: a typo of a check id is no check id
   const other: CheckId = 'offer-upsrt';

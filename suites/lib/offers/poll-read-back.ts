@@ -9,6 +9,7 @@
 import { BATCH_CHECK_EVERY_MS, batchesProcessed } from '../batch-processed.ts';
 import type { CheckId } from '../catalogue.ts';
 import { RESPONSE_SCHEMA } from '../check-blocked.ts';
+import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
 import { noteVisibleAfter, pollVisible } from '../visibility-deadline.ts';
 import { mismatches, readBackOwner, unmetPointers, type Expectation } from '../readback.ts';
@@ -20,7 +21,7 @@ export interface ReadBackOptions extends ReadOptions {
   /** What a miss says of the offer, after "offer <id>", e.g. 'was not created by a PUT to a new id'. */
   problem: string;
   /** The clause a failure cites; the check's own when left out. */
-  clause?: string;
+  clause?: Clause;
   /**
    * The offer as read before this write (undefined: the write creates it). A field showing neither its old value
    * nor the written one fails at once instead of after the deadline.

@@ -17,6 +17,7 @@
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckId } from '../catalogue.ts';
 import { RECORD_IDENTITY, RESPONSE_SCHEMA } from '../check-blocked.ts';
+import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
 import { statusOf } from '../cleanup.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
@@ -49,7 +50,7 @@ export type StatusModel = { is: string } | { not: string };
 /** Who owns the effect of the write that set the model, and the clause, e.g. billing-forced-status, spec 3 rule 1. */
 export interface EffectOwner {
   check: CheckId;
-  clause: string;
+  clause: Clause;
 }
 
 interface GroupViews {

@@ -9,6 +9,7 @@
  * running check fails when it is that owner, and is blocked by the owner otherwise.
  */
 import type { CheckId } from '../catalogue.ts';
+import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
 import { target } from '../target.ts';
@@ -28,8 +29,8 @@ export function worldModelOn(): boolean {
 export interface Divergence {
   /** The check whose rule the divergence breaks: it fails, any other check meeting it is blocked by it. */
   owner: CheckId;
-  /** The clause broken, as the owner cites it. */
-  clause: string;
+  /** The clause broken, one its owner's catalogue row lists. */
+  clause: Clause;
   /** What each view showed and what the model holds. */
   message: string;
   /** The JSON pointer of the value that differs, in the last exchange. */
