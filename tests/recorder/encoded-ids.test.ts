@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { startMock } from '../../mock/server.ts';
 import { readCassette } from '../../recorder/cassette-reader.ts';
-import { startRecorder } from '../../recorder/proxy.ts';
 import { startReplayServer } from '../../recorder/replay-server.ts';
 import { call, tempDir, TOKEN, type Answer } from './helpers.ts';
+import { recordMock } from './record-mock.ts';
 
 const env = { FLIS_TOKEN: TOKEN };
 const DAYS = 'start=1900-01-01&end=2200-12-31';
@@ -40,20 +39,7 @@ it('ids that need percent-encoding: record → stop the mock → replay answers 
   const tmp = tempDir();
   try {
     const cassette = tmp.file('reserved.yaml');
-    const mock = await startMock({ token: TOKEN, variant: { idFormat: 'reserved' } });
-    const rec = await startRecorder({
-      mode: 'record',
-      cassette,
-      upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' },
-      env,
-    });
-    let live: Answer[];
-    try {
-      live = await traffic(rec.baseUrl);
-    } finally {
-      await rec.close();
-      await mock.close();
-    }
+    const live = await recordMock(cassette, { variant: { idFormat: 'reserved' } }, traffic);
     assert.deepEqual(
       live.map((a) => a.status),
       [200, 200, 200, 200, 200, 200, 200, 200],
