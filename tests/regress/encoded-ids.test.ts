@@ -83,3 +83,15 @@ describe('regress chains ids that need percent-encoding', () => {
     assert.equal(r.code, 0, r.err.join('\n'));
   });
 });
+
+it('a recorded path whose id was sent with a bare % (never encoded) is sent again as it was, not a crash', async () => {
+  const cassettes = join(tmp.dir, 'bare');
+  await recordPartner(cassettes, 'unencoded', async (c) => {
+    await c.call('GET', '/offers/50%off');
+    await c.call('GET', '/customers');
+  });
+  const r = await regress(['--cassettes', cassettes], join(tmp.dir, 'bare-report'));
+  assert.deepEqual(verdicts(r.report), { unencoded: 'unchanged' }, explain(r.report));
+  assert.equal(r.report.totals.exchanges, 2);
+  assert.equal(r.code, 0, r.err.join('\n'));
+});
