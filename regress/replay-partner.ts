@@ -267,7 +267,9 @@ export class PartnerReplay {
         const id = decoded ?? seg;
         used.push(id);
         const now = creates && i === segs.length - 1 && !this.ids.known(id) ? this.ids.tag(id) : this.ids.forward(id);
-        // A segment with a bare % was never encoded by the partner: its id goes out unencoded too, as the partner sent it.
+        // An id that is not mapped goes out as the partner encoded it; one with a bare % was never encoded by the
+        // partner, so the target's id goes out unencoded too.
+        if (now === id) return seg;
         return decoded === undefined ? now : encodeURIComponent(now);
       })
       .join('/');

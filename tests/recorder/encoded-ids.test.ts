@@ -1,8 +1,8 @@
 /**
  * Recording and replaying traffic whose ids a URL must percent-encode (the mock's `reserved` id format: a space, `+`,
  * `&`, `=`, `%`, `/`, `#`, `?`, `:` and `ä`). The cassette keeps a path as it was sent (encoded) and a query value
- * decoded; replay matches the same requests to the same answers, and the contract check finds the operation of every
- * such path.
+ * decoded; replay matches the same requests to the same answers, also when another client encodes the same id
+ * another way, and the contract check finds the operation of every such path.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -63,6 +63,18 @@ it('ids that need percent-encoding: record → stop the mock → replay answers 
         again.map((a) => [a.status, a.text]),
         live.map((a) => [a.status, a.text]),
       );
+      // Another client's encoding of the same id: `+`, `&`, `=` and `:` as they are (a URL parser leaves them so in a
+      // path), the rest in lower-case hex. The same request to the server, so the same recorded answer.
+      const id = (live[0]!.json() as { id: string }[])[0]!.id;
+      const other = encodeURIComponent(id)
+        .replace(/%(2B|26|3D|3A)/g, (e) => decodeURIComponent(e))
+        .replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+      assert.notEqual(other, encodeURIComponent(id));
+      const otherwise = await call(replay.baseUrl, `/billingGroups/${other}`);
+      assert.equal(otherwise.status, 200, otherwise.text);
+      assert.equal(otherwise.text, live[1]!.text);
+      const slash = await call(replay.baseUrl, `/billingGroups/${other.replace('%2f', '/')}`);
+      assert.notEqual(slash.status, 200, 'a / is a segment boundary, %2F is not: another request');
     } finally {
       await replay.close();
     }
