@@ -49,7 +49,7 @@ function offerBody(tag: string, overrides: Record<string, unknown> = {}): Json {
 
 export const PARTNER_TOKEN = 'partner-token-7Hq2mX9vL4pR8sT1';
 
-interface Client {
+export interface Client {
   call(method: string, path: string, json?: unknown): Promise<{ status: number; body: Json }>;
 }
 
@@ -83,10 +83,10 @@ export const partnerClients: Record<string, (c: Client, seed: number) => Promise
   'billing-reader': async (c, seed) => {
     const groups = await c.call('GET', '/billingGroups?inactive=false');
     const id = groups.body[seed % groups.body.length].id;
-    await c.call('GET', `/billingGroups/${id}`);
-    await c.call('GET', `/billingGroups/${id}/details`);
+    await c.call('GET', `/billingGroups/${encodeURIComponent(id)}`);
+    await c.call('GET', `/billingGroups/${encodeURIComponent(id)}/details`);
     const invoices = await c.call('GET', `/invoices?limit=5&page=1`);
-    await c.call('GET', `/invoices/${invoices.body[seed % invoices.body.length].id}`);
+    await c.call('GET', `/invoices/${encodeURIComponent(invoices.body[seed % invoices.body.length].id)}`);
   },
   'offer-writer': async (c, seed) => {
     const own = `ow-${seed}-1`;
@@ -97,7 +97,7 @@ export const partnerClients: Record<string, (c: Client, seed: number) => Promise
     body.offer.quantity = 3 + seed;
     const created = await c.call('POST', '/offers', body);
     await pollBatch(c, created.body.batchId);
-    await c.call('GET', `/offers/${created.body.id}`);
+    await c.call('GET', `/offers/${encodeURIComponent(created.body.id)}`);
   },
   'bulk-catalogue': async (c, seed) => {
     await c.call('GET', '/customers');
@@ -117,22 +117,31 @@ export async function recordPartners(
   mock: Partial<MockOptions> = {},
 ): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  for (const name of names) {
-    const m = await startMock({ ...mock, token: PARTNER_TOKEN });
-    const rec = await startRecorder({
-      mode: 'record',
-      cassette: join(dir, `${name}.yaml`),
-      upstream: { baseUrl: m.baseUrl, deployment: 'embedded' },
-      env: { FLIS_TOKEN: PARTNER_TOKEN },
-      labels: { partner: name },
-      log: () => {},
-    });
-    try {
-      await partnerClients[name]!(client(rec.baseUrl), seed);
-    } finally {
-      await rec.close();
-      await m.close();
-    }
-  }
+  for (const name of names) await recordPartner(dir, name, (c) => partnerClients[name]!(c, seed), mock);
   return dir;
+}
+
+/** Records one client, as `<dir>/<name>.yaml`, through the recorder in front of its own embedded mock. */
+export async function recordPartner(
+  dir: string,
+  name: string,
+  run: (c: Client) => Promise<void>,
+  mock: Partial<MockOptions> = {},
+): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const m = await startMock({ ...mock, token: PARTNER_TOKEN });
+  const rec = await startRecorder({
+    mode: 'record',
+    cassette: join(dir, `${name}.yaml`),
+    upstream: { baseUrl: m.baseUrl, deployment: 'embedded' },
+    env: { FLIS_TOKEN: PARTNER_TOKEN },
+    labels: { partner: name },
+    log: () => {},
+  });
+  try {
+    await run(client(rec.baseUrl));
+  } finally {
+    await rec.close();
+    await m.close();
+  }
 }

@@ -9,7 +9,8 @@ import type { ThrottleSettings } from './throttle.ts';
 export interface MockVariant {
   /** Status of POST creates. Offer acks of PUT, DELETE and bulk answer 202 whenever this is not 200. */
   createdStatus: 200 | 201 | 202;
-  idFormat: 'prefixed' | 'uuid' | 'numeric';
+  /** `reserved`: ids with a space, `+`, `&`, `=`, `%`, `/`, `#`, `?`, `:` and `ä` (spec 2: ids are strings, no more). */
+  idFormat: 'prefixed' | 'uuid' | 'numeric' | 'reserved';
   /** Adds undocumented fields to every object response (the schemas allow them). */
   extraFields: boolean;
   /**
@@ -100,10 +101,11 @@ export const variantPresets: Record<
     writeDelayMs: 400,
   },
   // An API built by someone else: GET /offers and GET /billingGroups refuse a list without their documented window,
-  // GET /invoices one without createdSince, and GET /offers/{offerId} answers every version of the offer.
+  // GET /invoices one without createdSince, GET /offers/{offerId} answers every version of the offer, and its ids hold
+  // characters a URL must have percent-encoded.
   'offer-versions': {
     createdStatus: 201,
-    idFormat: 'prefixed',
+    idFormat: 'reserved',
     extraFields: false,
     lenientInput: false,
     maxBulkItems: 0,
@@ -118,7 +120,7 @@ export type VariantPresetName = keyof typeof variantPresets;
 export const variantPresetNames = Object.keys(variantPresets) as VariantPresetName[];
 
 const createdStatuses: readonly number[] = [200, 201, 202];
-const idFormats: readonly string[] = ['prefixed', 'uuid', 'numeric'];
+const idFormats: readonly string[] = ['prefixed', 'uuid', 'numeric', 'reserved'];
 
 /** Fills a partial variant from the default and rejects values outside the type (callers may pass untyped config). */
 export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant {

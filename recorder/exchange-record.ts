@@ -16,7 +16,8 @@ import { keepHeaders, type Redactor } from './redact.ts';
 import { runToEnd } from '../schemas/registry.ts';
 import { STAGE_TIMES, stageEnd, stageStart } from './stage-times.ts';
 
-function queryOf(url: URL): Record<string, string | string[]> {
+/** The query of a URL, decoded, a repeated name as a list: how cassettes keep a query. */
+export function queryOf(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   // Most requests have no query: reading searchParams would build a URLSearchParams for nothing.
   if (url.search === '') return out;

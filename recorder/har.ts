@@ -21,6 +21,7 @@ import {
 } from './cassette-format.ts';
 import type { Cassette } from './cassette-reader.ts';
 import { CassetteParseError } from './errors.ts';
+import { queryOf } from './exchange-record.ts';
 import { toolInfo } from './header.ts';
 import { keepHeaders, redactionPolicy, type Redactor } from './redact.ts';
 import { matchOperation as operationFor, specVersion } from '../specs/contract.ts';
@@ -276,7 +277,9 @@ function fromEntry(
     request: {
       method: e.request.method.toUpperCase(),
       path: r.text(path),
-      query: r.query(toMap(e.request.queryString ?? [])),
+      // The URL's query, not queryString: HAR writers differ on whether its values are decoded (a browser keeps them
+      // as sent, encoded), and a cassette keeps them decoded, as the recorder reads them.
+      query: r.query(url.search !== '' ? queryOf(url) : toMap(e.request.queryString ?? [])),
       headers: keepHeaders(reqHeaders, policy.requestHeaders, r),
       body: r.body(reqBody),
     },

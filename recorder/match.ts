@@ -162,7 +162,7 @@ function weight(field: string): number {
 export function matchKey(req: RecordedRequest, o: MatchOptions): string {
   return JSON.stringify([
     req.method,
-    trimSlash(req.path),
+    canonicalPath(req.path),
     canonicalQuery(req.query, o),
     canonicalBody(req, o),
     matchedHeaders(req, o),
@@ -171,6 +171,22 @@ export function matchKey(req: RecordedRequest, o: MatchOptions): string {
 
 function trimSlash(p: string): string {
   return p.length > 1 ? p.replace(/\/+$/, '') : p;
+}
+
+/** Characters a path segment may hold as they are (RFC 3986 pchar, ASCII): `%3A` and `:` name the same id. */
+const PCHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]$/;
+
+/**
+ * A path as matching reads it (RFC 3986 6.2.2): without a trailing slash, each percent-encoding in upper case and
+ * decoded where the character may stand in a segment as it is, so an id encoded by another client (one that leaves
+ * `+`, `&`, `=` or `:` as they are, or writes `%c3%a4`) matches the recorded request. `%2F`, `%25`, `%3F` and `%23`
+ * stay encoded: decoded, they would mean something else.
+ */
+function canonicalPath(p: string): string {
+  return trimSlash(p).replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
+    const c = String.fromCharCode(Number.parseInt(hex, 16));
+    return PCHAR.test(c) ? c : `%${hex.toUpperCase()}`;
+  });
 }
 
 function canonicalQuery(q: QueryMap, o: MatchOptions): Array<[string, string[]]> {
@@ -233,7 +249,7 @@ export function diffRequests(recorded: RecordedRequest, received: RecordedReques
   const out: Difference[] = [];
   if (recorded.method !== received.method)
     out.push({ field: 'method', recorded: recorded.method, received: received.method });
-  if (trimSlash(recorded.path) !== trimSlash(received.path))
+  if (canonicalPath(recorded.path) !== canonicalPath(received.path))
     out.push({ field: 'path', recorded: recorded.path, received: received.path });
   const rq = new Map(canonicalQuery(recorded.query, o));
   const sq = new Map(canonicalQuery(received.query, o));

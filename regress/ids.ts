@@ -33,9 +33,13 @@ export function idShape(id: string): IdShape {
   return 'other';
 }
 
-/** A key whose string value is an identifier: `id`, or a name ending in `Id` (batchId, bookingId, offerId). */
+/**
+ * A key whose string value is an identifier: `id`, or a name ending in `Id` (batchId, bookingId, offerId), or one
+ * ending in `Ids` whose array holds them (an invoice's billingGroupIds): left out, a target's other ids there would
+ * read as changed values.
+ */
 export function isIdKey(key: string): boolean {
-  return key === 'id' || /[a-z]Id$/.test(key);
+  return key === 'id' || /[a-z]Ids?$/.test(key);
 }
 
 /** Every (pointer, value) of a string at an id key, arrays included. */

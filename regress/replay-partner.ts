@@ -45,6 +45,15 @@ const MAX_NOTES = 200;
 const MAX_SHOWN_BODY = 4000;
 const READS = new Set(['GET', 'HEAD']);
 
+/** A path segment's id, or undefined when its percent-encoding is malformed (a client that never encoded it). */
+function decodedSegment(seg: string): string | undefined {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return undefined;
+  }
+}
+
 function describe(r: RecordedRequest): string {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(r.query)) for (const x of [v].flat()) qs.append(k, x);
@@ -254,10 +263,14 @@ export class PartnerReplay {
     const path = segs
       .map((seg, i) => {
         if (!/^\{\w+\}$/.test(tpl[i] ?? '')) return seg;
-        const v = decodeURIComponent(seg);
-        used.push(v);
-        const now = creates && i === segs.length - 1 && !this.ids.known(v) ? this.ids.tag(v) : this.ids.forward(v);
-        return encodeURIComponent(now);
+        const decoded = decodedSegment(seg);
+        const id = decoded ?? seg;
+        used.push(id);
+        const now = creates && i === segs.length - 1 && !this.ids.known(id) ? this.ids.tag(id) : this.ids.forward(id);
+        // An id that is not mapped goes out as the partner encoded it; one with a bare % was never encoded by the
+        // partner, so the target's id goes out unencoded too.
+        if (now === id) return seg;
+        return decoded === undefined ? now : encodeURIComponent(now);
       })
       .join('/');
     const query: [string, string][] = [];

@@ -45,9 +45,9 @@ export const VARIANT_FREEDOMS: Readonly<Record<string, VariantFreedom>> = {
   },
   'offer-versions': {
     exercises:
-      '400 for GET /offers and GET /billingGroups without start and end and for GET /invoices without createdSince, 201 answers, every version of an offer in GET /offers/{offerId}',
+      '400 for GET /offers and GET /billingGroups without start and end and for GET /invoices without createdSince, 201 answers, every version of an offer in GET /offers/{offerId}, ids such as "invoice 100001+ä&x=%/#?:" that a URL must percent-encode',
     allowedBy:
-      'spec 4.1 and 4.2 list those query parameters and say nothing of whether they are required; spec 4.1: GET /offers/{offerId} answers "array of Offer"',
+      'spec 4.1 and 4.2 list those query parameters and say nothing of whether they are required; spec 4.1: GET /offers/{offerId} answers "array of Offer"; spec 2: "All identifiers are strings."',
   },
 };
 

@@ -31,7 +31,7 @@ Options:
                        | open-choices (offer windows on write time, exclusive bounds, pages from 0, 20 by default)
                        | eventual (async, 202, batch 'state: done', cancelled offers unlisted)
                        | offer-versions (GET /offers and /billingGroups need start and end, GET /invoices
-                         createdSince; GET /offers/{id} answers every version)
+                         createdSince; GET /offers/{id} answers every version; ids that need percent-encoding)
                        : all conformant
   --write-delay MS     delay before an asynchronous offer write becomes visible (default 0)
   --webhook URL        deliver webhooks (spec 6) to this loopback receiver, e.g. 'flis webhooks listen' (repeatable;

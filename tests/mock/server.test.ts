@@ -74,6 +74,7 @@ describe('startMock', () => {
     ['prefixed', /^[a-z-]+-\d+$/],
     ['uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/],
     ['numeric', /^\d+$/],
+    ['reserved', /^[a-z-]+ \d+\+ä&x=%\/#\?:$/],
   ] as const) {
     it(`idFormat '${format}' shapes seeded and new ids`, () =>
       withMock({ variant: { idFormat: format } }, async (mock) => {
@@ -84,7 +85,7 @@ describe('startMock', () => {
         const ack = (await call(mock, 'POST', '/offers', { json: {} })).body;
         assert.match(ack.batchId, pattern);
         // Seeded references stay consistent whatever the format.
-        assert.equal((await call(mock, 'GET', `/customers/${groups[0]!.customerId}`)).status, 200);
+        assert.equal((await call(mock, 'GET', `/customers/${encodeURIComponent(groups[0]!.customerId)}`)).status, 200);
       }));
   }
 

@@ -27,6 +27,44 @@ function harValidator() {
   return ajv.compile(harSchema);
 }
 
+type NameValue = { name: string; value: string };
+
+/** A HAR entry as another tool writes it: a GET of `url` answered 200 with JSON `text`. */
+function foreignEntry(url: string, o: { headers?: NameValue[]; queryString?: NameValue[]; text?: string }) {
+  const text = o.text ?? '[]';
+  return {
+    startedDateTime: '2024-01-01T00:00:00.000Z',
+    time: 1,
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+    request: {
+      method: 'GET',
+      url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: o.headers ?? [],
+      queryString: o.queryString ?? [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'Content-Type', value: 'application/json' }],
+      content: { size: text.length, mimeType: 'application/json', text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: text.length,
+    },
+  };
+}
+
+function foreignHar(...entries: unknown[]) {
+  return { log: { version: '1.2', creator: { name: 'browser', version: '1' }, entries } };
+}
+
 describe('HAR 1.2 export and import', () => {
   const tmp = tempDir();
   const cassette = tmp.file('har-source.yaml');
@@ -104,45 +142,36 @@ describe('HAR 1.2 export and import', () => {
     );
   });
 
-  it('import redacts secrets a foreign HAR carries', () => {
-    const har = {
-      log: {
-        version: '1.2',
-        creator: { name: 'browser', version: '1' },
-        entries: [
-          {
-            startedDateTime: '2024-01-01T00:00:00.000Z',
-            time: 1,
-            cache: {},
-            timings: { send: 0, wait: 1, receive: 0 },
-            request: {
-              method: 'GET',
-              url: `https://api.example.invalid/apis/v0/offers/x?token=${TOKEN}`,
-              httpVersion: 'HTTP/1.1',
-              cookies: [],
-              headers: [
-                { name: 'Authorization', value: `Bearer ${TOKEN}` },
-                { name: 'X-Trace', value: 't' },
-              ],
-              queryString: [{ name: 'token', value: TOKEN }],
-              headersSize: -1,
-              bodySize: 0,
-            },
-            response: {
-              status: 200,
-              statusText: 'OK',
-              httpVersion: 'HTTP/1.1',
-              cookies: [],
-              headers: [{ name: 'Content-Type', value: 'application/json' }],
-              content: { size: 10, mimeType: 'application/json', text: JSON.stringify([{ id: TOKEN }]) },
-              redirectURL: '',
-              headersSize: -1,
-              bodySize: 10,
-            },
-          },
+  it("a query value is read from the entry's URL, as the recorder reads it, whether queryString kept it encoded or not", () => {
+    // An id that needs percent-encoding (the mock's 'reserved' format); a browser's queryString keeps it as sent.
+    const id = 'customer 100001+ä&x=%/#?:';
+    const url = `https://api.example.invalid/apis/v0/billingGroups?customerId=${encodeURIComponent(id)}&start=2024-01-01`;
+    const entry = (value: string) =>
+      foreignEntry(url, {
+        queryString: [
+          { name: 'customerId', value },
+          { name: 'start', value: '2024-01-01' },
         ],
-      },
-    };
+      });
+    const { exchanges } = harToCassette(
+      foreignHar(entry(encodeURIComponent(id)), entry(id)),
+      'b.har',
+      new Redactor([]),
+    );
+    for (const e of exchanges) assert.deepEqual(e.request.query, { customerId: id, start: '2024-01-01' });
+  });
+
+  it('import redacts secrets a foreign HAR carries', () => {
+    const har = foreignHar(
+      foreignEntry(`https://api.example.invalid/apis/v0/offers/x?token=${TOKEN}`, {
+        headers: [
+          { name: 'Authorization', value: `Bearer ${TOKEN}` },
+          { name: 'X-Trace', value: 't' },
+        ],
+        queryString: [{ name: 'token', value: TOKEN }],
+        text: JSON.stringify([{ id: TOKEN }]),
+      }),
+    );
     const redactor = new Redactor([{ label: 'FLIS_TOKEN', value: TOKEN }]);
     const { header, exchanges } = harToCassette(har, 'foreign.har', redactor);
     const file = tmp.file('foreign.yaml');

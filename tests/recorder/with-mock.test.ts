@@ -12,6 +12,7 @@ import { startRecorder } from '../../recorder/proxy.ts';
 import { startReplayServer } from '../../recorder/replay-server.ts';
 import { fillPath, operations } from '../../specs/contract.ts';
 import { call, tempDir, TOKEN, type Answer } from './helpers.ts';
+import { recordMock } from './record-mock.ts';
 
 const env = { FLIS_TOKEN: TOKEN };
 
@@ -32,20 +33,7 @@ describe('recording the embedded mock', () => {
   it('record → stop the mock → replay gives the same statuses and bodies', async () => {
     const tmp = tempDir();
     const cassette = tmp.file('mock.yaml');
-    const mock = await startMock({ token: TOKEN });
-    const rec = await startRecorder({
-      mode: 'record',
-      cassette,
-      upstream: { baseUrl: mock.baseUrl, deployment: 'embedded' },
-      env,
-    });
-    let live: Answer[];
-    try {
-      live = await traffic(rec.baseUrl);
-    } finally {
-      await rec.close();
-      await mock.close();
-    }
+    const live = await recordMock(cassette, {}, traffic);
     assert.ok(live.some((a) => a.status === 200) && live.some((a) => a.status === 401));
     const c = readCassette(cassette);
     assert.equal(c.exchanges.length, live.length);

@@ -7,8 +7,9 @@
  * says why). The write delay of 'different' is the one contract-faults uses;
  * 'eventual' brings its own (400 ms) and words its batch status differently.
  * 'offer-versions' refuses GET /offers and GET /billingGroups without their
- * documented window and GET /invoices without createdSince, and answers every
- * version of an offer from GET /offers/{offerId}.
+ * documented window and GET /invoices without createdSince, answers every
+ * version of an offer from GET /offers/{offerId}, and hands out ids that a URL
+ * must percent-encode (idFormat 'reserved').
  * Every run also shows that each check ran and passed (not a suite that ran
  * nothing) and that every test is located in its spec file with a severity.
  */

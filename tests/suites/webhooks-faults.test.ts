@@ -60,6 +60,12 @@ describe('webhooks suite against the mock', () => {
     assert.equal(r.passed, 5, `passed ${r.passed}, skipped ${r.skipped}`);
   });
 
+  it('passes the "offer-versions" conformant variant (ids that need percent-encoding)', async () => {
+    const r = await runWebhooks('offer-versions', { variant: variantPresets['offer-versions'] });
+    assert.deepEqual(failedChecks(r), []);
+    assert.equal(r.passed, 5, `passed ${r.passed}, skipped ${r.skipped}`);
+  });
+
   it('names an owner for every webhook fault', () => {
     assert.deepEqual(Object.keys(owner).sort(), [...webhookFaultNames].sort());
   });
