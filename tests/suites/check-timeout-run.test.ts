@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -20,10 +20,24 @@ import { readRunOutcomes } from '../../reporting/outcomes.ts';
 
 const CHECK_TIMEOUT_MS = 2000;
 const PAUSE_MS = 250;
-/** Long past the check timeout, yet short enough that the worker's connection pool closes soon after the run. */
-const SILENT_MS = 3 * CHECK_TIMEOUT_MS;
+/**
+ * Long past the check timeout, so even a timer a busy machine fires late stops the check before this answer comes;
+ * short enough that the worker's connection pool, which waits for it, closes before the cap test ends.
+ */
+const SILENT_MS = 5 * CHECK_TIMEOUT_MS;
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
 const ROOT = join(import.meta.dirname, '..', '..');
+
+/** How long Playwright says the test titled `title` ran, from its JSON report. */
+function durationOf(resultsFile: string, title: string): number | undefined {
+  type Spec = { title: string; tests: { results: { duration: number }[] }[] };
+  type Suite = { specs?: Spec[]; suites?: Suite[] };
+  const specs = (s: Suite): Spec[] => [...(s.specs ?? []), ...(s.suites ?? []).flatMap(specs)];
+  const report = JSON.parse(readFileSync(resultsFile, 'utf8')) as Suite;
+  return specs(report)
+    .find((s) => s.title.includes(title))
+    ?.tests[0]?.results.at(-1)?.duration;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'flis-check-timeout-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,11 +45,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('answers restart the check timeout; silence and the cap stop a check, inconclusive, saying which', {
   timeout: 180_000,
 }, async () => {
-  let answered = 0;
+  let answeredForever = 0;
   const server = createServer((req, res) => {
     const wait = req.url?.endsWith('/silent') ? SILENT_MS : PAUSE_MS;
     setTimeout(() => {
-      answered++;
+      if (req.url?.endsWith('/forever')) answeredForever++;
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     }, wait);
   });
@@ -76,6 +90,8 @@ test('answers restart the check timeout; silence and the cap stop a check, incon
       'passed',
       `16 answers ${PAUSE_MS} ms apart, 4 s in all: ${slow.skipReason ?? slow.error}`,
     );
+    const took = durationOf(join(dir, 'results.json'), 'answered slowly') ?? 0;
+    assert.ok(took > CHECK_TIMEOUT_MS, `it ran past DUR in all (${took} ms), which a timeout counting in total stops`);
 
     const quiet = byTitle('went quiet');
     assert.equal(quiet.status, 'skipped', `a check without an answer for DUR is stopped: ${quiet.error}`);
@@ -89,7 +105,8 @@ test('answers restart the check timeout; silence and the cap stop a check, incon
       forever.skipReason,
       'inconclusive: the check ran for the 20s cap (10 × --check-timeout) while still getting answers',
     );
-    assert.ok(answered > 40, `the check was answered past 10 × DUR before the cap stopped it (${answered} answers)`);
+    // No answer came DUR after the last one (the reason says so), so reaching 10 × DUR took at least 10 answers.
+    assert.ok(answeredForever >= 10, `the check kept getting answers until the cap (${answeredForever} answers)`);
   } finally {
     server.closeAllConnections();
     server.close();

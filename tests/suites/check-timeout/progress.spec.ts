@@ -1,6 +1,6 @@
 /**
- * Checks for tests/suites/check-timeout-run.test.ts, against its loopback server: /slow answers each request after a
- * pause well under the check timeout, /silent answers long after it.
+ * Checks for tests/suites/check-timeout-run.test.ts, against its loopback server: /slow and /forever answer each
+ * request after a pause well under the check timeout, /silent answers long after it.
  */
 import { checkTest, test } from '../../../suites/lib/check-test.ts';
 
@@ -20,6 +20,6 @@ test(
 test(
   ...checkTest({ check: 'operation-served', title: 'answered forever' }, async (ctx) => {
     // Until the timeout stops it: a stopped body runs on in the background, so it ends its own loop.
-    while (ctx.testInfo.status !== 'timedOut') await ctx.api.send('GET', '/slow');
+    while (ctx.testInfo.status !== 'timedOut') await ctx.api.send('GET', '/forever');
   }),
 );
