@@ -53,12 +53,18 @@ export class CheckTimeout {
     this.lastAnswerAt = this.startedAt;
   }
 
-  /** An answer arrived: the check has DUR more from now, up to the cap. */
+  /**
+   * An answer arrived: the check has DUR more from now, up to the cap. One that arrives past the deadline rescues
+   * nothing, even if a busy machine has not yet fired Playwright's timer: which comes first is the load's doing, and
+   * the rule (no answer for DUR) has already been met.
+   */
   answered(): void {
     if (this.closed || this.idleMs <= 0) return;
     const at = this.now();
+    const elapsed = at - this.startedAt;
+    if (elapsed >= this.test.timeout) return;
     this.lastAnswerAt = at;
-    const wanted = Math.min(Math.ceil(at - this.startedAt) + this.idleMs, this.capMs);
+    const wanted = Math.min(Math.ceil(elapsed) + this.idleMs, this.capMs);
     // Only ever later: a check that set itself a longer budget (a property's visibility waits) keeps it.
     if (wanted > this.test.timeout) this.test.setTimeout(wanted);
   }

@@ -84,6 +84,17 @@ test('after the test is over an answer moves nothing; DUR 0 (no timeout) stays w
   assert.equal(none.test.timeout, 0);
 });
 
+test('an answer past the deadline rescues nothing, whenever the timer fires', () => {
+  const { test: t, clock } = timed(2000);
+  const limit = new CheckTimeout(t, 2000, () => clock.now);
+  clock.now += 1000;
+  limit.answered();
+  clock.now += 2000;
+  limit.answered();
+  assert.equal(t.timeout, 3000, 'an answer at the deadline (3 s) came after DUR without one');
+  assert.equal(limit.stopReason(), 'the check got no answer for 2s (--check-timeout)');
+});
+
 test('durations read as --check-timeout takes them', () => {
   assert.deepEqual([120_000, 1_200_000, 3000, 1500, 7_200_000, 90_000].map(formatDuration), [
     '2m',
