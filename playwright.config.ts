@@ -65,7 +65,8 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   workers: Number(env.FLIS_WORKERS ?? DEFAULT_WORKERS),
-  // --check-timeout: a check still running then is stopped, and reported inconclusive (reporting/outcomes.ts).
+  // --check-timeout: a check without an answer this long is stopped, and reported inconclusive (reporting/outcomes.ts);
+  // each answer gives it as long again, up to 10 times in all (suites/lib/check-timeout.ts).
   timeout: Number(env.FLIS_CHECK_TIMEOUT_MS || DEFAULT_CHECK_TIMEOUT_MS),
   reporter: reporters(),
   // Shown in the HTML report, so every report says how to reproduce its run. Never the token.

@@ -23,8 +23,8 @@ export const LIMITS_HELP = `Throttling, rate and timeouts (docs/throttling.md):
   --max-in-flight N        at most N requests in flight at once (default 32)      [env FLIS_MAX_IN_FLIGHT]
   --request-timeout DUR    a request unanswered after DUR is given up on and its check is
                            inconclusive (default 30s)                            [env FLIS_REQUEST_TIMEOUT]
-  --check-timeout DUR      a check unfinished after DUR is stopped and inconclusive (default 2m)
-                                                                                 [env FLIS_CHECK_TIMEOUT]
+  --check-timeout DUR      a check without an answer for DUR is stopped and inconclusive; each answer
+                           restarts DUR, up to 10 x DUR in all (default 2m)      [env FLIS_CHECK_TIMEOUT]
   --max-throttle-wait DUR  the longest the whole run waits out throttling (429, or 503 with
                            Retry-After); past it throttled checks are inconclusive (default 5m)
                                                                                  [env FLIS_MAX_THROTTLE_WAIT]

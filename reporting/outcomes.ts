@@ -174,11 +174,13 @@ function exercisedOf(results: JsonResult[]): string[] {
 
 /**
  * A check stopped by the check timeout (--check-timeout) judged nothing: a slow deployment is its right, so the
- * check is inconclusive, never failed (docs/throttling.md).
+ * check is inconclusive, never failed (docs/throttling.md). The check's own `inconclusive` annotation says which limit
+ * stopped it (no answer for DUR, or the cap: suites/lib/check-timeout.ts) and comes first; this one says it for a test
+ * that could not (one that timed out outside checkTest).
  */
 const TIMED_OUT: Annotation = {
   type: 'inconclusive',
-  description: 'the check did not finish within the check timeout (--check-timeout)',
+  description: 'the check was stopped by the check timeout (--check-timeout)',
 };
 
 function outcomeOf(spec: JsonSpec, test: JsonTest): CheckOutcome {

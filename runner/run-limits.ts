@@ -6,7 +6,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from '../suites/lib/suite-env.ts
 import type { GatewayLimits } from './gateway.ts';
 
 export interface RunLimits extends GatewayLimits {
-  /** Playwright's test timeout: a check still running after it is stopped, and inconclusive. */
+  /** A check without an answer this long is stopped, and inconclusive; each answer restarts it (suites/lib/check-timeout.ts). */
   checkTimeoutMs?: number;
 }
 

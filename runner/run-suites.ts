@@ -38,7 +38,7 @@ export interface SuiteRunOptions {
   publicBaseUrl?: string | undefined;
   /** The nonce the gateway's synthetic answers carry (suites/lib/client.ts makes their checks inconclusive). */
   gatewayNonce?: string | undefined;
-  /** Playwright's test timeout (ms): a check still running then is stopped and inconclusive. */
+  /** Playwright's test timeout (ms): a check without an answer this long is stopped and inconclusive (each answer restarts it). */
   checkTimeoutMs?: number | undefined;
   /** Requests one worker may have in flight within a check (FLIS_CONCURRENCY). */
   concurrency?: number | undefined;

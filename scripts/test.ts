@@ -54,6 +54,8 @@ const LONGEST_FIRST = [
   'tests/suites/webhooks-faults.test.ts',
   'tests/reporting/shards.test.ts',
   'tests/runner/read-only.test.ts',
+  'tests/suites/check-timeout-run.test.ts',
+  'tests/runner/slow-answers.test.ts',
   'tests/suites/near-miss-redaction.test.ts',
   'tests/suites/replay-path.test.ts',
   'tests/reporting/robustness.test.ts',

@@ -4,8 +4,9 @@
  * runner and the reports; clause and severity from the check's catalogue row),
  * skips write checks when writes are not allowed, gives the body a Cleanup that
  * undoes its writes whether it passed or not, sweeps every exchange for a 5xx
- * (no-5xx), turns a CheckBlocked into a skip annotated `blocked-by`, and
- * attaches a CheckFailure record (docs/writing-a-check.md).
+ * (no-5xx), turns a CheckBlocked into a skip annotated `blocked-by`,
+ * attaches a CheckFailure record (docs/writing-a-check.md), and lets every
+ * answer its client receives restart the check timeout (check-timeout.ts).
  *
  * Each spec calls `test(...checkTest(meta, body))` itself: Playwright records a
  * test's location as the line that called test(), so the report points at the
@@ -19,6 +20,7 @@ import { CheckBlocked } from './check-blocked.ts';
 import type { CheckId } from './catalogue.ts';
 import { Check, resolveMeta, type CheckMeta, type ResolvedMeta } from './check.ts';
 import { CheckFailure, formatFailure, withoutFrames } from './check-failure.ts';
+import { CheckTimeout } from './check-timeout.ts';
 import { Cleanup } from './cleanup.ts';
 import { FlisClient } from './client.ts';
 import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
@@ -38,7 +40,17 @@ const base: playwrightTest.TestType<object, object> = playwrightTest._baseTest ?
  * One connection pool per worker, not per test, kept alive between checks. Tests share no cookies or auth through
  * it: auth is chosen per call by FlisClient.
  */
-export const test = base.extend<object, { workerDispatcher: Dispatcher; observer: Observer }>({
+export const test = base.extend<{ checkTimeout: CheckTimeout }, { workerDispatcher: Dispatcher; observer: Observer }>({
+  // --check-timeout counts time without an answer (suites/lib/check-timeout.ts). A fixture, not the body: when the
+  // timeout stops the body, only the teardown still runs, and it says which limit stopped the check.
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter's pattern.
+  checkTimeout: async ({}, use, testInfo) => {
+    const clock = new CheckTimeout(testInfo, testInfo.project.timeout);
+    await use(clock);
+    clock.close();
+    if (testInfo.status === 'timedOut')
+      testInfo.annotations.push({ type: 'inconclusive', description: clock.stopReason() });
+  },
   workerDispatcher: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter's pattern.
     async ({}, use) => {
@@ -132,7 +144,7 @@ async function attachCoverage(api: FlisClient, testInfo: TestInfo): Promise<void
   });
 }
 
-type Fixtures = { workerDispatcher: Dispatcher; observer: Observer };
+type Fixtures = { workerDispatcher: Dispatcher; observer: Observer; checkTimeout: CheckTimeout };
 
 /** title, details and body of one check test, for `test(...checkTest(meta, body))`. */
 export type CheckTestArgs = [string, TestDetails, (fixtures: Fixtures, testInfo: TestInfo) => Promise<void>];
@@ -172,13 +184,13 @@ export function checkTest<C extends CheckId>(
   return [
     checkTitle({ ...resolved, ...(meta.title !== undefined ? { title: meta.title } : {}) }),
     { tag: [`@${meta.check}`], annotation: annotationsOf(resolved) },
-    async ({ workerDispatcher, observer }, testInfo) => {
+    async ({ workerDispatcher, observer, checkTimeout }, testInfo) => {
       const t = target();
       if (meta.writes && !t.allowWrites) {
         testInfo.annotations.push({ type: 'skipped-because', description: t.writesSkippedReason });
         test.skip(true, t.writesSkippedReason);
       }
-      const api = new FlisClient(workerDispatcher, t);
+      const api = new FlisClient(workerDispatcher, t, () => checkTimeout.answered());
       const ctx: CheckContext = {
         api,
         check: new Check(resolved, secretsWithDerived([t.token])),

@@ -94,9 +94,11 @@ const DIRECT_TIMEOUT_MS = 30_000;
 
 export class FlisClient {
   readonly exchanges: Exchange[] = [];
+  /** `onAnswer`: told of every answer the deployment gave (each attempt of a retried GET), not the gateway's own. */
   constructor(
     private readonly dispatcher: Dispatcher,
     readonly target: Target,
+    private readonly onAnswer: () => void = () => {},
   ) {}
 
   /** The URL a request goes to (the gateway's, on a run); `base` picks the deployment's own for display. */
@@ -165,6 +167,7 @@ export class FlisClient {
     const status = res.statusCode;
     const synthetic = syntheticAnswer(headers, text, this.target.gatewayNonce);
     if (synthetic) stopOnSynthetic(synthetic, sent.method, path);
+    this.onAnswer();
     return {
       request: sent,
       response: {

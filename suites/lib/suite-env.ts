@@ -48,7 +48,7 @@ export type SuiteEnv = { readonly [K in SuiteEnvName]?: string | undefined };
 export const DEFAULT_VISIBILITY_TIMEOUT_MS = 10_000;
 /** FLIS_CONCURRENCY: requests one worker may have in flight within a check (a near deployment's). */
 export const DEFAULT_CONCURRENCY = 6;
-/** FLIS_CHECK_TIMEOUT_MS: Playwright's test timeout (--check-timeout). */
+/** FLIS_CHECK_TIMEOUT_MS: Playwright's test timeout (--check-timeout), restarted by each answer (check-timeout.ts). */
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
 /** FLIS_WORKERS: Playwright workers (a near deployment's, when --workers is not given). */
 export const DEFAULT_WORKERS = 2;

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -22,16 +23,20 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-/** `hold`: requests it picks are accepted and never answered (a deployment that stops answering). */
+/**
+ * `hold`: requests it picks are accepted and never answered (a deployment that stops answering). `delayMs`: every
+ * other request is forwarded that long after it arrived (a deployment slow to answer, whatever the machine's load).
+ */
 export async function countingProxy(
   targetBaseUrl: string,
-  { hold }: { hold?: (req: IncomingMessage) => boolean } = {},
+  { hold, delayMs = 0 }: { hold?: (req: IncomingMessage) => boolean; delayMs?: number } = {},
 ): Promise<CountingProxy> {
   const upstream = new URL(targetBaseUrl);
   const seen: Seen[] = [];
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     seen.push({ method: req.method ?? '', path: req.url ?? '' });
     if (hold?.(req)) return;
+    if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
     const forward = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -74,4 +79,27 @@ export function startFlis(args: string[], env: NodeJS.ProcessEnv): FlisProcess {
   child.stderr?.on('data', (b: Buffer) => (text += b.toString('utf8')));
   const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   return { child, out: () => text, exited };
+}
+
+/** What a finished `flis run` left: its exit code, its output and its run.json. */
+export interface FinishedRun {
+  code: number | null;
+  out: string;
+  // biome-ignore lint/suspicious/noExplicitAny: run.json as the tests read it, field by field.
+  summary: any;
+}
+
+/** `flis run --suite invoices` against `baseUrl` with `extra` flags, no progress, its reports in `reportDir`. */
+export async function runInvoices(
+  baseUrl: string,
+  reportDir: string,
+  token: string,
+  extra: string[],
+): Promise<FinishedRun> {
+  const args = ['run', '--base-url', baseUrl, '--suite', 'invoices', ...extra, '--progress', 'none'];
+  const run = startFlis([...args, '--report-dir', reportDir], { FLIS_TOKEN: token });
+  const code = await run.exited;
+  const summaryFile = join(reportDir, 'run.json');
+  const summary = code === 0 || code === 1 ? JSON.parse(readFileSync(summaryFile, 'utf8')) : undefined;
+  return { code, out: run.out(), summary };
 }

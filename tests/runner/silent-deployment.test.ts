@@ -4,12 +4,12 @@
  * inconclusive (never failed), the others judge as usual, and the run goes on to its reports and a verdict.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startMock } from '../../mock/server.ts';
-import { countingProxy, startFlis } from './helpers.ts';
+import { countingProxy, runInvoices } from './helpers.ts';
 
 const TOKEN = 'silent-deployment-token-3f9';
 const dir = mkdtempSync(join(tmpdir(), 'flis-silent-'));
@@ -25,28 +25,12 @@ test('unanswered requests make their checks inconclusive within the timeout, and
   const front = await countingProxy(mock.baseUrl, { hold: (req) => SILENT.test(req.url ?? '') });
   const held = () => front.seen.filter((r) => SILENT.test(r.path)).length;
   try {
-    const run = startFlis(
-      [
-        'run',
-        '--base-url',
-        front.baseUrl,
-        '--suite',
-        'invoices',
-        '--request-timeout',
-        '1s',
-        '--progress',
-        'none',
-        '--report-dir',
-        dir,
-      ],
-      { FLIS_TOKEN: TOKEN },
-    );
-    const code = await run.exited;
-    assert.equal(code, 0, run.out());
+    const run = await runInvoices(front.baseUrl, dir, TOKEN, ['--request-timeout', '1s']);
+    const summary = run.summary;
+    assert.equal(run.code, 0, run.out);
     assert.ok(held() > 0, 'the silent paths were asked for');
-    const summary = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
-    assert.equal(summary.failed, 0, run.out());
-    assert.ok(summary.inconclusive >= 1, run.out());
+    assert.equal(summary.failed, 0, run.out);
+    assert.ok(summary.inconclusive >= 1, run.out);
     assert.ok(summary.passed >= 1, 'the checks that needed no silent answer judged as usual');
     // The rule, not the order: every inconclusive check names a request that went unanswered within the timeout.
     // Which one a check met first is the machine's business: on a busy one, a request the front did answer may still
@@ -64,9 +48,9 @@ test('unanswered requests make their checks inconclusive within the timeout, and
       summary.network.timeouts >= held(),
       `every held request timed out (${summary.network.timeouts} of ${held()})`,
     );
-    assert.match(run.out(), /^\d+ tests? inconclusive: the deployment did not answer GET \/apis\/v0\/invoices\//m);
-    assert.match(run.out(), new RegExp(`network: .*${summary.network.timeouts} timed out`));
-    assert.doesNotMatch(run.out(), new RegExp(TOKEN));
+    assert.match(run.out, /^\d+ tests? inconclusive: the deployment did not answer GET \/apis\/v0\/invoices\//m);
+    assert.match(run.out, new RegExp(`network: .*${summary.network.timeouts} timed out`));
+    assert.doesNotMatch(run.out, new RegExp(TOKEN));
   } finally {
     await front.close();
     await mock.close();
