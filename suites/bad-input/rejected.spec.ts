@@ -157,8 +157,6 @@ test(
     async (ctx) => {
       const t = target();
       const cases = listedCases(ctx.runId);
-      // Several hundred quick requests; a remote deployment needs more than the default test timeout.
-      ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
       // Side by side; the findings keep the order of the cases, so the report does not depend on timing.
       const answers = await mapBounded(cases, (c) => send(ctx, c));
       const findings: Finding[] = [];

@@ -176,8 +176,6 @@ for (const { kind, ops, writes } of groups) {
           ctx.testInfo.annotations.push({ type: 'skipped-because', description: reason });
           skip.nothingToJudge(ctx, reason);
         }
-        // Set-up writes and seven requests per operation: a remote deployment needs more than the default timeout.
-        ctx.testInfo.setTimeout(Math.max(ctx.testInfo.timeout, 300_000));
         const probes = probesFor(t.token);
         const shared = new SharedRecords(ctx.runId);
         const verdicts = await mapBounded(ops, (op) => judge(ctx, op, probes, shared));
