@@ -113,23 +113,15 @@ test("a test takes its clause and severity from its row, or narrows the clause t
   assert.equal(new Check({ check: 'record-identity', clauses: ['spec 4.2'] }, []).meta.clause, 'spec 4.2');
 });
 
-test("one failure cites one of its row's clauses, or its whole citation", () => {
+test("one failure cites one clause of the catalogue, or its check's whole citation", () => {
   const check = new Check({ check: 'billing-forced-status' }, []);
   assert.throws(
     () => check.fail('why', {}, 'spec 3 rule 2'),
-    (e: unknown) => {
-      assert.ok(e instanceof CheckFailure, `a clause of the row gives a CheckFailure, got ${String(e)}`);
-      assert.equal(e.record.clause, 'spec 3 rule 2');
-      return true;
-    },
+    (e: unknown) => e instanceof CheckFailure && e.record.clause === 'spec 3 rule 2',
   );
   assert.throws(
     () => check.fail('why'),
     (e: unknown) => e instanceof CheckFailure && e.record.clause === 'spec 3 rules 1-2',
-  );
-  assert.throws(
-    () => check.fail('why', {}, 'spec 4.2'),
-    /check billing-forced-status cites 'spec 4.2', which its catalogue row does not list \(spec 3 rule 1, spec 3 rule 2\)/,
   );
 });
 
