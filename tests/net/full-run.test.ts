@@ -25,8 +25,8 @@ let load: CpuLoad | undefined;
 
 before(async () => {
   site = await startPartnerSite(5, 'full-run');
-  // Beside the CPU load only when asked (FLIS_TEST_UNDER_LOAD=all): under a load of 12 a core, the 2-minute check
-  // timeout still stops checks that would pass, so the run ends PARTIAL; npm test runs it at the machine's own load.
+  // Beside the CPU load only when asked (FLIS_TEST_UNDER_LOAD=all), which costs minutes; npm test runs it at the
+  // machine's own load.
   if (process.env.FLIS_TEST_UNDER_LOAD === 'all') load = startCpuLoad();
 });
 
