@@ -109,6 +109,15 @@ export async function takenOver(ctx: CheckContext, billingGroupId: string, runId
   return isForeignTag(status, runId) ? status : undefined;
 }
 
+/**
+ * The groups no other run has forced since this run last wrote them. A step that removed this run's value leaves a
+ * group looking free, and another run may force it then: writing to it now would remove or replace that run's value.
+ */
+export async function groupsNotTakenOver(ctx: CheckContext, ids: readonly string[], runId: string): Promise<string[]> {
+  const taken = await Promise.all(ids.map((id) => takenOver(ctx, id, runId)));
+  return ids.filter((_, i) => taken[i] === undefined);
+}
+
 /** The failure message of a forced value that never showed, with the last read. */
 export function notShown(billingGroupId: string, what: string, read: ForcedRead): string {
   return `billing group ${billingGroupId} ${what}, also when sent a second time; after ${read.elapsedMs} ms its status is ${read.status === undefined ? '(none)' : `'${read.status}'`}`;

@@ -30,7 +30,14 @@ import { target } from '../lib/target.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { World } from '../lib/world/world.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
-import { awaitForcedOrResend, groupsForRun, Interference, notShown, takenOver } from './shared-groups.ts';
+import {
+  awaitForcedOrResend,
+  groupsForRun,
+  groupsNotTakenOver,
+  Interference,
+  notShown,
+  takenOver,
+} from './shared-groups.ts';
 import {
   awaitStatus,
   bulkStatus,
@@ -379,21 +386,12 @@ async function bulkStatusFlow(ctx: CheckContext): Promise<void> {
   );
 }
 
-/**
- * The groups that show no other run's forced value. A step that removed this run's value leaves a group looking free,
- * and another run may force it then: writing to it now would remove or replace that run's value.
- */
-async function groupsNotTakenOver(ctx: CheckContext, ids: string[]): Promise<string[]> {
-  const shown = await Promise.all(ids.map(async (id) => ({ id, status: await currentStatus(ctx, id) })));
-  return shown.filter((g) => !isForeignTag(g.status, ctx.runId)).map((g) => g.id);
-}
-
 /** Before a step of the plan: a group another run has forced since is theirs, and the plan moves to other groups. */
 async function expectNotTakenOver(ctx: CheckContext, items: BillingGroupStatusUpdateItem[]): Promise<void> {
-  const ids = [...new Set(items.map((i) => i.billingGroupId))];
-  const kept = new Set(await groupsNotTakenOver(ctx, ids));
-  const taken = ids.find((id) => !kept.has(id));
-  if (taken !== undefined) throw new Interference(taken, (await currentStatus(ctx, taken)) ?? '');
+  for (const id of new Set(items.map((i) => i.billingGroupId))) {
+    const taken = await takenOver(ctx, id, ctx.runId);
+    if (taken !== undefined) throw new Interference(id, taken);
+  }
 }
 
 /**
@@ -429,7 +427,9 @@ async function bulkProperty(
         if (!(error instanceof Interference) && !(error instanceof ForeignStatus)) throw error;
         disturbed = error.message;
       } finally {
-        const kept = await groupsNotTakenOver(ctx, claimValue ? mine.map((g) => g.id) : [...forced.keys()]);
+        // A read that fails here must not hide the plan's own outcome: the test's cleanup restores what is left.
+        const ids = claimValue ? mine.map((g) => g.id) : [...forced.keys()];
+        const kept = await groupsNotTakenOver(ctx, ids, ctx.runId).catch(() => []);
         const reset = claimValue
           ? kept.map((billingGroupId) => ({ billingGroupId, status: claimValue, deleteStatus: false }))
           : kept.map((billingGroupId) => ({ billingGroupId, deleteStatus: true }));

@@ -1,10 +1,11 @@
 /**
  * The check timeout counts time without an answer, end to end: Playwright runs three checks (check-timeout/
- * progress.spec.ts) with a 2 s check timeout against a loopback server that answers each request after 250 ms.
- * A check whose 16 answers take 4 s in all passes (a check timeout counting time in total stopped it); a check whose
- * server goes quiet is stopped 2 s after its last answer; a check that is answered forever is stopped at the 20 s cap
+ * progress.spec.ts) with a 4 s check timeout against a loopback server that answers each request after 250 ms.
+ * A check whose 32 answers take 8 s in all passes (a check timeout counting time in total stopped it); a check whose
+ * server goes quiet is stopped 4 s after its last answer; a check that is answered forever is stopped at the 40 s cap
  * (10 × DUR). Both stopped checks are inconclusive, never failed, and their reasons name the limit. The pauses are the
- * server's, not the machine's load, and each is far under the timeout, so the verdicts hold on a busy machine.
+ * server's, not the machine's load, and each is a sixteenth of the timeout, so a busy machine's own delays between
+ * answers stay far under it and the verdicts hold.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readRunOutcomes } from '../../reporting/outcomes.ts';
 
-const CHECK_TIMEOUT_MS = 2000;
+const CHECK_TIMEOUT_MS = 4000;
 const PAUSE_MS = 250;
 /**
  * Long past the check timeout, so even a timer a busy machine fires late stops the check before this answer comes;
@@ -88,7 +89,7 @@ test('answers restart the check timeout; silence and the cap stop a check, incon
     assert.equal(
       slow.status,
       'passed',
-      `16 answers ${PAUSE_MS} ms apart, 4 s in all: ${slow.skipReason ?? slow.error}`,
+      `32 answers ${PAUSE_MS} ms apart, 8 s in all: ${slow.skipReason ?? slow.error}`,
     );
     const took = durationOf(join(dir, 'results.json'), 'answered slowly') ?? 0;
     assert.ok(took > CHECK_TIMEOUT_MS, `it ran past DUR in all (${took} ms), which a timeout counting in total stops`);
@@ -96,14 +97,14 @@ test('answers restart the check timeout; silence and the cap stop a check, incon
     const quiet = byTitle('went quiet');
     assert.equal(quiet.status, 'skipped', `a check without an answer for DUR is stopped: ${quiet.error}`);
     assert.equal(quiet.skipKind, 'inconclusive');
-    assert.equal(quiet.skipReason, 'inconclusive: the check got no answer for 2s (--check-timeout)');
+    assert.equal(quiet.skipReason, 'inconclusive: the check got no answer for 4s (--check-timeout)');
 
     const forever = byTitle('answered forever');
     assert.equal(forever.status, 'skipped', `a check answered forever still ends: ${forever.error}`);
     assert.equal(forever.skipKind, 'inconclusive');
     assert.equal(
       forever.skipReason,
-      'inconclusive: the check ran for the 20s cap (10 × --check-timeout) while still getting answers',
+      'inconclusive: the check ran for the 40s cap (10 × --check-timeout) while still getting answers',
     );
     // No answer came DUR after the last one (the reason says so), so reaching 10 × DUR took at least 10 answers.
     assert.ok(answeredForever >= 10, `the check kept getting answers until the cap (${answeredForever} answers)`);

@@ -6,7 +6,7 @@ import { checkTest, test } from '../../../suites/lib/check-test.ts';
 
 test(
   ...checkTest({ check: 'operation-served', title: 'answered slowly' }, async (ctx) => {
-    for (let i = 0; i < 16; i++) await ctx.api.send('GET', '/slow');
+    for (let i = 0; i < 32; i++) await ctx.api.send('GET', '/slow');
   }),
 );
 
