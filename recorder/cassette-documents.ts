@@ -7,7 +7,7 @@
  * document's content is a key or indented, so neither marker can occur inside
  * one). Text outside documents is reported as stray, not guessed at.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 
 /** One document: its lines from `---` to `...` (or to where the file or the next `---` cut it). */
 export interface RawDocument {
@@ -192,7 +192,8 @@ class PiecedDocument implements RawDocument {
 
 /** The file's bytes in chunks of a few MB, never all at once. */
 export function* fileChunks(file: string): Generator<Buffer> {
-  const fd = openSync(file, 'r');
+  // Never blocking: a pipe put where the regular file was checked fails its first read rather than waiting for ever.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     for (;;) {
       const buf = Buffer.allocUnsafe(CHUNK);
