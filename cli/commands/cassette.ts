@@ -164,7 +164,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return sub || v.help ? EXIT.ok : EXIT.usage;
   }
   oneOf('the subcommand', sub, subcommands);
-  const secretEnv = listOption(v['secret-env']) ?? [];
+  const secretEnv = listOption('secret-env', v['secret-env']) ?? [];
   if (sub === 'lint') return lint(positionals(sub, args, ['FILE'])[0]!, io);
   if (sub === 'repair') return repair(positionals(sub, args, ['FILE'])[0]!, io);
   if (sub === 'diff') {
@@ -177,7 +177,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return exportHar(file!, out!, io);
   }
   const [input, file] = positionals(sub, args, ['IN.har', 'FILE']);
-  return importHar(input!, file!, io, secretEnv, listOption(v['keep-header']) ?? []);
+  return importHar(input!, file!, io, secretEnv, listOption('keep-header', v['keep-header']) ?? []);
 }
 
 export const cassetteCommand: Command = {

@@ -107,14 +107,14 @@ export function matchFrom(v: {
   'match-ignore-body'?: string[];
   'match-header'?: string[];
 }): RecorderOptions['match'] {
-  const body = listOption(v['match-ignore-body']) ?? [];
+  const body = listOption('match-ignore-body', v['match-ignore-body']) ?? [];
   for (const p of body)
     if (!p.startsWith('/'))
       throw new UsageError(
         `--match-ignore-body takes a JSON pointer starting with '/', e.g. /offer/transportTimestamp; got '${p}'`,
       );
   return {
-    ignoreQuery: listOption(v['match-ignore-query']) ?? [],
+    ignoreQuery: listOption('match-ignore-query', v['match-ignore-query']) ?? [],
     ignoreBody: body,
     // Added to the default (the redacted Authorization), which keeps auth checks apart.
     ...(v['match-header']
@@ -122,7 +122,7 @@ export function matchFrom(v: {
           headers: [
             ...new Set([
               ...defaultMatchOptions.headers,
-              ...(listOption(v['match-header']) ?? []).map((h) => h.toLowerCase()),
+              ...(listOption('match-header', v['match-header']) ?? []).map((h) => h.toLowerCase()),
             ]),
           ],
         }
@@ -240,7 +240,7 @@ function recordSettings(v: RecordValues, io: CommandIo) {
   const maxBodyBytes = intOption('max-body-bytes', v['max-body-bytes'], { min: 0 });
   const upstreamTimeoutMs = intOption('upstream-timeout-ms', v['upstream-timeout-ms'], { min: 1, max: 3_600_000 });
   const match = matchFrom(v);
-  const secretEnv = listOption(v['secret-env']) ?? [];
+  const secretEnv = listOption('secret-env', v['secret-env']) ?? [];
   for (const name of secretEnv)
     if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
   const labels = labelsFrom(v.label, secretsFromEnv(io.env, secretEnv));
@@ -287,7 +287,7 @@ async function startRecording(
           ? { tokens: connection.tokens }
           : { dispatcher: connection.dispatcher, tokens: connection.tokens }
         : undefined,
-      keepHeaders: listOption(v['keep-header']) ?? [],
+      keepHeaders: listOption('keep-header', v['keep-header']) ?? [],
       match: s.match,
       maxBodyBytes: s.maxBodyBytes,
       upstreamTimeoutMs: s.upstreamTimeoutMs,
