@@ -5,10 +5,11 @@
  * partner and operation). Every file is written whole to a temporary file and
  * renamed, and passes through the redaction of every secret of the run first.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors/flis-error.ts';
 import { checkNamesIn, claimNamesIn, type OwnedName } from '../errors/owned-paths.ts';
+import { readUserFile } from '../errors/user-file.ts';
 import { firstLine, jsonOf } from '../reporting/report-folder.ts';
 import { redactText } from '../suites/lib/worker/redact.ts';
 import type { Verdict } from './judge.ts';
@@ -164,8 +165,10 @@ export function writeRegressReports(
 export function mergeRegressReports(dirs: string[]): RegressReport {
   const parts = dirs.map((d) => {
     const file = join(d, REGRESS_JSON);
+    const notOne = (why: string) => new UsageError(`${file}: not a regress report (${why})`);
+    const text = readUserFile(file, REGRESS_JSON, 256 * 1024 * 1024, notOne).toString('utf8');
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as RegressReport;
+      return JSON.parse(text) as RegressReport;
     } catch (e) {
       throw new UsageError(
         `${file}: not a regress report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,

@@ -1,7 +1,8 @@
 /** `flis cassette lint|scan|export-har|import-har`: check, scan and convert cassettes. */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
+import { readUserFile } from '../../errors/user-file.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { formatViolation, violationCount } from '../../recorder/contract-check.ts';
 import { CassetteParseError } from '../../recorder/errors.ts';
@@ -138,10 +139,14 @@ function exportHar(file: string, out: string, io: CommandIo): number {
   return EXIT.ok;
 }
 
+/** The largest HAR imported: JSON.parse holds its text and every entry at once, and V8's strings end near 512 MB. */
+const MAX_HAR_BYTES = 256 * 1024 * 1024;
+
 function importHar(input: string, file: string, io: CommandIo, secretEnv: string[], keep: string[]): number {
+  const text = readUserFile(input, 'the HAR file', MAX_HAR_BYTES).toString('utf8');
   let har: unknown;
   try {
-    har = JSON.parse(readFileSync(input, 'utf8'));
+    har = JSON.parse(text);
   } catch (e) {
     const line = /line (\d+)/.exec((e as Error).message)?.[1];
     throw new CassetteParseError(input, line ? Number(line) : 1, 'a HAR file (JSON)', (e as Error).message);

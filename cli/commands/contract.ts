@@ -56,6 +56,9 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
     throw new UsageError(`--fail-on takes 'breaking'; got '${failOn}'`);
   const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
   checkContractDiffFolder(reportDir, reportDirFrom);
+  // Nothing is written until both reports are whole (each to a temporary file, then renamed): a signal may end the
+  // command at once, even inside the parse of a large document, as it ends a lint.
+  io.endOnSignal?.();
   const [oldFile, newFile] = positionals.map((p) => resolve(p)) as [string, string];
   const partners = v.cassettes ? findPartners(resolve(v.cassettes), false) : undefined;
   const a = await loadOpenApi(oldFile);

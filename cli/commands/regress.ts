@@ -9,12 +9,12 @@ import { resolveTarget } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
 import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '../../net/connection-options.ts';
 import { issuesTokens } from '../../net/token-options.ts';
-import { findPartners, parseShard, shardOf } from '../../regress/partners.ts';
+import { findPartners, readPartnersThrough, shardOf } from '../../regress/partners.ts';
 import { checkRegressFolder, writeRegressReports } from '../../regress/report.ts';
 import { runRegress } from '../../regress/run-regress.ts';
 import { newRunId } from '../../runner/run-suites.ts';
 import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
-import { flagOrEnv, intOption, parseCommandArgs, reportDirOf } from '../args.ts';
+import { flagOrEnv, intOption, namedValue, parseCommandArgs, reportDirOf, shardOption } from '../args.ts';
 import { EXIT, SIGNAL_EXIT, type Command, type CommandIo, type StopSignal } from '../command.ts';
 import { envSecrets } from '../finish-run.ts';
 import { embeddedOptions, variantNames } from '../mock-options.ts';
@@ -82,7 +82,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const failOn = v['fail-on'];
   if (failOn !== undefined && failOn !== 'changed')
     throw new UsageError(`--fail-on takes 'changed' (broken always fails); got '${failOn}'`);
-  const shard = parseShard(v.shard);
+  const shard = shardOption(v.shard);
   const visibilityTimeoutMs =
     intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
   const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
@@ -90,11 +90,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   checkRegressFolder(reportDir, reportDirFrom);
   const embedded = embeddedOptions({ 'mock-fault': v['mock-fault'], 'mock-variant': v['mock-variant'] });
   const net = parseConnectionOptions(v, io.env);
-  const deployment = v['base-url'] ? undefined : (v.deployment ?? io.env.FLIS_DEPLOYMENT ?? 'embedded');
+  const baseUrl = namedValue('base-url', v['base-url']);
+  const deployment = baseUrl
+    ? undefined
+    : (namedValue('deployment', v.deployment) ?? io.env.FLIS_DEPLOYMENT ?? 'embedded');
   const resolved = resolveTarget(
     {
       deployment: deployment || undefined,
-      baseUrl: v['base-url'] || undefined,
+      baseUrl: baseUrl || undefined,
       allowWrites: flagOrEnv(v['allow-writes'], io.env.FLIS_ALLOW_WRITES, 'FLIS_ALLOW_WRITES'),
       tokenIssued: issuesTokens(net.token),
     },
@@ -102,9 +105,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   );
   if (!resolved.embedded && (embedded.faults || embedded.variant))
     throw new UsageError('--mock-fault and --mock-variant apply to the embedded target only');
-  const all = findPartners(resolve(v.cassettes));
-  const partners = shardOf(all, shard);
-  const runId = newRunId();
   let signal: StopSignal | undefined;
   let stop = false;
   void io.stopped.then(() => {
@@ -113,6 +113,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   void io.signal?.then((s) => {
     signal = s;
   });
+  const all = findPartners(resolve(v.cassettes), false);
+  const partners = shardOf(all, shard);
+  // Every cassette is read through before anything is sent: one that does not parse names its file and line now.
+  if (!(await readPartnersThrough(partners, () => stop))) {
+    io.err('flis regress: interrupted while reading the cassettes; nothing was sent');
+    return SIGNAL_EXIT[signal ?? 'SIGINT'];
+  }
+  const runId = newRunId();
   const live = await reachTarget(resolved.name, resolved, net, io.env, embedded);
   try {
     io.out(
