@@ -3,6 +3,7 @@
  * versions of the OpenAPI document, classified for clients, and with
  * partners' cassettes, which breaking change touches which partner.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/flis-error.ts';
 import { diffContracts } from '../../regress/contract-diff.ts';
@@ -43,6 +44,22 @@ const options = {
   'report-dir': { type: 'string' },
 } as const;
 
+/**
+ * Above this size, a document is announced before it is read: a YAML parser takes seconds a megabyte (a long, silent
+ * wait looks like a hang).
+ */
+const ANNOUNCED_BYTES = 1024 * 1024;
+
+function announceLarge(file: string, io: CommandIo): void {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return; // The reader names the problem.
+  }
+  if (size > ANNOUNCED_BYTES) io.err(`flis contract diff: reading ${file} (${(size / 1e6).toFixed(1)} MB)`);
+}
+
 async function diff(argv: string[], io: CommandIo): Promise<number> {
   const { values: v, positionals } = parseCommandArgs('contract', argv, options, true);
   if (v.help) {
@@ -61,6 +78,7 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   io.endOnSignal?.();
   const [oldFile, newFile] = positionals.map((p) => resolve(p)) as [string, string];
   const partners = v.cassettes ? findPartners(resolve(v.cassettes), false) : undefined;
+  for (const file of [oldFile, newFile]) announceLarge(file, io);
   const a = await loadOpenApi(oldFile);
   const b = await loadOpenApi(newFile);
   const changes = diffContracts(a, b);

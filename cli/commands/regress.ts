@@ -4,6 +4,7 @@
  * release candidate and every new answer judged against the recorded one by
  * the contract (regress/). Verdict per partner; exit 1 when one is broken.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveTarget } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
@@ -57,6 +58,9 @@ Exit codes: 0 no partner broken, 1 a partner broken (or changed, with --fail-on 
 error, 130/143 interrupted (after undoing the writes).
 
 ${CONNECTION_HELP}`;
+
+/** Above this many bytes of cassettes, reading them is announced (a long, silent wait looks like a hang). */
+const ANNOUNCED_BYTES = 8 * 1024 * 1024;
 
 const options = {
   cassettes: { type: 'string' },
@@ -116,6 +120,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const all = findPartners(resolve(v.cassettes), false);
   const partners = shardOf(all, shard);
   // Every cassette is read through before anything is sent: one that does not parse names its file and line now.
+  const bytes = partners.reduce((n, p) => n + statSync(p.file).size, 0);
+  if (bytes > ANNOUNCED_BYTES)
+    io.out(
+      `flis regress: reading ${partners.length} cassette(s) (${(bytes / 1e6).toFixed(1)} MB) before sending anything`,
+    );
   if (!(await readPartnersThrough(partners, () => stop))) {
     io.err('flis regress: interrupted while reading the cassettes; nothing was sent');
     return SIGNAL_EXIT[signal ?? 'SIGINT'];
