@@ -8,8 +8,9 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors/flis-error.ts';
 import { diffContracts } from '../../regress/contract-diff.ts';
 import { checkContractDiffFolder, contractDiffReport, writeContractDiff } from '../../regress/contract-report.ts';
-import { OperationMatcher, partnerUsage } from '../../regress/contract-usage.ts';
+import { OperationMatcher, partnerUsage, SharedSchemaLocator } from '../../regress/contract-usage.ts';
 import { loadOpenApi } from '../../regress/openapi-document.ts';
+import { oneLine } from '../../reporting/one-line.ts';
 import { findPartners } from '../../regress/partners.ts';
 import { parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
@@ -83,9 +84,15 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   const b = await loadOpenApi(newFile);
   const changes = diffContracts(a, b);
   const matcher = new OperationMatcher(a.operations);
-  const breaking = new Set(changes.filter((c) => c.class === 'breaking').map((c) => c.operationId));
+  const breaking = new Set(
+    changes.filter((c) => c.class === 'breaking').flatMap((c) => c.operations ?? [c.operationId]),
+  );
   const usage = partners
-    ? { dir: resolve(v.cassettes!), partners: partners.map((p) => partnerUsage(p, matcher, breaking)) }
+    ? {
+        dir: resolve(v.cassettes!),
+        partners: partners.map((p) => partnerUsage(p, matcher, breaking)),
+        locator: new SharedSchemaLocator(a),
+      }
     : undefined;
   const report = contractDiffReport(
     { file: oldFile, version: a.version },
@@ -94,13 +101,16 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
     usage,
   );
   writeContractDiff(reportDir, report, reportDirFrom);
+  // One line a change, whatever a partner's name or a document's field holds (oneLine).
   for (const c of report.changes.filter((x) => x.class === 'breaking'))
     io.out(
-      `BREAKING ${c.id} ${c.operationId || '(document)'}${c.pointer ? ` ${c.pointer}` : ''}: ${c.message}${
-        c.partners
-          ? `; partners: ${c.partners.length ? c.partners.map((p) => `${p.partner} (${p.file}:${p.line})`).join(', ') : 'none'}`
-          : ''
-      }`,
+      oneLine(
+        `BREAKING ${c.id} ${c.component !== undefined ? `schema ${c.component} (reaching ${c.operations?.length ?? 0} operation(s))` : c.operationId || '(document)'}${c.pointer ? ` ${c.pointer}` : ''}: ${c.message}${
+          c.partners
+            ? `; partners: ${c.partners.length ? c.partners.map((p) => `${p.partner} (${p.file}:${p.line})`).join(', ') : 'none'}`
+            : ''
+        }`,
+      ),
     );
   const t = report.totals;
   const exit =
