@@ -13,6 +13,7 @@ import { issuesTokens } from '../../net/token-options.ts';
 import { findPartners, readPartnersThrough, shardOf } from '../../regress/partners.ts';
 import { checkRegressFolder, writeRegressReports } from '../../regress/report.ts';
 import { runRegress } from '../../regress/run-regress.ts';
+import { oneLine } from '../../reporting/one-line.ts';
 import { newRunId } from '../../runner/run-suites.ts';
 import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
 import { flagOrEnv, intOption, namedValue, parseCommandArgs, reportDirOf, shardOption } from '../args.ts';
@@ -156,15 +157,18 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     );
     const secrets = [...envSecrets(io.env), ...live.connection.tokens.secrets()];
     writeRegressReports(reportDir, report, secrets, failOn === 'changed', reportDirFrom);
+    // One line each, whatever a partner's name, file or recorded path holds (oneLine).
     for (const p of report.partners) {
       for (const x of p.notes.filter((n) => n.outcome === 'broken'))
         io.out(
-          `BROKEN ${p.partner} ${x.operationId ?? x.request} ${x.cassette}:${x.line}: ${x.findings
-            .filter((f) => f.verdict === 'broken')
-            .map((f) => `${f.kind}${f.pointer ? ` ${f.pointer}` : ''}`)
-            .join(', ')}`,
+          oneLine(
+            `BROKEN ${p.partner} ${x.operationId ?? x.request} ${x.cassette}:${x.line}: ${x.findings
+              .filter((f) => f.verdict === 'broken')
+              .map((f) => `${f.kind}${f.pointer ? ` ${f.pointer}` : ''}`)
+              .join(', ')}`,
+          ),
         );
-      for (const l of p.leftBehind) io.err(`flis regress: ${p.partner}: left behind: ${l}`);
+      for (const l of p.leftBehind) io.err(oneLine(`flis regress: ${p.partner}: left behind: ${l}`));
     }
     const t = report.totals;
     const exit = t.broken > 0 || (failOn === 'changed' && t.changed > 0) ? EXIT.checkFailed : EXIT.ok;
