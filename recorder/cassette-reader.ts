@@ -27,6 +27,7 @@ import {
   type CassettePart,
   type RawDocument,
   type StrayLine,
+  strayHead,
 } from './cassette-documents.ts';
 import { CassetteParseError } from './errors.ts';
 import { pathEscape } from './path-escape.ts';
@@ -96,9 +97,10 @@ function result(file: string, w: Walked, exchanges: LocatedExchange[]): ReadResu
 
 function noHeader(file: string, stray: StrayLine): CassetteParseError {
   // A byte order mark is invisible when printed: name it, and how to be rid of it.
-  const found = stray.text.startsWith('\uFEFF')
-    ? `a byte order mark (U+FEFF) before ${JSON.stringify(stray.text.slice(1, 60))}; save the file as UTF-8 without a BOM`
-    : JSON.stringify(stray.text.slice(0, 60));
+  const head = strayHead(stray, 60);
+  const found = head.startsWith('\uFEFF')
+    ? `a byte order mark (U+FEFF) before ${JSON.stringify(head.slice(1, 60))}; save the file as UTF-8 without a BOM`
+    : JSON.stringify(head.slice(0, 60));
   return new CassetteParseError(
     file,
     stray.line,
@@ -170,7 +172,7 @@ export function* walkCassetteSteps(
         file,
         stray.line,
         "a '---' line: text between two documents is not part of a cassette",
-        JSON.stringify(stray.text.slice(0, 60)),
+        JSON.stringify(strayHead(stray, 60)),
       );
     if (held) take(held);
     held = part;
@@ -200,7 +202,7 @@ function junkTail(s: StrayLine): CassetteTail {
     kind: 'junk',
     line: s.line,
     offset: s.offset,
-    message: `line ${s.line}: text after the last document is not a cassette document (found ${JSON.stringify(s.text.slice(0, 40))})`,
+    message: `line ${s.line}: text after the last document is not a cassette document (found ${JSON.stringify(strayHead(s, 40))})`,
   };
 }
 

@@ -34,7 +34,7 @@ export type { LogKind, Recorder, RecorderOptions, RecorderStats } from './proxy-
 
 /** The path prefix the recorder serves, the same as every deployment's (spec 9 rule 2). */
 export const BASE_PATH = '/apis/v0';
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** The largest request body held in memory to be matched (modes new and replay). */
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
 
@@ -67,7 +67,16 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
         : undefined,
     upstreamName: o.upstream ? publicBaseUrl(o.upstream.baseUrl) : '(none)',
     cap: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    stats: { exchanges: 0, written: 0, replayed: 0, misses: 0, failures: 0, violations: 0, refusedWrites: 0 },
+    stats: {
+      exchanges: 0,
+      written: 0,
+      replayed: 0,
+      misses: 0,
+      failures: 0,
+      violations: 0,
+      notJudged: 0,
+      refusedWrites: 0,
+    },
     log: o.log ?? (() => {}),
     tokens: o.connection?.tokens,
   };

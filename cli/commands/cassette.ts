@@ -28,7 +28,8 @@ const help = `Usage: flis cassette <subcommand> ...
                                           exit 1 when a violation is found. A torn last exchange or text
                                           after the last document is a warning (see repair). Webhook
                                           cassettes (flis webhooks listen) are judged by spec 6. A body
-                                          lists at most 10 schema violations and counts the rest. FILE must
+                                          lists at most 10 schema violations and counts the rest; a body cut
+                                          when recorded (over the cap) is "not judged", never a violation. FILE must
                                           be a regular file. SIGINT/SIGTERM end it at once
   flis cassette repair FILE               cut a torn last exchange, or text after the last document, off
                                           FILE (written to a temporary file, then renamed over FILE)
@@ -74,6 +75,8 @@ function lint(file: string, io: CommandIo): number {
   const report = lintCassette(file, judgeDelivery);
   for (const f of report.findings)
     io.out(`${file}:${f.line}: seq ${f.seq} ${f.method} ${f.path} → ${f.status}: ${formatViolation(f.violation)}`);
+  for (const n of report.notJudged)
+    io.out(`${file}:${n.line}: seq ${n.seq} ${n.method} ${n.path} → ${n.status}: ${n.note}`);
   if (report.tail)
     io.out(`${file}:${report.tail.line}: warning: ${report.tail.message}; 'flis cassette repair ${file}' cuts it off`);
   let total = 0;
@@ -81,7 +84,7 @@ function lint(file: string, io: CommandIo): number {
   const unlisted = total - report.findings.filter((f) => f.violation.more === undefined).length;
   const atLeast = report.findings.some((f) => f.violation.atLeast) ? 'at least ' : '';
   io.out(
-    `flis cassette lint: ${report.exchanges} exchanges, ${atLeast}${total} contract violations${unlisted ? ` (${unlisted} not listed)` : ''}${report.tail ? ', 1 warning' : ''}`,
+    `flis cassette lint: ${report.exchanges} exchanges, ${atLeast}${total} contract violations${unlisted ? ` (${unlisted} not listed)` : ''}${report.notJudged.length ? `, ${report.notJudged.length} body(ies) not judged (over --max-body-bytes when recorded)` : ''}${report.tail ? ', 1 warning' : ''}`,
   );
   return report.findings.length ? EXIT.checkFailed : EXIT.ok;
 }
