@@ -47,7 +47,8 @@ const help = `Usage: flis cassette <subcommand> ...
   flis cassette export-har FILE OUT.har   write the cassette as HAR 1.2 (flis fields under _flis)
   flis cassette import-har IN.har FILE [--keep-header NAME ...] [--secret-env NAME ...]
                                           write a HAR as a cassette, through the same header allow-list
-                                          and secret redaction as recording
+                                          and secret redaction as recording; an entry whose URL is not under
+                                          /apis/v0, or could leave it ('..' in any encoding), is refused
 
 Exit codes: 0 clean, 1 violations, secrets or differences that matter found, 2 usage error or unreadable cassette.`;
 

@@ -17,8 +17,9 @@ import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 const help = `Usage: flis contract diff OLD NEW [--cassettes DIR] [options]
 
-Compare two versions of the OpenAPI document (YAML or JSON; each is validated first) and classify
-every change, per operation, for clients:
+Compare two versions of the OpenAPI document (YAML or JSON, a regular file of at most 32 MB; each is
+validated first) and classify every change for clients, on the operation it is in, or once at the
+shared schema (#/components/schemas/NAME) it is in, with every operation that schema reaches:
   breaking       an operation removed; a response field removed, made optional or of another type;
                  a response enum widened where one is pinned; a request field that became required
                  (or a new required one); a request enum narrowed; a parameter that became required,
@@ -37,7 +38,8 @@ that shows the use. One partner per cassette, as for 'flis regress'.
   --report-dir DIR         where contract-diff.md and contract-diff.json go (default reports/) [env FLIS_REPORT_DIR]
 
 Exit codes: 0 no breaking change touches a partner, 1 one does (or any breaking change, with
---fail-on breaking), 2 usage error (a document that is not valid OpenAPI: the validator's first error).`;
+--fail-on breaking), 2 usage error (a document that is not valid OpenAPI: the validator's first error).
+Nothing is written until both reports are whole: SIGINT/SIGTERM end it at once.`;
 
 const options = {
   cassettes: { type: 'string' },

@@ -27,6 +27,8 @@ const help = `Usage: flis regress --cassettes DIR [--deployment NAME | --base-ur
 Before a release: replay every partner's recorded traffic against the release candidate and say,
 per partner, whether it would break. One partner per cassette in DIR (*.yaml, *.yml), named by the
 header's 'partner' field or 'partner' label ('flis record --label partner=NAME'), else its file name.
+Every cassette is read through before anything is sent: one that does not parse, holds a path that
+could leave /apis/v0 ('..' in any encoding, a backslash, '//'), or is no regular file exits 2.
 
 Requests are sent in recorded order with the run's token. Ids the recorded answers introduced (an
 offer id, a batchId) are mapped to the ids the target answers, in the path, the query and the body;
@@ -47,8 +49,8 @@ Each new answer is judged against the recorded one:
   --allow-writes           replay writes on a live-data deployment or an ad-hoc URL     [env FLIS_ALLOW_WRITES]
                            (elsewhere, only the GETs are replayed and the report counts the rest)
   --fail-on changed        exit 1 on a change within the contract too
-  --shard I/N              replay only the I-th of N blocks of partners (sorted by name); join the
-                           shards' report folders with 'flis merge DIR...'
+  --shard I/N              replay only the I-th of N blocks of partners (sorted by name; N at most
+                           1000); join the shards' report folders with 'flis merge DIR...'
   --visibility-timeout MS  how long a read after a write is asked again while its answer settles
                            (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
   --report-dir DIR         where regress.json, regress.html and junit.xml go (default reports/) [env FLIS_REPORT_DIR]
