@@ -12,7 +12,7 @@ import { OperationMatcher, partnerUsage, SharedSchemaLocator } from '../../regre
 import { loadOpenApi } from '../../regress/openapi-document.ts';
 import { oneLine } from '../../reporting/one-line.ts';
 import { findPartners } from '../../regress/partners.ts';
-import { parseCommandArgs, reportDirOf } from '../args.ts';
+import { namedValue, parseCommandArgs, reportDirOf } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
 const help = `Usage: flis contract diff OLD NEW [--cassettes DIR] [options]
@@ -80,7 +80,9 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   // command at once, even inside the parse of a large document, as it ends a lint.
   io.endOnSignal?.();
   const [oldFile, newFile] = positionals.map((p) => resolve(p)) as [string, string];
-  const partners = v.cassettes ? findPartners(resolve(v.cassettes), false) : undefined;
+  // An empty --cassettes ("$UNSET") would judge no partner and exit 0: refused instead.
+  const cassettes = namedValue('cassettes', v.cassettes);
+  const partners = cassettes ? findPartners(resolve(cassettes), false) : undefined;
   for (const file of [oldFile, newFile]) announceLarge(file, io);
   const a = await loadOpenApi(oldFile);
   const b = await loadOpenApi(newFile);
@@ -91,7 +93,7 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   );
   const usage = partners
     ? {
-        dir: resolve(v.cassettes!),
+        dir: resolve(cassettes!),
         partners: partners.map((p) => partnerUsage(p, matcher, breaking)),
         locator: new SharedSchemaLocator(a),
       }

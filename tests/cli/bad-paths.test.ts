@@ -699,6 +699,26 @@ const badFiles: BadInputRow[] = [
     timeoutMs: 30_000,
   },
   {
+    name: 'replay /dev/zero as the cassette (never read)',
+    args: ['replay', '--cassette', '/dev/zero'],
+    stderr: /\/dev\/zero:1: expected a regular file \(a cassette\); found a character device/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'certify --cassette a named pipe (must not hang)',
+    setup: (sb) => pipe(sb, 'client.yaml'),
+    args: ['certify', '--partner', 'acme', '--deployment', 'embedded', '--cassette', 'client.yaml'],
+    stderr: /client\.yaml:1: expected a regular file \(a cassette\); found a named pipe/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'webhooks listen --cassette a named pipe (must not hang)',
+    setup: (sb) => pipe(sb, 'hooks.yaml'),
+    args: ['webhooks', 'listen', '--cassette', 'hooks.yaml'],
+    stderr: /hooks\.yaml: is not a regular file/,
+    timeoutMs: 30_000,
+  },
+  {
     name: 'merge a shard whose certificate.json is a named pipe',
     setup: (sb) => {
       sb.write('s1/blob/report-1-of-1.zip', WHOLE_ZIP);

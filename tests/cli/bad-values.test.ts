@@ -257,6 +257,11 @@ const meaningless: BadInputRow[] = [
     stderr: /--visibility-timeout must be a whole number/,
   },
   {
+    name: "contract diff --cassettes '' (no partner would be judged)",
+    args: ['contract', 'diff', 'a.yaml', 'b.yaml', '--cassettes', ''],
+    stderr: /^flis contract: --cassettes is empty/,
+  },
+  {
     name: "regress --base-url ''",
     args: ['regress', '--cassettes', 'p', '--base-url', ''],
     stderr: /--base-url is empty/,
