@@ -641,41 +641,36 @@ const badFiles: BadInputRow[] = [
     args: ['contract', 'diff', 'old.yaml', 'old.yaml', '--cassettes', 'partners', '--report-dir', 'out'],
     stderr: /zeta\.yaml is not a cassette: a symbolic link to nothing/,
   },
-  {
-    name: 'regress, a link to nothing in the cassettes folder',
-    setup: (sb) => {
-      sb.write('partners/acme.yaml', CASSETTE);
-      symlinkSync(sb.path('gone.yaml'), sb.path('partners/zeta.yaml'));
-    },
-    args: (sb) => ['regress', '--cassettes', 'partners', '--base-url', sb.trap.baseUrl, '--report-dir', 'out'],
-    env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
-    stderr: /zeta\.yaml is not a cassette: a symbolic link to nothing/,
-    also: nothingSent,
-  },
-  {
-    name: 'regress, a named pipe in the cassettes folder (must not hang)',
-    setup: (sb) => {
-      sb.write('partners/acme.yaml', CASSETTE);
-      pipe(sb, 'partners/zeta.yaml');
-    },
-    args: (sb) => ['regress', '--cassettes', 'partners', '--base-url', sb.trap.baseUrl, '--report-dir', 'out'],
-    env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
-    stderr: /zeta\.yaml is not a cassette: a named pipe/,
-    also: nothingSent,
-    timeoutMs: 30_000,
-  },
-  {
-    name: 'regress, a link to /dev/zero in the cassettes folder (never read)',
-    setup: (sb) => {
-      sb.write('partners/acme.yaml', CASSETTE);
-      symlinkSync('/dev/zero', sb.path('partners/zeta.yml'));
-    },
-    args: (sb) => ['regress', '--cassettes', 'partners', '--base-url', sb.trap.baseUrl, '--report-dir', 'out'],
-    env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
-    stderr: /zeta\.yml is not a cassette: a character device/,
-    also: nothingSent,
-    timeoutMs: 30_000,
-  },
+  ...(
+    [
+      [
+        'a link to nothing',
+        (sb: Sandbox) => symlinkSync(sb.path('gone.yaml'), sb.path('partners/zeta.yaml')),
+        'zeta.yaml',
+        'a symbolic link to nothing',
+      ],
+      ['a named pipe (must not hang)', (sb: Sandbox) => pipe(sb, 'partners/zeta.yaml'), 'zeta.yaml', 'a named pipe'],
+      [
+        'a link to /dev/zero (never read)',
+        (sb: Sandbox) => symlinkSync('/dev/zero', sb.path('partners/zeta.yml')),
+        'zeta.yml',
+        'a character device',
+      ],
+    ] as const
+  ).map(
+    ([what, entry, name, found]): BadInputRow => ({
+      name: `regress, ${what} in the cassettes folder`,
+      setup: (sb) => {
+        sb.write('partners/acme.yaml', CASSETTE);
+        entry(sb);
+      },
+      args: (sb) => ['regress', '--cassettes', 'partners', '--base-url', sb.trap.baseUrl, '--report-dir', 'out'],
+      env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
+      stderr: new RegExp(`${name.replace('.', '\\.')} is not a cassette: ${found}`),
+      also: nothingSent,
+      timeoutMs: 30_000,
+    }),
+  ),
   {
     name: 'cassette import-har, a named pipe (must not hang)',
     setup: (sb) => pipe(sb, 'in.har'),
