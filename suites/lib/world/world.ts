@@ -13,6 +13,7 @@ import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
 import { target } from '../target.ts';
+import { Step } from './step.ts';
 
 /** The check that owns "one record, the same in every view that shows it" (suites/billing/views.spec.ts). */
 export const VIEW_CONSISTENCY = 'view-consistency' satisfies CheckId;
@@ -43,8 +44,8 @@ export interface Divergence {
 export interface WorldRecord {
   /** How a message names it, e.g. `billing group BG-1`. */
   readonly label: string;
-  /** `step` names the write just made (or `reading` before any): the divergence message says what it followed. */
-  diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined>;
+  /** `step` is what happened just before (suites/lib/world/step.ts): the divergence message says what it followed. */
+  diverges(ctx: CheckContext, step: Step): Promise<Divergence | undefined>;
 }
 
 export class World {
@@ -63,13 +64,32 @@ export class World {
     return this.records.size;
   }
 
+  /**
+   * The records the step names first: they wait for the write to show, so every other record is read after it has,
+   * and an effect the write has on them has had its time too.
+   */
+  private inOrder(step: Step): WorldRecord[] {
+    const all = [...this.records.entries()];
+    return [...all.filter(([key]) => step.namesRecord(key)), ...all.filter(([key]) => !step.namesRecord(key))].map(
+      ([, r]) => r,
+    );
+  }
+
   /** Every view of every record against the model, after `step`; the first divergence is reported by its owner. */
-  async settle(ctx: CheckContext, step: string): Promise<void> {
-    if (!worldModelOn()) return;
-    for (const record of this.records.values()) {
-      const d = await record.diverges(ctx, step);
-      if (d) reportDivergence(ctx, d);
+  async settle(ctx: CheckContext, step: Step | string): Promise<void> {
+    const d = await this.firstDivergence(ctx, step);
+    if (d) reportDivergence(ctx, d);
+  }
+
+  /** The first divergence after `step`, without reporting it: for a check that looks closer before it judges. */
+  async firstDivergence(ctx: CheckContext, step: Step | string): Promise<Divergence | undefined> {
+    if (!worldModelOn()) return undefined;
+    const at = Step.of(step);
+    for (const record of this.inOrder(at)) {
+      const d = await record.diverges(ctx, at);
+      if (d) return d;
     }
+    return undefined;
   }
 }
 
