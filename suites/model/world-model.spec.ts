@@ -12,10 +12,9 @@
  * check reports it.
  */
 import fc from 'fast-check';
-import type { CheckId } from '../lib/catalogue.ts';
 import { CheckFailure } from '../lib/check-failure.ts';
 import { checkProperty, checkTest, type CheckContext, target, test } from '../lib/index.ts';
-import { ownerThatSeesIt } from '../lib/world/controls.ts';
+import { reporterOf } from '../lib/world/controls.ts';
 import type { RecordGroup } from '../lib/world/record-groups.ts';
 import { caseTwin, recordId, Records } from '../lib/world/records.ts';
 import type { Step } from '../lib/world/step.ts';
@@ -56,8 +55,8 @@ function realFor(ctx: CheckContext, groups: readonly RecordGroup[], seen: { last
  */
 async function judgeFailure(ctx: CheckContext, failure: CheckFailure, d: Divergence | undefined): Promise<never> {
   if (!d) throw failure;
-  const owner: CheckId | undefined = await ownerThatSeesIt(ctx, d);
-  if (owner) ctx.check.blocked(owner, d.exchanges.at(-1), `${d.message} (its own test meets the fault too)`);
+  const who = await reporterOf(ctx, d, 'world-model');
+  if (who !== 'world-model') ctx.check.blocked(who, d.exchanges.at(-1), d.message);
   throw failure;
 }
 

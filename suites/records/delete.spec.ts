@@ -8,7 +8,8 @@
  */
 import { checkTest, test } from '../lib/index.ts';
 import { recordGroups } from '../lib/world/record-groups.ts';
-import { deleteShape, hasViews, reportShape } from '../lib/world/record-shapes.ts';
+import { reportShape } from '../lib/world/controls.ts';
+import { deleteShape, hasViews } from '../lib/world/record-shapes.ts';
 
 for (const group of recordGroups().filter((g) => hasViews(g) && !g.deleteMarks)) {
   const del = group.del;

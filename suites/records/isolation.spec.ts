@@ -16,7 +16,8 @@
  * the record a write names; this check for any other): suites/lib/world/record-shapes.ts, `isolationShape`.
  */
 import { checkTest, test } from '../lib/index.ts';
-import { isolationShape, reportShape } from '../lib/world/record-shapes.ts';
+import { reportShape } from '../lib/world/controls.ts';
+import { isolationShape } from '../lib/world/record-shapes.ts';
 
 test(
   ...checkTest(

@@ -13,7 +13,8 @@
  */
 import { checkTest, test } from '../lib/index.ts';
 import { recordGroups } from '../lib/world/record-groups.ts';
-import { hasViews, reportShape, upsertShape } from '../lib/world/record-shapes.ts';
+import { reportShape } from '../lib/world/controls.ts';
+import { hasViews, upsertShape } from '../lib/world/record-shapes.ts';
 
 for (const group of recordGroups().filter(hasViews))
   test(

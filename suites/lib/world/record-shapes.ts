@@ -10,8 +10,7 @@ import { type RecordGroup, recordGroup, recordGroups } from './record-groups.ts'
 import { deleteOffer, offerBody, offerIn, putOffer } from './offer-writes.ts';
 import { type BodyId, caseTwin, recordId, Records } from './records.ts';
 import { Step } from './step.ts';
-import { type Divergence, reportDivergence, World } from './world.ts';
-import { skip } from '../skip.ts';
+import { type Divergence, World } from './world.ts';
 
 export type ShapeResult = { divergence: Divergence } | { nothingToJudge: string } | { agreed: true };
 
@@ -217,10 +216,4 @@ async function isolationPass(
     if (i === closely) break;
   }
   return { agreed: true };
-}
-
-/** A shape run as its own check's test: a divergence is reported by its owner, a refusal skips the test. */
-export function reportShape(ctx: CheckContext, result: ShapeResult): void {
-  if ('divergence' in result) reportDivergence(ctx, result.divergence);
-  if ('nothingToJudge' in result) skip.nothingToJudge(ctx, result.nothingToJudge);
 }
