@@ -171,8 +171,7 @@ export class CatalogueRecord implements WorldRecord {
 
   /** Its parent or child records, and the record the spec names as the same one (spec 9 rule 3). */
   private related(key: string): boolean {
-    const same = this.group.sameRecordsAs;
-    if (same !== undefined && key === recordKey(same, this.values)) return true;
+    if (this.group.sameRecordsAs.some((t) => key === recordKey(t, this.values))) return true;
     return key.startsWith(`${this.key}/`) || this.key.startsWith(`${key}/`);
   }
 
