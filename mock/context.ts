@@ -34,7 +34,7 @@ export function createContext(
     offers: new OffersStore(writeDelayMs),
     billing: new BillingStore(),
     invoices: new InvoiceStore(),
-    records: new RecordStore(),
+    records: new RecordStore(variant.catalogueWriteDelayMs ?? 0),
   };
   const directory = seedStores(ids, stores);
   return { faults, variant, ids, directory, ...stores, webhooks };
