@@ -18,7 +18,7 @@ import { reporterOf } from '../lib/world/controls.ts';
 import type { RecordGroup } from '../lib/world/record-groups.ts';
 import { caseTwin, recordId, Records } from '../lib/world/records.ts';
 import type { Step } from '../lib/world/step.ts';
-import { type Divergence, World } from '../lib/world/world.ts';
+import { type Divergence, requireWorldModel, World } from '../lib/world/world.ts';
 import { commandArbs, groupsArb } from './explore/commands.ts';
 import type { ExploreCommand, Explored, Real } from './explore/model.ts';
 
@@ -68,6 +68,7 @@ test(
       writes: true,
     },
     async (ctx) => {
+      requireWorldModel(ctx);
       const explore = target().explore;
       const seen: { last?: Divergence } = {};
       const commands = fc.commands(commandArbs(), { maxCommands: BASE_COMMANDS * explore });
