@@ -17,6 +17,8 @@ export interface RecordedRunLabels {
   runId: string;
   seed: number;
   runs?: number | undefined;
+  /** --explore: how far the world-model explorer went (its requests depend on it). */
+  explore?: number | undefined;
   suites?: string[] | undefined;
   /** The run's clock for request values (suites/lib/clock.ts). */
   startedAt: number;
@@ -30,6 +32,7 @@ function labelsToStrings(l: RecordedRunLabels): Record<string, string> {
     seed: String(l.seed),
     startedAt: String(l.startedAt),
     ...(l.runs !== undefined ? { runs: String(l.runs) } : {}),
+    ...(l.explore !== undefined ? { explore: String(l.explore) } : {}),
     ...(l.suites ? { suites: l.suites.join(',') } : {}),
   };
 }
@@ -86,18 +89,25 @@ export function recordedRun(cassette: string): RecordedRunLabels & { deployment:
       { file: cassette, line: 1 },
     );
   }
-  const runs = labels.runs === undefined ? undefined : wholeLabel(labels.runs);
-  if (labels.runs !== undefined && !runs)
-    throw new ConfigError(`the runs label must be a whole number of at least 1; got ${JSON.stringify(labels.runs)}`, {
-      file: cassette,
-      line: 1,
-    });
+  /** A count label flis writes when it was set: a whole number of at least 1, or absent. */
+  const count = (name: 'runs' | 'explore'): number | undefined => {
+    const raw = labels[name];
+    if (raw === undefined) return undefined;
+    const n = wholeLabel(raw);
+    if (!n)
+      throw new ConfigError(`the ${name} label must be a whole number of at least 1; got ${JSON.stringify(raw)}`, {
+        file: cassette,
+        line: 1,
+      });
+    return n;
+  };
   return {
     runId: checkRunId(labels.runId, 'the runId label', { file: cassette, line: 1 }),
     seed,
     startedAt,
     deployment: header.deployment ?? 'ad-hoc',
-    runs,
+    runs: count('runs'),
+    explore: count('explore'),
     suites: labels.suites ? labels.suites.split(',') : undefined,
   };
 }
