@@ -46,8 +46,8 @@ serve:
                                                                         [env FLIS_REGISTRY_MAX_CASSETTE_MB]
 partner, record-release, publish, backup:
 ${REGISTRY_HELP}
-  --deployments LIST       comma-separated deployments the partner is live on: 'flis can-i-release
-                           --to NAME' asks only about the partners live on NAME [env FLIS_PARTNER_DEPLOYMENTS]
+  --deployments LIST       comma-separated deployments the partner is live on: a release gate asked
+                           about one deployment asks only about its partners    [env FLIS_PARTNER_DEPLOYMENTS]
   --active yes|no          an inactive partner's cassettes are not replayed, nor can it publish
                                                                                 [env FLIS_PARTNER_ACTIVE]
   --deployment NAME        the deployment the release now runs on (record-release)   [env FLIS_DEPLOYMENT]
