@@ -24,7 +24,7 @@ th.col{vertical-align:bottom}td.cell a{color:#fff;text-decoration:none;display:b
 td.unchanged,td.certified{background:#2e7d32}td.changed,td.certified-with-advisories,td.partial{background:#f9a825}
 td.changed a,td.certified-with-advisories a,td.partial a{color:#222}
 td.broken,td.not-certified{background:#c62828}td.none{color:#777}
-.muted{color:#666;font-size:12px}form.inline{display:inline}`;
+.muted{color:#666;font-size:12px}`;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
@@ -90,7 +90,7 @@ export function matrixPage(v: MatrixView): string {
   return page(
     'flis registry: partners × releases',
     `<h1>flis registry</h1>
-<p class="muted">Signed in as ${esc(who)}. <form class="inline" method="post" action="/logout"><button type="submit">Sign out</button></form></p>
+<form method="post" action="/logout"><p class="muted">Signed in as ${esc(who)}. <button type="submit">Sign out</button></p></form>
 <h2>Partners × release candidates</h2>
 <p class="muted">Each cell: the partner's latest replay against the candidate (flis regress), linking to its report.</p>
 ${releaseTable(v)}

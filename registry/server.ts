@@ -88,6 +88,16 @@ function cookieOf(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** Served over TLS, or behind a TLS proxy that says so: the cookie is then never sent over plain HTTP. */
+function secure(req: FastifyRequest): boolean {
+  return (
+    req.protocol === 'https' ||
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]
+      ?.trim() === 'https'
+  );
+}
+
 function requireJson(req: FastifyRequest): void {
   const type = String(req.headers['content-type'] ?? '');
   if (!/^application\/json\s*(;|$)/i.test(type))
@@ -321,7 +331,7 @@ export async function startRegistry(o: RegistryOptions): Promise<RunningRegistry
     return reply
       .header(
         'set-cookie',
-        `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/${req.protocol === 'https' ? '; Secure' : ''}`,
+        `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/${secure(req) ? '; Secure' : ''}`,
       )
       .redirect('/matrix', 303);
   });

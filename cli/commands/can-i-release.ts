@@ -40,7 +40,7 @@ export function gateLines(a: GateAnswer, registry: string): string[] {
   const scope = `${a.partners.length} partner(s)${a.to ? ` live on ${a.to}` : ''}`;
   out.push(
     a.ok
-      ? `flis can-i-release ${a.release}: yes — ${scope} unbroken${a.partners.length ? '' : ' (no active partner has a cassette)'}; exit 0`
+      ? `flis can-i-release ${a.release}: yes — ${scope} unbroken${a.partners.length ? '' : ` (no active partner${a.to ? ` live on ${a.to}` : ''} has a cassette: nothing can block it)`}; exit 0`
       : `flis can-i-release ${a.release}: no — ${blocking} of ${scope} block it; exit 1`,
   );
   return out;
