@@ -13,9 +13,11 @@ import { loadOpenApi } from '../../regress/openapi-document.ts';
 import { oneLine } from '../../reporting/one-line.ts';
 import { findPartners } from '../../regress/partners.ts';
 import { namedValue, parseCommandArgs, reportDirOf } from '../args.ts';
+import { registryPartners } from '../registry-regress.ts';
+import { registryClient, registryOption } from '../registry-options.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
-const help = `Usage: flis contract diff OLD NEW [--cassettes DIR] [options]
+const help = `Usage: flis contract diff OLD NEW [--cassettes DIR | --registry URL] [options]
 
 Compare two versions of the OpenAPI document (YAML or JSON, a regular file of at most 32 MB; each is
 validated first) and classify every change for clients, on the operation it is in, or once at the
@@ -34,6 +36,8 @@ operation, a request field they send, a response field they receive), with the e
 that shows the use. One partner per cassette, as for 'flis regress'.
 
   --cassettes DIR          the partners' cassettes (*.yaml, *.yml)
+  --registry URL           each active partner's latest cassette from the registry instead (the admin's
+                           token in FLIS_REGISTRY_TOKEN)                             [env FLIS_REGISTRY_URL]
   --fail-on breaking       exit 1 on any breaking change, touching a partner or not
   --report-dir DIR         where contract-diff.md and contract-diff.json go (default reports/) [env FLIS_REPORT_DIR]
 
@@ -43,6 +47,7 @@ Nothing is written until both reports are whole: SIGINT/SIGTERM end it at once.`
 
 const options = {
   cassettes: { type: 'string' },
+  registry: { type: 'string' },
   'fail-on': { type: 'string' },
   'report-dir': { type: 'string' },
 } as const;
@@ -82,7 +87,10 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   const [oldFile, newFile] = positionals.map((p) => resolve(p)) as [string, string];
   // An empty --cassettes ("$UNSET") would judge no partner and exit 0: refused instead.
   const cassettes = namedValue('cassettes', v.cassettes);
-  const partners = cassettes ? findPartners(resolve(cassettes), false) : undefined;
+  const registry = registryOption(v.registry, io.env);
+  if (registry && cassettes) throw new UsageError('give either --cassettes DIR or --registry URL, not both');
+  const fromRegistry = registry ? await registryPartners(registryClient(registry, io.env, '--registry')) : undefined;
+  const partners = fromRegistry?.partners ?? (cassettes ? findPartners(resolve(cassettes), false) : undefined);
   for (const file of [oldFile, newFile]) announceLarge(file, io);
   const a = await loadOpenApi(oldFile);
   const b = await loadOpenApi(newFile);
@@ -93,11 +101,15 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   );
   const usage = partners
     ? {
-        dir: resolve(cassettes!),
-        partners: partners.map((p) => partnerUsage(p, matcher, breaking)),
+        dir: registry ?? resolve(cassettes!),
+        partners: partners.map((p) => {
+          const u = partnerUsage(p, matcher, breaking);
+          return fromRegistry ? { ...u, file: fromRegistry.source(u.file) } : u;
+        }),
         locator: new SharedSchemaLocator(a),
       }
     : undefined;
+  fromRegistry?.remove();
   const report = contractDiffReport(
     { file: oldFile, version: a.version },
     { file: newFile, version: b.version },
