@@ -1,0 +1,108 @@
+/**
+ * Offers as twins for safe reads (suites/model/twin-trial.ts): two offers PUT with the same body (spec 2.3), each
+ * with a reference of its own, compared in every view the contract gives an offer: GET /offers/{offerId} (an array of
+ * Offer, spec 4.1: the element with the offer's id) and GET /offers over a window around the time of writing, which
+ * holds the offer whichever timestamp the server filters on (spec 4.3: not shown). Every documented field of spec 2.2
+ * is compared but the id and the offer's own reference; undocumented fields are the server's (a time of retrieval, a
+ * revision) and are not.
+ */
+import type { OfferWrite } from '../../schemas/types.generated.ts';
+import { readSchemaFile } from '../../schemas/registry.ts';
+import { operationById } from '../../specs/contract.ts';
+import { runNow } from '../lib/clock.ts';
+import { type CheckContext, type Exchange, freshId, is2xx, offerWriteBody } from '../lib/index.ts';
+import { expectationsOf, mismatches } from '../lib/readback.ts';
+import { WHOLE_LIST_BELOW } from '../lib/world/record-views.ts';
+import type { Json, Twins, View, Written } from './twin-trial.ts';
+
+export interface WrittenOffer extends Written {
+  id: string;
+  reference: string;
+  body: OfferWrite;
+  batchId: string | undefined;
+}
+
+const HOUR = 3_600_000;
+
+/** Documented fields of the Offer (spec 2.2), but its id. */
+const OFFER_FIELDS = Object.keys((readSchemaFile('offer').properties ?? {}) as Json).filter((k) => k !== 'id');
+
+/** Two hours either side of the run's clock: the transport timestamps written and the times of writing. */
+export function nearWindow(): { start: string; end: string } {
+  const now = runNow();
+  return { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
+}
+
+/** The element of an Offer array that is this offer (the last of its versions, spec 4.1). */
+export function offerIn(body: unknown, id: string): Json | undefined {
+  if (!Array.isArray(body)) return undefined;
+  return body.filter((o): o is Json => typeof o === 'object' && o !== null && (o as Json).id === id).at(-1);
+}
+
+/** The documented fields of the offer, its own reference written as `<reference>` so twins compare alike. */
+export function documentedOffer(offer: Json, reference: string): Json {
+  const out: Json = {};
+  for (const k of OFFER_FIELDS) {
+    if (!(k in offer)) continue;
+    const v = offer[k];
+    out[k] = k === 'references' && Array.isArray(v) ? v.map((r) => (r === reference ? '<reference>' : r)) : v;
+  }
+  return out;
+}
+
+function shownIn(x: Exchange, r: WrittenOffer): Json | undefined {
+  if (!is2xx(x)) return undefined;
+  const offer = offerIn(x.response.body, r.id);
+  return offer ? documentedOffer(offer, r.reference) : undefined;
+}
+
+export const OFFER_BY_ID: View<WrittenOffer> = {
+  name: 'GET /offers/{offerId}',
+  read: (ctx, r) => ctx.api.op(operationById('getOffer'), { params: { offerId: r.id } }),
+  shown: shownIn,
+};
+
+export const OFFER_LISTED: View<WrittenOffer> = {
+  name: 'GET /offers?start&end',
+  read: (ctx) => ctx.api.op(operationById('listOffers'), { query: nearWindow() }),
+  shown: shownIn,
+  // What a list holds beyond a page is not shown (spec 8): a long one may leave an offer out.
+  mayLeaveOut: (x) => !Array.isArray(x.response.body) || x.response.body.length >= WHOLE_LIST_BELOW,
+};
+
+/** The body both twins are written with, but for each one's own reference. */
+function twinBody(runId: string): OfferWrite {
+  const { settled: _settled, ...body } = offerWriteBody(runId);
+  return body;
+}
+
+/** PUT /offers/{offerId} of `body` with a reference of the offer's own; registered for cleanup. */
+export async function putOffer(ctx: CheckContext, body: OfferWrite, kind = 'twin'): Promise<WrittenOffer> {
+  const id = ctx.cleanup.offer(freshId(`${kind}-offer`, ctx.runId));
+  const reference = `${id}-ref`;
+  const written: OfferWrite = { ...body, offer: { ...body.offer, references: [reference] } };
+  const sentAt = Date.now();
+  const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: written });
+  ctx.check.expectSuccess(x, `PUT /offers/${id}`);
+  const batchId = (x.response.body as { batchId?: unknown } | undefined)?.batchId;
+  return {
+    id,
+    label: `offer ${id}`,
+    reference,
+    body: written,
+    batchId: typeof batchId === 'string' ? batchId : undefined,
+    sentAt,
+    answeredAt: Date.now(),
+  };
+}
+
+export function offerTwins(ctx: CheckContext): Twins<WrittenOffer> {
+  const body = twinBody(ctx.runId);
+  return {
+    what: 'offer',
+    views: [OFFER_BY_ID, OFFER_LISTED],
+    write: (c) => putOffer(c, body),
+    written: (shown, r) =>
+      mismatches({ ...shown, references: [r.reference] }, expectationsOf(r.body, { created: true })).length === 0,
+  };
+}
