@@ -7,12 +7,12 @@
  * revision) and are not.
  */
 import type { OfferWrite } from '../../schemas/types.generated.ts';
-import { readSchemaFile } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
 import { runNow } from '../lib/clock.ts';
 import { type CheckContext, type Exchange, freshId, is2xx, offerWriteBody } from '../lib/index.ts';
 import { expectationsOf, mismatches } from '../lib/readback.ts';
 import { WHOLE_LIST_BELOW } from '../lib/world/record-views.ts';
+import { documentedOffer, offerIn } from '../lib/offers/offer-fields.ts';
 import type { Json, Twins, View, Written } from './twin-trial.ts';
 
 export interface WrittenOffer extends Written {
@@ -24,30 +24,10 @@ export interface WrittenOffer extends Written {
 
 const HOUR = 3_600_000;
 
-/** Documented fields of the Offer (spec 2.2), but its id. */
-const OFFER_FIELDS = Object.keys((readSchemaFile('offer').properties ?? {}) as Json).filter((k) => k !== 'id');
-
 /** Two hours either side of the run's clock: the transport timestamps written and the times of writing. */
 export function nearWindow(): { start: string; end: string } {
   const now = runNow();
   return { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
-}
-
-/** The element of an Offer array that is this offer (the last of its versions, spec 4.1). */
-export function offerIn(body: unknown, id: string): Json | undefined {
-  if (!Array.isArray(body)) return undefined;
-  return body.filter((o): o is Json => typeof o === 'object' && o !== null && (o as Json).id === id).at(-1);
-}
-
-/** The documented fields of the offer, its own reference written as `<reference>` so twins compare alike. */
-export function documentedOffer(offer: Json, reference: string): Json {
-  const out: Json = {};
-  for (const k of OFFER_FIELDS) {
-    if (!(k in offer)) continue;
-    const v = offer[k];
-    out[k] = k === 'references' && Array.isArray(v) ? v.map((r) => (r === reference ? '<reference>' : r)) : v;
-  }
-  return out;
 }
 
 function shownIn(x: Exchange, r: WrittenOffer): Json | undefined {

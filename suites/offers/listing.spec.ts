@@ -21,6 +21,8 @@ import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { upsertOffer } from '../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../lib/readback.ts';
 import { freshId } from '../lib/fresh-id.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
+import type { OfferWrite } from '../../schemas/types.generated.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -105,6 +107,77 @@ test(
             `GET /offers?start=${w.start}&end=${w.end} lists ${wrong.length} offer(s) whose transportTimestamp and time of writing both lie at least 6 hours ${w.where} that window (whichever of the two it filters on, spec 4.3): ${wrong.join(', ')}; an offer outside the window must not be listed (spec 4.1)`,
             { exchanges: [x] },
           );
+      }
+    },
+  ),
+);
+
+/**
+ * Equal sort keys: offers that share one transportTimestamp are as many offers in the window, however the server
+ * orders or keys its listing (a listing keyed by timestamp would keep one of them). An offer updated after it was
+ * listed is still listed. Order among equal timestamps is the server's (spec 4.1 shows none).
+ */
+test(
+  ...checkTest(
+    {
+      check: 'offer-listing',
+      operation: operationById('listOffers'),
+      title: 'GET /offers lists every offer that shares a transportTimestamp, and an offer still after its update',
+      writes: true,
+    },
+    async (ctx) => {
+      const now = runNow();
+      // One instant for all, apart from the instants other tests write (whole seconds of the run's clock).
+      const shared = new Date(now - HOUR + 1 + (target().seed % 997)).toISOString();
+      const wanted = new Map<string, string>();
+      const bodies = new Map<string, { body: OfferWrite; read: Record<string, unknown> }>();
+      for (let i = 0; i < WRITTEN; i++) {
+        const id = ctx.cleanup.offer(freshId('same-time-offer'));
+        const ref = `${id}-listing`;
+        const base = offerWriteBody(ctx.runId);
+        const written: OfferWrite = {
+          ...base,
+          offer: { ...base.offer, references: [ref], transportTimestamp: shared },
+        };
+        const put = await upsertOffer(ctx, id, written);
+        const read = await awaitOffer(ctx, id, {
+          expectations: expectationsOf(written, { created: true }),
+          problem: 'was not created by a PUT to a new id',
+          clause: 'spec 1',
+          batchIds: put.batchIds,
+          setupOwnedBy: 'offer-upsert',
+        });
+        wanted.set(id, ref);
+        bodies.set(id, { body: written, read });
+      }
+      const [first] = wanted.keys();
+      const firstWrite = first ? bodies.get(first) : undefined;
+      if (first && firstWrite) {
+        const { body } = firstWrite;
+        const update: OfferWrite = { ...body, offer: { ...body.offer, offerVersion: 'updated' } };
+        const put = await upsertOffer(ctx, first, update);
+        await awaitOffer(ctx, first, {
+          expectations: expectationsOf(update, { created: false }),
+          problem: 'was not updated by a PUT to its id',
+          clause: 'spec 1',
+          before: firstWrite.read,
+          batchIds: put.batchIds,
+          setupOwnedBy: 'offer-upsert',
+        });
+      }
+      const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
+      const r = await pollVisible(
+        () => ctx.api.op(operationById('listOffers'), { query }),
+        (x) => found(x.response.body, wanted).size === wanted.size,
+      );
+      ctx.check.expectSuccess(r.value, 'GET /offers');
+      ctx.check.expectSchema(r.value, 'offer-list');
+      if (!r.ok) {
+        const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
+        ctx.check.fail(
+          `GET /offers?start=${query.start}&end=${query.end} lists ${wanted.size - missing.length} of the ${wanted.size} offers written with transportTimestamp ${shared} (the first of them updated since): ${missing.join(', ')} missing; offers with one timestamp are still as many offers`,
+          { exchanges: [r.value] },
+        );
       }
     },
   ),

@@ -188,7 +188,14 @@ export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promis
  * itself does not read back: undefined, and the caller's own control decides.
  */
 export async function bookingNeighbourControl(ctx: CheckContext): Promise<CheckId | undefined> {
-  const body = offerWriteBody(ctx.runId);
+  const { bookingId: _b, noPayment: _n, ...unbooked } = offerWriteBody(ctx.runId).offer ?? {};
+  // Offers of one booking, and offers that share the defaults of one left out (no bookingId): generated bodies are both.
+  return (
+    (await neighbourCancelled(ctx, offerWriteBody(ctx.runId))) ?? (await neighbourCancelled(ctx, { offer: unbooked }))
+  );
+}
+
+async function neighbourCancelled(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
   const named = await controlWrite(ctx, body);
   const neighbour = await controlWrite(ctx, body);
   if (named.owner || neighbour.owner) return undefined;
@@ -203,4 +210,31 @@ export async function bookingNeighbourControl(ctx: CheckContext): Promise<CheckI
   if (read.offer?.canceled !== true) return undefined;
   ctx.cleanup.offerCancelled(neighbour.id);
   return 'offer-cancel';
+}
+
+/**
+ * Before a check fails on an offer it cancelled that reads live again: does a write to another offer of its booking
+ * undo a cancellation? Two fresh offers of one booking, the first deleted and seen cancelled, the second updated; once
+ * the update shows, the first is read. Live again: a write to another offer undid it, which breaks spec 3 rule 4
+ * (only a write to an offer changes whether it is cancelled), offer-cancel's. Else, or when the control does not read
+ * back: undefined.
+ */
+export async function uncancelledByNeighbourControl(ctx: CheckContext): Promise<CheckId | undefined> {
+  const body = offerWriteBody(ctx.runId);
+  const named = await controlWrite(ctx, body);
+  const neighbour = await controlWrite(ctx, body);
+  if (named.owner || neighbour.owner) return undefined;
+  await deleteOffer(ctx, named.id);
+  const cancelled = await pollVisible(
+    () => readOffer(ctx, named.id),
+    (read) => read.offer?.canceled === true,
+  );
+  if (!cancelled.ok) return undefined;
+  ctx.cleanup.offerCancelled(named.id);
+  const update: OfferWrite = {
+    offer: { ...body.offer, offerVersion: `${String(body.offer?.offerVersion ?? '')}-later` },
+  };
+  if (await updateOwner(ctx, neighbour, update)) return undefined;
+  const read = await readOffer(ctx, named.id);
+  return read.offer?.canceled === false ? 'offer-cancel' : undefined;
 }
