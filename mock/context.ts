@@ -31,10 +31,10 @@ export function createContext(
 ): MockContext {
   const ids = idFactory(variant.idFormat);
   const stores = {
-    offers: new OffersStore(writeDelayMs),
+    offers: new OffersStore(writeDelayMs, undefined, variant.offerStatusOverTime === true),
     billing: new BillingStore(),
     invoices: new InvoiceStore(),
-    records: new RecordStore(),
+    records: new RecordStore(variant.softDeletesRecords === true),
   };
   const directory = seedStores(ids, stores);
   return { faults, variant, ids, directory, ...stores, webhooks };

@@ -44,6 +44,13 @@ export function keyOf(parts: readonly string[]): string {
 export class RecordStore {
   private readonly collections = new Map<Collection, Map<string, JsonObject>>();
 
+  /** The softDeletesRecords variant: a DELETE marks the record deleted; its GET answers it, lists leave it out. */
+  constructor(private readonly softDelete = false) {}
+
+  private static live(r: JsonObject): boolean {
+    return r.deleted !== true;
+  }
+
   private collection(name: Collection): Map<string, JsonObject> {
     let c = this.collections.get(name);
     if (!c) {
@@ -54,7 +61,7 @@ export class RecordStore {
   }
 
   list(name: Collection): JsonObject[] {
-    return [...this.collection(name).values()].map(clone);
+    return [...this.collection(name).values()].filter(RecordStore.live).map(clone);
   }
 
   where(name: Collection, field: string, value: string): JsonObject[] {
@@ -76,7 +83,11 @@ export class RecordStore {
   }
 
   delete(name: Collection, key: string): boolean {
-    return this.collection(name).delete(key);
+    const c = this.collection(name);
+    const r = c.get(key);
+    if (!this.softDelete || !r) return c.delete(key);
+    c.set(key, { ...r, deleted: true, deletedAt: new Date().toISOString() });
+    return true;
   }
 
   /** The keys of the records of a collection that match. */

@@ -58,6 +58,21 @@ export interface MockVariant {
    * spec 4.1 says "array of Offer" and not why it is an array. Default false: the current offer alone.
    */
   offerVersionsAnswered?: boolean;
+  /**
+   * An offer written as Open moves on by itself with time: Accepted 300 ms after its last write, Delivered after
+   * 900 ms (spec 3: transitions are not shown). Default false: an offer keeps the status it was written with.
+   */
+  offerStatusOverTime?: boolean;
+  /**
+   * Every object an answer carries (at its top level, and the items of a top-level array) is stamped with the time of
+   * that answer, `retrievedAt`, which is not stored: an undocumented field a server may add. Default false.
+   */
+  stampsRetrieval?: boolean;
+  /**
+   * DELETE of a section 4.3 record keeps it, marked `deleted: true` with `deletedAt`: its GET answers it so, lists leave
+   * it out, a PUT makes it live again (spec 1 says only that clients delete; bodies are not shown). Default false.
+   */
+  softDeletesRecords?: boolean;
 }
 
 export const variantPresets: Record<
@@ -65,7 +80,17 @@ export const variantPresets: Record<
   MockVariant
 > = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
-  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
+  // Other status codes and ids, undocumented fields (among them a time of retrieval on every answer), lenient input,
+  // small bulks, and section 4.3 records that a DELETE marks instead of removing.
+  different: {
+    createdStatus: 201,
+    idFormat: 'uuid',
+    extraFields: true,
+    lenientInput: true,
+    maxBulkItems: 3,
+    stampsRetrieval: true,
+    softDeletesRecords: true,
+  },
   // A quota of 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
   throttled: {
     createdStatus: 200,
@@ -88,8 +113,8 @@ export const variantPresets: Record<
     firstPage: 0,
     defaultPageSize: 20,
   },
-  // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, and whose listing leaves
-  // cancelled offers out.
+  // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, whose listing leaves
+  // cancelled offers out, and whose offers move on from Open by themselves with time (spec 3).
   eventual: {
     createdStatus: 202,
     idFormat: 'numeric',
@@ -99,6 +124,7 @@ export const variantPresets: Record<
     batchStatusWords: 'done',
     listsCancelledOffers: false,
     writeDelayMs: 400,
+    offerStatusOverTime: true,
   },
   // An API built by someone else: GET /offers and GET /billingGroups refuse a list without their documented window,
   // GET /invoices one without createdSince, GET /offers/{offerId} answers every version of the offer, and its ids hold
@@ -142,6 +168,9 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
     'offerVersionsAnswered',
     'billingListNeedsWindow',
     'invoiceListNeedsSince',
+    'offerStatusOverTime',
+    'stampsRetrieval',
+    'softDeletesRecords',
   ] as const)
     if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new Error(`variant.${key} must be a boolean`);
   return v;
