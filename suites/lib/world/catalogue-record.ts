@@ -24,7 +24,7 @@ import type { RecordBook } from './record-book.ts';
 import type { RecordGroup } from './record-groups.ts';
 import { readingById, readingInList, type ViewReading } from './record-views.ts';
 import type { Step } from './step.ts';
-import type { Divergence, WorldRecord } from './world.ts';
+import { type Divergence, VIEW_CONSISTENCY, type WorldRecord } from './world.ts';
 
 export type Held =
   | { kind: 'present'; marker: string }
