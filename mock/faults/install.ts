@@ -13,7 +13,9 @@ import { billingStatusBends } from './billing-status.ts';
 import { identityBends } from './identity.ts';
 import { FaultLayer, type Bend } from './layer.ts';
 import { listBends } from './lists.ts';
+import { offerEdgeBends } from './offer-edges.ts';
 import { offerWriteBends } from './offer-writes.ts';
+import { readAndTimeBends } from './reads-and-time.ts';
 import { readBends } from './reads.ts';
 import { servedBends } from './served.ts';
 import { shapeBends } from './shapes.ts';
@@ -28,6 +30,8 @@ export const faultBends: Record<FaultName, Bend> = {
   ...identityBends,
   ...billingStatusBends,
   ...eventBends,
+  ...readAndTimeBends,
+  ...offerEdgeBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.
   ...listBends,
 };

@@ -3,8 +3,8 @@
  * that id. Judged on records the run can tell apart: listed billing groups and
  * invoices (their `id` is documented, spec 2.4, 2.6), offers the run wrote
  * (the element of the answered array, spec 4.1, carries the id or the
- * offer's own unique reference; two offers whose ids differ only by letter
- * case are two offers, spec 2: identifiers are strings), listed offers (an answer whose offers carry
+ * offer's own unique reference, under its own id or another; two offers whose ids
+ * differ only by letter case are two offers), listed offers (an answer whose offers carry
  * only another id the list shows), and section 4.3 records the run wrote under
  * two ids with two markers (their bodies are not shown, so only an answer
  * that carries the other record's id or marker, and not its own, is wrong).
@@ -182,7 +182,8 @@ test(
     },
     async (ctx) => {
       const written: Written[] = [];
-      // Spec 2: identifiers are strings; two strings that differ only by letter case name two offers.
+      // Spec 2: identifiers are strings; two strings that differ only by letter case name two offers, and a GET of
+      // one that answers the other's write answers another record.
       const id = `${freshId('identity', ctx.runId)}-ab`;
       for (const [k, offerId] of [
         ['a', id],

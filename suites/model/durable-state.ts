@@ -220,11 +220,12 @@ export async function auditStates(ctx: CheckContext): Promise<void> {
   if (ownedElsewhere?.held.owner)
     ctx.check.blocked(ownedElsewhere.held.owner, ownedElsewhere.held.exchanges.at(-1), ownedElsewhere.held.message);
   if (changed.length > 0) {
+    const auditedAt = Date.now();
     const timed = await byTime(ctx, changed);
     const own = changed.find((c) => timed.has(c.state));
     if (own)
       ctx.check.fail(
-        `${own.state.label} showed what was written, and ${Date.now() - own.state.writtenAt} ms after its last write, with no write to it since, no longer does: ${own.held.message} (the same write on a fresh record changed alike when left as long)`,
+        `${own.state.label} showed what was written, and ${auditedAt - own.state.writtenAt} ms after its last write, with no write to it since, no longer does: ${own.held.message} (the same write on a fresh record changed alike when left as long)`,
         { exchanges: own.held.exchanges },
         own.state.clause,
       );

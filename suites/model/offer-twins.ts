@@ -6,6 +6,7 @@
  * is compared but the id and the offer's own reference; undocumented fields are the server's (a time of retrieval, a
  * revision) and are not.
  */
+import { createHash } from 'node:crypto';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { runNow } from '../lib/clock.ts';
@@ -50,10 +51,15 @@ export const OFFER_LISTED: View<WrittenOffer> = {
   mayLeaveOut: (x) => !Array.isArray(x.response.body) || x.response.body.length >= WHOLE_LIST_BELOW,
 };
 
-/** The body both twins are written with, but for each one's own reference. */
+/**
+ * The body both twins are written with, but for each one's own reference: a transportTimestamp of the pair's own within
+ * the window (other tests write the run's clock), so a listing keyed by timestamp has only the twins to choose from.
+ */
 function twinBody(runId: string): OfferWrite {
   const { settled: _settled, ...body } = offerWriteBody(runId);
-  return body;
+  const own = Number.parseInt(createHash('sha256').update(freshId('twin-time', runId)).digest('hex').slice(0, 8), 16);
+  const at = new Date(runNow() - HOUR + (own % HOUR)).toISOString();
+  return { ...body, offer: { ...body.offer, transportTimestamp: at } };
 }
 
 /** PUT /offers/{offerId} of `body` with a reference of the offer's own; registered for cleanup. */

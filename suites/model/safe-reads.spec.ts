@@ -32,26 +32,32 @@ import {
   INVOICE_SNAPSHOT,
   invoicesSince,
 } from './listed-views.ts';
-import { offerTwins } from './offer-twins.ts';
+import { OFFER_BY_ID, offerTwins } from './offer-twins.ts';
 import { RecordRefused, recordTwins, writeParents } from './record-twins.ts';
-import { statusTwins } from './status-twins.ts';
+import { BATCH_STATUS, statusTwins } from './status-twins.ts';
 import { describeFinding, trial, type TrialOutcome, type Twins, type Written } from './twin-trial.ts';
 
-/** Runs a trial through each view; fails on the first confirmed finding; a write that never showed blocks by `owner`. */
+type Owner = Parameters<CheckContext['check']['blocked']>[0];
+
+/**
+ * Runs a trial through each view; fails on the first confirmed finding. A write the view never shows blocks the test
+ * by the view's owner, or (a view the spec does not promise, `undefined`) leaves that view unjudged.
+ */
 async function twinTrials<R extends Written>(
   ctx: CheckContext,
   twins: Twins<R>,
-  owner: Parameters<CheckContext['check']['blocked']>[0],
+  ownerOf: (view: string) => Owner | undefined,
 ): Promise<string[]> {
   const unconfirmed: string[] = [];
   for (const view of twins.views) {
     const outcome = await trial(ctx, twins, view);
-    if ('notVisible' in outcome)
-      ctx.check.blocked(
-        owner,
-        outcome.notVisible,
-        `${outcome.record.label} was written but ${view.name} does not show it as written: nothing to read`,
-      );
+    if ('notVisible' in outcome) {
+      const owner = ownerOf(view.name);
+      const why = `${outcome.record.label} was written but ${view.name} does not show it as written: nothing to read`;
+      if (owner) ctx.check.blocked(owner, outcome.notVisible, why);
+      unconfirmed.push(why);
+      continue;
+    }
     failOn(ctx, twins.what, view.name, outcome);
     unconfirmed.push(...outcome.unconfirmed.map((u) => `${u} (reading ${view.name})`));
   }
@@ -80,7 +86,14 @@ test(
       title: 'GET /offers/{offerId} and GET /offers change no field of spec 2.2 a later GET shows',
       writes: true,
     },
-    async (ctx) => note(ctx, await twinTrials(ctx, offerTwins(ctx), 'offer-upsert')),
+    // A write GET by id never shows is offer-upsert's; one a window around it never lists, offer-listing's.
+    async (ctx) =>
+      note(
+        ctx,
+        await twinTrials(ctx, offerTwins(ctx), (view) =>
+          view === OFFER_BY_ID.name ? 'offer-upsert' : 'offer-listing',
+        ),
+      ),
   ),
 );
 
@@ -92,7 +105,12 @@ test(
       title: 'GET of the batch and booking status of a write changes nothing a later GET shows',
       writes: true,
     },
-    async (ctx) => note(ctx, await twinTrials(ctx, statusTwins(ctx), 'batch-status')),
+    // A batch's status is spec 1's (batch-status); whether a booking named by an offer has one is not shown.
+    async (ctx) =>
+      note(
+        ctx,
+        await twinTrials(ctx, statusTwins(ctx), (view) => (view === BATCH_STATUS.name ? 'batch-status' : undefined)),
+      ),
   ),
 );
 
@@ -120,7 +138,7 @@ test(
         const twins = parent ? recordTwins(group, parent) : undefined;
         if (!twins) return;
         try {
-          unconfirmed.push(...(await twinTrials(ctx, twins, 'record-upsert')));
+          unconfirmed.push(...(await twinTrials(ctx, twins, () => 'record-upsert')));
           judged.push(group.template);
         } catch (error) {
           if (!(error instanceof RecordRefused)) throw error;
