@@ -12,7 +12,8 @@
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import type { CheckId } from '../lib/catalogue.ts';
-import type { Clause } from '../lib/check.ts';
+import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
+import { type Clause, schemaProblem } from '../lib/check.ts';
 import { statusOf } from '../lib/cleanup.ts';
 import { isForcedTag } from '../lib/forced-tag.ts';
 import { type CheckContext, type Exchange, freshId, is2xx, offerWriteBody, readOffer } from '../lib/index.ts';
@@ -107,13 +108,16 @@ export class OfferState implements DurableState {
   private async shows(ctx: CheckContext, model: Expectation[]) {
     return pollVisible(
       () => readOffer(ctx, this.id),
-      (r) => r.offer !== undefined && mismatches(r.offer, model).length === 0,
+      (r) => r.shapeProblem !== undefined || (r.offer !== undefined && mismatches(r.offer, model).length === 0),
     );
   }
 
-  async write(ctx: CheckContext) {
+  async write(ctx: CheckContext): Promise<Missed | undefined> {
     await this.put(ctx, this.body);
     const live = await this.shows(ctx, offerModel(this.body, false));
+    const shape = live.value.shapeProblem;
+    if (shape !== undefined)
+      return { owner: RESPONSE_SCHEMA, message: `GET /offers/${this.id}: ${shape}`, x: live.value.exchange };
     if (!live.ok) {
       const unmet = live.value.offer ? unmetPointers(live.value.offer, offerModel(this.body, false)) : [];
       return { owner: readBackOwner(unmet), message: `${this.label} was not created by a PUT`, x: live.value.exchange };
@@ -135,6 +139,13 @@ export class OfferState implements DurableState {
 
   async audit(ctx: CheckContext): Promise<Held> {
     const r = await readOffer(ctx, this.id);
+    if (r.shapeProblem !== undefined)
+      return {
+        held: false,
+        owner: RESPONSE_SCHEMA,
+        message: `GET /offers/${this.id}: ${r.shapeProblem}`,
+        exchanges: [r.exchange],
+      };
     if (!r.offer)
       return {
         held: false,
@@ -196,7 +207,7 @@ export class ForcedState implements DurableState {
         });
   }
 
-  async write(ctx: CheckContext) {
+  async write(ctx: CheckContext): Promise<Missed | undefined> {
     const x = await this.force(ctx);
     ctx.check.expectSuccess(
       x,
@@ -204,11 +215,14 @@ export class ForcedState implements DurableState {
         ? `PUT /billingGroups/${this.groupId}/status`
         : 'POST /billingGroups/bulkStatusUpdate',
     );
+    ctx.check.expectSchema(x, 'success-ack', 'spec 4.2');
     const seen = await pollVisible(
       () => ctx.api.op(operationById('getBillingGroup'), { params: { billingGroupId: this.groupId } }),
       (g) => statusOf(g.response.body) === this.value,
     );
     if (seen.ok) return undefined;
+    const shape = schemaProblem(seen.value, 'billing-group');
+    if (shape !== undefined) return { owner: RESPONSE_SCHEMA, message: shape, x: seen.value };
     const owner: CheckId = this.kind === 'forced by PUT' ? 'billing-forced-status' : 'billing-bulk-status';
     return { owner, message: `${this.label} does not show it`, x: seen.value };
   }

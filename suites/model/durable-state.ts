@@ -37,7 +37,10 @@ import {
 
 /** The states one worker's writes test hands to its audit test (the two run in order in one worker). */
 interface Ledger {
+  /** The states that showed: the audit's. */
   states: DurableState[];
+  /** Every state written, shown or not: the audit's cleanup undoes them. */
+  written: DurableState[];
   lastWriteAt: number;
 }
 
@@ -149,7 +152,8 @@ export async function writeStates(ctx: CheckContext): Promise<void> {
     else shown.push(s);
   }
   const lastWriteAt = Math.max(...states.map((s) => s.writtenAt));
-  handedOver = { states, lastWriteAt };
+  // Only what showed is audited; everything written is undone by the audit's cleanup.
+  handedOver = { states: shown, written: states, lastWriteAt };
   handed = true;
   ctx.testInfo.annotations.push({
     type: 'note',
@@ -210,7 +214,7 @@ export async function auditStates(ctx: CheckContext): Promise<void> {
       ctx,
       'no state was handed over: the test that writes them did not run to its end in this worker',
     );
-  for (const s of ledger.states) s.undo(ctx);
+  for (const s of ledger.written) s.undo(ctx);
   const due = ledger.lastWriteAt + target().visibilityTimeoutMs - Date.now();
   if (due > 0) await delay(due);
   const read = await auditAll(ctx, ledger.states);

@@ -39,12 +39,14 @@ function shownIn(x: Exchange, r: WrittenOffer): Json | undefined {
 
 export const OFFER_BY_ID: View<WrittenOffer> = {
   name: 'GET /offers/{offerId}',
+  schema: 'offer-list',
   read: (ctx, r) => ctx.api.op(operationById('getOffer'), { params: { offerId: r.id } }),
   shown: shownIn,
 };
 
 export const OFFER_LISTED: View<WrittenOffer> = {
   name: 'GET /offers?start&end',
+  schema: 'offer-list',
   read: (ctx) => ctx.api.op(operationById('listOffers'), { query: nearWindow() }),
   shown: shownIn,
   // What a list holds beyond a page is not shown (spec 8): a long one may leave an offer out.
@@ -70,6 +72,7 @@ export async function putOffer(ctx: CheckContext, body: OfferWrite, kind = 'twin
   const sentAt = Date.now();
   const x = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: written });
   ctx.check.expectSuccess(x, `PUT /offers/${id}`);
+  ctx.check.expectSchema(x, 'batch-ack', 'spec 2.7');
   const batchId = (x.response.body as { batchId?: unknown } | undefined)?.batchId;
   return {
     id,

@@ -52,6 +52,7 @@ async function twinTrials<R extends Written>(
   for (const view of twins.views) {
     const outcome = await trial(ctx, twins, view);
     if ('notVisible' in outcome) {
+      if (view.schema) ctx.check.expectSchema(outcome.notVisible, view.schema, 'spec 4.1');
       const owner = ownerOf(view.name);
       const why = `${outcome.record.label} was written but ${view.name} does not show it as written: nothing to read`;
       if (owner) ctx.check.blocked(owner, outcome.notVisible, why);

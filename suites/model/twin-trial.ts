@@ -16,6 +16,7 @@
  * changes what the view itself shows is met, not hidden.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import type { SchemaName } from '../../schemas/registry.ts';
 import type { CheckContext, Exchange } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 
@@ -39,6 +40,8 @@ export interface View<R extends Written> {
   shown(x: Exchange, r: R): Json | undefined;
   /** True when the answer may leave records out (a list cut into pages): a record it does not show says nothing. */
   mayLeaveOut?(x: Exchange): boolean;
+  /** The documented shape of its answer, where it has one: a broken one is response-schema's (the trial is blocked). */
+  schema?: SchemaName;
 }
 
 export interface Twins<R extends Written> {
