@@ -14,7 +14,7 @@ import { runNow } from '../lib/clock.ts';
 import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/index.ts';
+import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
@@ -51,6 +51,23 @@ function found(body: unknown, wanted: Map<string, string>): Set<string> {
   return out;
 }
 
+/**
+ * GET /offers two hours either side of the run's clock (the transport timestamps written, the time of writing, clock
+ * skew), read until it lists every offer wanted (by id or reference) or the deadline passes: the last answer, and the
+ * offers it leaves out.
+ */
+async function listedAround(ctx: CheckContext, now: number, wanted: Map<string, string>) {
+  const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
+  const r = await pollVisible(
+    () => ctx.api.op(operationById('listOffers'), { query }),
+    (x) => found(x.response.body, wanted).size === wanted.size,
+  );
+  ctx.check.expectSuccess(r.value, 'GET /offers');
+  ctx.check.expectSchema(r.value, 'offer-list');
+  const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
+  return { x: r.value, query, missing };
+}
+
 test(
   ...checkTest(
     {
@@ -81,21 +98,12 @@ test(
         });
         wanted.set(id, ref);
       }
-      // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.
-      const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
-      const r = await pollVisible(
-        () => ctx.api.op(operationById('listOffers'), { query }),
-        (x) => found(x.response.body, wanted).size === wanted.size,
-      );
-      ctx.check.expectSuccess(r.value, 'GET /offers');
-      ctx.check.expectSchema(r.value, 'offer-list');
-      if (!r.ok) {
-        const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
+      const { x, query, missing } = await listedAround(ctx, now, wanted);
+      if (missing.length > 0)
         ctx.check.fail(
           `GET /offers?start=${query.start}&end=${query.end} does not list ${missing.length} of the ${wanted.size} offers written in that window: ${missing.join(', ')}`,
-          { exchanges: [r.value] },
+          { exchanges: [x] },
         );
-      }
       // The other way: now that every offer shows, windows far from both their timestamps must leave them out.
       for (const w of windowsOutside(now)) {
         const x = await ctx.api.op(operationById('listOffers'), { query: { start: w.start, end: w.end } });
@@ -165,20 +173,12 @@ test(
           setupOwnedBy: 'offer-upsert',
         });
       }
-      const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
-      const r = await pollVisible(
-        () => ctx.api.op(operationById('listOffers'), { query }),
-        (x) => found(x.response.body, wanted).size === wanted.size,
-      );
-      ctx.check.expectSuccess(r.value, 'GET /offers');
-      ctx.check.expectSchema(r.value, 'offer-list');
-      if (!r.ok) {
-        const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
+      const { x, query, missing } = await listedAround(ctx, now, wanted);
+      if (missing.length > 0)
         ctx.check.fail(
           `GET /offers?start=${query.start}&end=${query.end} lists ${wanted.size - missing.length} of the ${wanted.size} offers written with transportTimestamp ${shared} (the first of them updated since): ${missing.join(', ')} missing; offers with one timestamp are still as many offers`,
-          { exchanges: [r.value] },
+          { exchanges: [x] },
         );
-      }
     },
   ),
 );

@@ -195,7 +195,14 @@ export async function bookingNeighbourControl(ctx: CheckContext): Promise<CheckI
   );
 }
 
-async function neighbourCancelled(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
+/**
+ * Two fresh offers written with `body`, the first deleted and seen cancelled: the pair, or undefined when either does
+ * not read back or the DELETE does not show (the control then says nothing).
+ */
+async function deletedBesideNeighbour(
+  ctx: CheckContext,
+  body: OfferWrite,
+): Promise<{ named: ControlResult; neighbour: ControlResult } | undefined> {
   const named = await controlWrite(ctx, body);
   const neighbour = await controlWrite(ctx, body);
   if (named.owner || neighbour.owner) return undefined;
@@ -206,9 +213,15 @@ async function neighbourCancelled(ctx: CheckContext, body: OfferWrite): Promise<
   );
   if (!r.ok) return undefined;
   ctx.cleanup.offerCancelled(named.id);
-  const read = await readOffer(ctx, neighbour.id);
+  return { named, neighbour };
+}
+
+async function neighbourCancelled(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
+  const pair = await deletedBesideNeighbour(ctx, body);
+  if (!pair) return undefined;
+  const read = await readOffer(ctx, pair.neighbour.id);
   if (read.offer?.canceled !== true) return undefined;
-  ctx.cleanup.offerCancelled(neighbour.id);
+  ctx.cleanup.offerCancelled(pair.neighbour.id);
   return 'offer-cancel';
 }
 
@@ -221,20 +234,12 @@ async function neighbourCancelled(ctx: CheckContext, body: OfferWrite): Promise<
  */
 export async function uncancelledByNeighbourControl(ctx: CheckContext): Promise<CheckId | undefined> {
   const body = offerWriteBody(ctx.runId);
-  const named = await controlWrite(ctx, body);
-  const neighbour = await controlWrite(ctx, body);
-  if (named.owner || neighbour.owner) return undefined;
-  await deleteOffer(ctx, named.id);
-  const cancelled = await pollVisible(
-    () => readOffer(ctx, named.id),
-    (read) => read.offer?.canceled === true,
-  );
-  if (!cancelled.ok) return undefined;
-  ctx.cleanup.offerCancelled(named.id);
+  const pair = await deletedBesideNeighbour(ctx, body);
+  if (!pair) return undefined;
   const update: OfferWrite = {
     offer: { ...body.offer, offerVersion: `${String(body.offer?.offerVersion ?? '')}-later` },
   };
-  if (await updateOwner(ctx, neighbour, update)) return undefined;
-  const read = await readOffer(ctx, named.id);
+  if (await updateOwner(ctx, pair.neighbour, update)) return undefined;
+  const read = await readOffer(ctx, pair.named.id);
   return read.offer?.canceled === false ? 'offer-cancel' : undefined;
 }
