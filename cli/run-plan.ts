@@ -21,6 +21,7 @@ import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import { parseReplayPath } from '../suites/lib/replay-path.ts';
+import { registryUrl } from '../registry/client.ts';
 import { flagOrEnv, flagOrEnvValue, intOption, listOption, reportDirOf, sourceName } from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
@@ -61,6 +62,7 @@ export const certifyOptionSpec = {
   'require-operations': { type: 'string' },
   'partner-profile': { type: 'string' },
   'client-command': { type: 'string' },
+  publish: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
@@ -68,6 +70,7 @@ type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
   'require-operations'?: unknown;
   'partner-profile'?: unknown;
   'client-command'?: unknown;
+  publish?: unknown;
 };
 
 export interface RunPlan {
@@ -80,6 +83,8 @@ export interface RunPlan {
   clientClaim?: OperationClaim | undefined;
   /** flis certify --client-command: the partner's own command, run against each conformant variant of the mock. */
   clientCommand?: string | undefined;
+  /** flis certify --publish URL: the registry the certificate and the cassette are published to when the run ends. */
+  publish?: string | undefined;
   /** flis run --cassette: the cassette served offline and the run it was recorded from. */
   replay?: Replay | undefined;
   /** flis run --record: the cassette written. */
@@ -196,6 +201,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
   const workers = record || replay ? 1 : intOption('workers', str(v.workers), { min: 1, max: 64 });
   // Before any test runs: a cassette that cannot be read must not cost the user the whole run first.
   const clientCassettes = command === 'certify' ? await checkedCassettes(cassettes) : [];
+  const publish = command === 'certify' ? publishOf(v, env, clientCassettes) : undefined;
   return {
     command,
     target,
@@ -213,6 +219,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     partner,
     clientClaim,
     clientCommand: command === 'certify' ? str(v['client-command'])?.trim() || clientCommandFromEnv(env) : undefined,
+    publish,
     replay,
     record: record ? resolve(record) : undefined,
     ...shape,
@@ -298,6 +305,23 @@ function reproduceOf(v: Values, shape: RunShape, embedded: EmbeddedOptions): str
     explore: shape.explore,
     visibilityTimeoutMs: shape.visibilityTimeoutMs,
   });
+}
+
+/**
+ * --publish URL (FLIS_PUBLISH): the registry, checked with its token before the run, and one cassette at most (the
+ * registry replays one per partner; its secrets are scanned when the run ends, before anything is sent).
+ */
+function publishOf(v: Values, env: NodeJS.ProcessEnv, cassettes: string[]): string | undefined {
+  const given = flagOrEnvValue('publish', str(v.publish), env, 'FLIS_PUBLISH');
+  if (!given.raw) return undefined;
+  const url = registryUrl(given.raw, sourceName(given.name));
+  if (!env.FLIS_REGISTRY_TOKEN?.trim())
+    throw new UsageError(`${sourceName(given.name)} needs the partner's registry token in FLIS_REGISTRY_TOKEN`);
+  if (cassettes.length > 1)
+    throw new UsageError(
+      `${sourceName(given.name)} publishes one cassette of the partner's traffic; got ${cassettes.length} --cassette files: record the client once into one cassette`,
+    );
+  return url;
 }
 
 function clientCommandFromEnv(env: NodeJS.ProcessEnv): string | undefined {

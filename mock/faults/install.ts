@@ -17,6 +17,7 @@ import { offerEdgeBends } from './offer-edges.ts';
 import { offerWriteBends } from './offer-writes.ts';
 import { readAndTimeBends } from './reads-and-time.ts';
 import { readBends } from './reads.ts';
+import { recordBends } from './records.ts';
 import { servedBends } from './served.ts';
 import { shapeBends } from './shapes.ts';
 import { webhookBends } from './webhooks.ts';
@@ -30,6 +31,7 @@ export const faultBends: Record<FaultName, Bend> = {
   ...identityBends,
   ...billingStatusBends,
   ...eventBends,
+  ...recordBends,
   ...readAndTimeBends,
   ...offerEdgeBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.

@@ -20,6 +20,7 @@ import { offerEdgeBends } from '../../mock/faults/offer-edges.ts';
 import { offerWriteBends } from '../../mock/faults/offer-writes.ts';
 import { readAndTimeBends } from '../../mock/faults/reads-and-time.ts';
 import { readBends } from '../../mock/faults/reads.ts';
+import { recordBends } from '../../mock/faults/records.ts';
 import { servedBends } from '../../mock/faults/served.ts';
 import { shapeBends } from '../../mock/faults/shapes.ts';
 import { faultNames, parseFaults } from '../../mock/faults.ts';
@@ -36,6 +37,7 @@ const AREAS = {
   identityBends,
   billingStatusBends,
   eventBends,
+  recordBends,
   readAndTimeBends,
   offerEdgeBends,
   listBends,

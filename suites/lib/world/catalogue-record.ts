@@ -60,6 +60,11 @@ export class CatalogueRecord implements WorldRecord {
   /** When its latest write was sent, and whether every view has matched the model since. */
   private lastWriteAt = 0;
   private matchedSinceWrite = false;
+  /**
+   * What each view said of a deletion once the record's latest write showed (none, as a rule): a present record that
+   * starts saying it was deleted or cancelled, with no DELETE naming it, has changed.
+   */
+  private goneSaidAtWrite: Partial<Record<ViewReading['view'], string>> = {};
 
   constructor(
     readonly group: RecordGroup,
@@ -81,6 +86,7 @@ export class CatalogueRecord implements WorldRecord {
   wrote(marker: string): void {
     this.markers.push(marker);
     this.held = { kind: 'present', marker };
+    this.goneSaidAtWrite = {};
     this.written();
   }
 
@@ -123,6 +129,7 @@ export class CatalogueRecord implements WorldRecord {
     this.learnEchoes(readings);
     const problems = this.problems(readings);
     if (problems.length === 0) {
+      if (step.namesRecord(this.key)) this.noteGoneSaid(readings);
       this.matchedSinceWrite = true;
       return undefined;
     }
@@ -167,6 +174,11 @@ export class CatalogueRecord implements WorldRecord {
     return Promise.all(out);
   }
 
+  private noteGoneSaid(readings: readonly ViewReading[]): void {
+    if (this.held.kind !== 'present') return;
+    for (const r of readings) if (r.shown) this.goneSaidAtWrite[r.view] = r.goneBy.join(', ');
+  }
+
   /** A view that has shown a record's latest marker echoes what was written, from now on in this test. */
   private learnEchoes(readings: readonly ViewReading[]): void {
     const latest = this.markers.at(-1);
@@ -195,6 +207,9 @@ export class CatalogueRecord implements WorldRecord {
         ? `answers ${r.x.response.status}`
         : `leaves it out (${countOf(r.x)} record(s), no sign of paging)`;
     }
+    const saidAtWrite = this.goneSaidAtWrite[r.view];
+    if (saidAtWrite !== undefined && r.goneBy.length > 0 && r.goneBy.join(', ') !== saidAtWrite)
+      return `says it was deleted or cancelled (${r.goneBy.join(', ')}), where it said ${saidAtWrite === '' ? 'nothing of the kind' : saidAtWrite} once its latest write showed, and no DELETE named it since`;
     if (r.text.includes(marker)) return undefined;
     const seen = this.book.markersIn(r.text);
     // A marker is a string only the run wrote, to one record: a view of this record that shows another's write, and
