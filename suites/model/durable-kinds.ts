@@ -351,6 +351,8 @@ export function durableGroups(all: readonly RecordGroup[]): RecordGroup[] {
 // ---------------------------------------------------------------------------------------------------------------
 // A transport order's events, cancelled by its DELETE (spec 3 rule 5): they stay cancelled.
 
+const MILESTONES = ['putTransportOrderPickupEta', 'putTransportOrderArrivedAtPickup'] as const;
+
 export class TransportOrderState implements DurableState {
   readonly label: string;
   readonly otherwise = 'inconclusive' as const;
@@ -381,7 +383,7 @@ export class TransportOrderState implements DurableState {
   }
 
   async write(ctx: CheckContext) {
-    for (const milestone of ['putTransportOrderPickupEta', 'putTransportOrderArrivedAtPickup']) {
+    for (const milestone of MILESTONES) {
       this.writtenAt = Date.now();
       const x = await ctx.api.op(operationById(milestone), {
         params: this.params(),
@@ -389,9 +391,11 @@ export class TransportOrderState implements DurableState {
       });
       if (!is2xx(x)) return undefined;
     }
+    // Both milestones' events shown (the list or the order's own GET) before the DELETE: each write may take its time.
+    const ids = (events: readonly Json[]) => new Set(events.map((e, i) => (typeof e.id === 'string' ? e.id : `#${i}`)));
     const listed = await pollVisible(
-      () => ctx.api.op(operationById('listCarrierBookingEvents'), { params: { bookingId: this.bookingId } }),
-      (x) => this.naming(x).length > 0,
+      () => this.read(ctx),
+      (r) => ids(r.events).size >= MILESTONES.length,
     );
     if (!listed.ok) return undefined;
     this.writtenAt = Date.now();
