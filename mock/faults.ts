@@ -86,6 +86,19 @@ export const faultNames = [
   'record-list-omits-updated',
   'record-list-keeps-deleted',
   'record-second-delete-ignored',
+  // A GET that changes what a later GET shows, and a state that changes by itself after it showed.
+  'offer-read-marks-queried',
+  'record-read-stamps-viewed',
+  'batch-status-read-once',
+  'forced-status-expires',
+  'deleted-record-returns',
+  // Offers at the edges: case, shared defaults, equal sort keys, both views, writes of two kinds in sequence.
+  'offer-ids-case-folded',
+  'delete-cancels-unbooked-offers',
+  'booking-write-uncancels',
+  'bulk-update-of-single-offer-ignored',
+  'offer-list-one-per-timestamp',
+  'offer-list-stale-after-update',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -213,6 +226,28 @@ export const faultDescriptions: Record<FaultName, string> = {
     'DELETE /orders/{orderId} removes the order from GET /orders/{orderId}, but GET /orders keeps listing it as it was (spec 1: clients delete).',
   'record-second-delete-ignored':
     'Only the first DELETE of a section 4.3 record path removes it: a record made again and deleted again answers success and stays (spec 1).',
+  'offer-read-marks-queried':
+    'GET /offers/{offerId} marks the offer queried once it has answered: the next read shows queried: true (HTTP semantics: a GET is safe).',
+  'record-read-stamps-viewed':
+    'A GET of one section 4.3 record stores lastViewedAt on it after answering: the next read shows it (HTTP semantics: a GET is safe).',
+  'batch-status-read-once':
+    'GET /bookings/requestsStatus/batch/{batchId} answers a batch once; every later read of it answers 404 (HTTP semantics: a GET is safe).',
+  'forced-status-expires':
+    'A forced billing-group status lasts one second, then the group shows its own status again (spec 3 rules 1, 2: it stays until removed).',
+  'deleted-record-returns':
+    'A section 4.3 record a DELETE removed is back a second later, as it was (spec 1: what was written stays until written again).',
+  'offer-ids-case-folded':
+    'Offers are keyed by their id in lower case: PUT /offers/X-AB overwrites /offers/X-ab, which GET of either answers (spec 2: ids are strings).',
+  'delete-cancels-unbooked-offers':
+    'DELETE of an offer written without a bookingId also cancels every other offer written without one, of the same carrier (spec 3 rule 4).',
+  'booking-write-uncancels':
+    'A write to an offer stores every other offer of its booking as live again, undoing their cancellation (spec 3 rule 4).',
+  'bulk-update-of-single-offer-ignored':
+    'A bulk item to an offer that POST or PUT created is answered but changes nothing; bulk items that create, and PUTs, still work (spec 2.3, 4.1).',
+  'offer-list-one-per-timestamp':
+    'GET /offers is keyed by transportTimestamp: of offers that share one, only the one written last is listed (spec 4.1).',
+  'offer-list-stale-after-update':
+    'GET /offers lists every offer as it was created: later updates and cancellations show by id only (spec 4.1: one offer, two views).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question the fault layer asks. */

@@ -58,6 +58,16 @@ export interface MockVariant {
    * spec 4.1 says "array of Offer" and not why it is an array. Default false: the current offer alone.
    */
   offerVersionsAnswered?: boolean;
+  /**
+   * An offer written as Open moves on by itself with time: Accepted 300 ms after its last write, Delivered after
+   * 900 ms (spec 3: transitions are not shown). Default false: an offer keeps the status it was written with.
+   */
+  offerStatusOverTime?: boolean;
+  /**
+   * Every object an answer carries (at its top level, and the items of a top-level array) is stamped with the time of
+   * that answer, `retrievedAt`, which is not stored: an undocumented field a server may add. Default false.
+   */
+  stampsRetrieval?: boolean;
   // How section 4.3 records are shown and deleted (spec 4.3: no bodies shown; spec 1: clients delete). Absent: as
   // written, removed, bare arrays, at once (mock/catalogue-views.ts).
   /** `ids`: a GET shows a record's ids and what the server says of it, not the fields the client wrote. */
@@ -77,7 +87,8 @@ export const variantPresets: Record<
   MockVariant
 > = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
-  // Section 4.3 records shown by their ids alone, wrapped, and kept marked when deleted.
+  // Section 4.3 records shown by their ids alone, wrapped, and kept marked when deleted; every answer stamped with a
+  // time of retrieval that is not stored.
   different: {
     createdStatus: 201,
     idFormat: 'uuid',
@@ -87,6 +98,7 @@ export const variantPresets: Record<
     catalogueBodies: 'ids',
     catalogueWrapped: true,
     catalogueDelete: 'mark',
+    stampsRetrieval: true,
   },
   // A quota of 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
   throttled: {
@@ -110,8 +122,8 @@ export const variantPresets: Record<
     firstPage: 0,
     defaultPageSize: 20,
   },
-  // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, and whose listing leaves
-  // cancelled offers out.
+  // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, whose listing leaves
+  // cancelled offers out, and whose offers move on from Open by themselves with time (spec 3).
   eventual: {
     createdStatus: 202,
     idFormat: 'numeric',
@@ -123,6 +135,7 @@ export const variantPresets: Record<
     writeDelayMs: 400,
     catalogueWriteDelayMs: 300,
     catalogueLists: 'paged',
+    offerStatusOverTime: true,
   },
   // An API built by someone else: GET /offers and GET /billingGroups refuse a list without their documented window,
   // GET /invoices one without createdSince, GET /offers/{offerId} answers every version of the offer, and its ids hold
@@ -168,6 +181,8 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
     'billingListNeedsWindow',
     'invoiceListNeedsSince',
     'catalogueWrapped',
+    'offerStatusOverTime',
+    'stampsRetrieval',
   ] as const)
     if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new Error(`variant.${key} must be a boolean`);
   return v;

@@ -13,7 +13,9 @@ import { billingStatusBends } from './billing-status.ts';
 import { identityBends } from './identity.ts';
 import { FaultLayer, type Bend } from './layer.ts';
 import { listBends } from './lists.ts';
+import { offerEdgeBends } from './offer-edges.ts';
 import { offerWriteBends } from './offer-writes.ts';
+import { readAndTimeBends } from './reads-and-time.ts';
 import { readBends } from './reads.ts';
 import { recordBends } from './records.ts';
 import { servedBends } from './served.ts';
@@ -30,6 +32,8 @@ export const faultBends: Record<FaultName, Bend> = {
   ...billingStatusBends,
   ...eventBends,
   ...recordBends,
+  ...readAndTimeBends,
+  ...offerEdgeBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.
   ...listBends,
 };

@@ -3,7 +3,8 @@
  * that id. Judged on records the run can tell apart: listed billing groups and
  * invoices (their `id` is documented, spec 2.4, 2.6), offers the run wrote
  * (the element of the answered array, spec 4.1, carries the id or the
- * offer's own unique reference), listed offers (an answer whose offers carry
+ * offer's own unique reference, under its own id or another; two offers whose ids
+ * differ only by letter case are two offers), listed offers (an answer whose offers carry
  * only another id the list shows), and section 4.3 records the run wrote under
  * two ids with two markers (their bodies are not shown, so only an answer
  * that carries the other record's id or marker, and not its own, is wrong).
@@ -134,13 +135,17 @@ interface Written {
   marker: string;
 }
 
-/** The answer carries another written record's id or marker and none of its own: it is that other record. */
+/**
+ * The answer carries another written record's marker and not its own, or that record's id and none of its own: it is
+ * that other record (an answer under its own id with another record's content is another record too).
+ */
 function otherRecord(answer: unknown, own: Written, others: Written[]): Written | undefined {
   const text = JSON.stringify(answer);
   if (text.includes(own.marker)) return undefined;
+  const byMarker = others.find((o) => text.includes(o.marker));
+  if (byMarker) return byMarker;
   const id = typeof answer === 'object' && answer !== null ? (answer as Json).id : undefined;
-  if (id === own.id) return undefined;
-  return others.find((o) => id === o.id || text.includes(o.marker));
+  return id === own.id ? undefined : others.find((o) => id === o.id);
 }
 
 async function expectEachOwn(
@@ -171,23 +176,32 @@ test(
       check: 'record-identity',
       clauses: ['spec 4.1'],
       operation: operationById('getOffer'),
-      title: 'GET /offers/{id} answers the offer written under that id',
+      title:
+        'GET /offers/{id} answers the offer written under that id, and ids that differ only by case are two offers',
       writes: true,
     },
     async (ctx) => {
       const written: Written[] = [];
-      for (const k of ['a', 'b']) {
-        const id = freshId(`identity-${k}`, ctx.runId);
+      // Spec 2: identifiers are strings; two strings that differ only by letter case name two offers, and a GET of
+      // one that answers the other's write answers another record.
+      const id = `${freshId('identity', ctx.runId)}-ab`;
+      for (const [k, offerId] of [
+        ['a', id],
+        ['b', id.replace(/-ab$/, '-AB')],
+      ] as const) {
         const marker = freshId(`identity-ref-${k}`, ctx.runId);
         const body = offerWriteBody(ctx.runId);
         const x = await ctx.api.op(operationById('upsertOffer'), {
-          params: { offerId: id },
+          params: { offerId },
           json: { ...body, offer: { ...body.offer, references: [marker] } },
         });
-        ctx.cleanup.offer(id, { awaitVisible: true });
+        ctx.cleanup.offer(offerId, { awaitVisible: true });
         if (!is2xx(x))
-          skip.nothingToJudge(ctx, `PUT /offers/${id} answered ${x.response.status}: nothing written to read by id`);
-        written.push({ id, marker });
+          skip.nothingToJudge(
+            ctx,
+            `PUT /offers/${offerId} answered ${x.response.status}: nothing written to read by id`,
+          );
+        written.push({ id: offerId, marker });
       }
       const read = (w: Written) => ctx.api.op(operationById('getOffer'), { params: { offerId: w.id } });
       // The answer is an array (spec 4.1): the element with the id asked for, else the only one.

@@ -16,8 +16,11 @@ import { identityBends } from '../../mock/faults/identity.ts';
 import { installFaults } from '../../mock/faults/install.ts';
 import { FaultLayer } from '../../mock/faults/layer.ts';
 import { listBends } from '../../mock/faults/lists.ts';
+import { offerEdgeBends } from '../../mock/faults/offer-edges.ts';
 import { offerWriteBends } from '../../mock/faults/offer-writes.ts';
+import { readAndTimeBends } from '../../mock/faults/reads-and-time.ts';
 import { readBends } from '../../mock/faults/reads.ts';
+import { recordBends } from '../../mock/faults/records.ts';
 import { servedBends } from '../../mock/faults/served.ts';
 import { shapeBends } from '../../mock/faults/shapes.ts';
 import { faultNames, parseFaults } from '../../mock/faults.ts';
@@ -34,6 +37,9 @@ const AREAS = {
   identityBends,
   billingStatusBends,
   eventBends,
+  recordBends,
+  readAndTimeBends,
+  offerEdgeBends,
   listBends,
 };
 

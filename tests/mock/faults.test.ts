@@ -5,6 +5,7 @@
  * table is a Record over FaultName, so a fault without a probe does not compile.
  */
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
 import { isDateTime } from '../../mock/formats.ts';
@@ -614,6 +615,98 @@ const probes: Record<FaultName, Probe> = {
     assert.equal((await call(mock, 'PUT', path, { json: { note: 'y' } })).status, 200);
     assert.equal((await call(mock, 'DELETE', path)).status, 200);
     assert.equal((await call(mock, 'GET', path)).status, faulty ? 200 : 404);
+  },
+  'offer-read-marks-queried': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-queried', { json: offerBody('queried') });
+    assert.equal((await offer(mock, 'fault-queried'))?.queried, false, 'the first read shows it as written');
+    assert.equal((await offer(mock, 'fault-queried'))?.queried, faulty, 'the second read shows what the first left');
+  },
+  'record-read-stamps-viewed': async (mock, faulty) => {
+    await call(mock, 'PUT', '/orders/fault-viewed', { json: { name: 'viewed' } });
+    assert.equal('lastViewedAt' in (await call(mock, 'GET', '/orders/fault-viewed')).body, false);
+    assert.equal('lastViewedAt' in (await call(mock, 'GET', '/orders/fault-viewed')).body, faulty);
+    const listed = ((await call(mock, 'GET', '/orders')).body as Json[]).find((o) => o.id === 'fault-viewed');
+    assert.equal('lastViewedAt' in listed, faulty, 'the list shows what the GET by id left');
+  },
+  'batch-status-read-once': async (mock, faulty) => {
+    const { batchId } = (await call(mock, 'PUT', '/offers/fault-read-once', { json: offerBody('read-once') })).body;
+    assert.equal((await call(mock, 'GET', `/bookings/requestsStatus/batch/${batchId}`)).status, 200);
+    assert.equal((await call(mock, 'GET', `/bookings/requestsStatus/batch/${batchId}`)).status, faulty ? 404 : 200);
+  },
+  'forced-status-expires': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-expiring' } });
+    assert.equal(await statusOf(mock, g.id), 'Forced-expiring', 'the forced status shows at once');
+    // Time is what this fault bends: past its second, the faulty mock shows the group's own status again.
+    await delay(1_100);
+    assert.equal(await statusOf(mock, g.id), faulty ? g.status : 'Forced-expiring');
+  },
+  'deleted-record-returns': async (mock, faulty) => {
+    await call(mock, 'PUT', '/orders/fault-returns', { json: { name: 'returns' } });
+    assert.equal((await call(mock, 'DELETE', '/orders/fault-returns')).status, 200);
+    assert.equal((await call(mock, 'GET', '/orders/fault-returns')).status, 404, 'gone at once');
+    // Time is what this fault bends: past its second, the faulty mock answers the record again.
+    await delay(1_100);
+    assert.equal((await call(mock, 'GET', '/orders/fault-returns')).status, faulty ? 200 : 404);
+  },
+  'offer-ids-case-folded': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-case-ab', { json: offerBody('lower', { quantity: 1 }) });
+    await call(mock, 'PUT', '/offers/fault-case-AB', { json: offerBody('upper', { quantity: 2 }) });
+    assert.equal((await offer(mock, 'fault-case-ab'))?.quantity, faulty ? 2 : 1);
+    assert.equal((await offer(mock, 'fault-case-AB'))?.quantity, 2);
+  },
+  'delete-cancels-unbooked-offers': async (mock, faulty) => {
+    const unbooked = (tag: string) => {
+      const { bookingId: _b, ...rest } = offerBody('unbooked').offer as Json;
+      return { offer: { ...rest, references: [tag] } };
+    };
+    for (const id of ['fault-unbooked-a', 'fault-unbooked-b'])
+      await call(mock, 'PUT', `/offers/${id}`, { json: unbooked(id) });
+    await call(mock, 'PUT', '/offers/fault-booked', { json: offerBody('unbooked') });
+    await call(mock, 'DELETE', '/offers/fault-unbooked-a');
+    assert.equal((await offer(mock, 'fault-unbooked-a'))?.canceled, true);
+    assert.equal(
+      (await offer(mock, 'fault-unbooked-b'))?.canceled,
+      faulty,
+      'another offer written without a bookingId',
+    );
+    assert.equal((await offer(mock, 'fault-booked'))?.canceled, false, 'an offer of a booking');
+  },
+  'booking-write-uncancels': async (mock, faulty) => {
+    for (const id of ['fault-uncancel-a', 'fault-uncancel-b'])
+      await call(mock, 'PUT', `/offers/${id}`, { json: offerBody('uncancel') });
+    await call(mock, 'DELETE', '/offers/fault-uncancel-a');
+    assert.equal((await offer(mock, 'fault-uncancel-a'))?.canceled, true);
+    await call(mock, 'PUT', '/offers/fault-uncancel-b', { json: { offer: { quantity: 9 } } });
+    assert.equal((await offer(mock, 'fault-uncancel-a'))?.canceled, !faulty);
+  },
+  'bulk-update-of-single-offer-ignored': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-single', { json: offerBody('single', { quantity: 1 }) });
+    await call(mock, 'POST', '/offers/bulk', {
+      json: [
+        { id: 'fault-single', offer: { quantity: 2 } },
+        { ...offerBody('fresh', { quantity: 3 }), id: 'fault-bulk-new' },
+      ],
+    });
+    assert.equal((await offer(mock, 'fault-single'))?.quantity, faulty ? 1 : 2);
+    assert.equal((await offer(mock, 'fault-bulk-new'))?.quantity, 3, 'a bulk item that creates is written');
+  },
+  'offer-list-one-per-timestamp': async (mock, faulty) => {
+    const at = '2031-05-05T05:05:05.000Z';
+    for (const id of ['fault-same-time-a', 'fault-same-time-b'])
+      await call(mock, 'PUT', `/offers/${id}`, { json: offerBody(id, { transportTimestamp: at }) });
+    const listed = (await call(mock, 'GET', '/offers', { query: { start: at, end: at } })).body as { id: string }[];
+    assert.deepEqual(
+      listed.map((o) => o.id).sort(),
+      faulty ? ['fault-same-time-b'] : ['fault-same-time-a', 'fault-same-time-b'],
+    );
+  },
+  'offer-list-stale-after-update': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-stale', { json: offerBody('stale', { quantity: 1 }) });
+    await call(mock, 'PUT', '/offers/fault-stale', { json: { offer: { quantity: 2 } } });
+    assert.equal((await offer(mock, 'fault-stale'))?.quantity, 2, 'GET by id shows the update');
+    const listed = ((await call(mock, 'GET', '/offers')).body as Json[]).find((o) => o.id === 'fault-stale');
+    assert.equal(listed.quantity, faulty ? 1 : 2);
   },
 };
 

@@ -230,6 +230,51 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     evidence: { check: 'record-delete', operation: 'deleteOrder', message: /still lists the record/ },
   },
   'record-second-delete-ignored': { fails: ['world-model'], evidence: { check: 'world-model' } },
+  // Reads, time, offers at the edges (tests/suites/reads-and-time-faults.test.ts).
+  'offer-read-marks-queried': {
+    fails: ['safe-reads'],
+    evidence: { check: 'safe-reads', operation: 'getOffer', message: /shows queried true on the offer/ },
+  },
+  'record-read-stamps-viewed': {
+    fails: ['safe-reads'],
+    evidence: { check: 'safe-reads', message: /shows lastViewedAt .* on the record of/ },
+  },
+  'batch-status-read-once': {
+    fails: ['safe-reads'],
+    evidence: { check: 'safe-reads', operation: 'getBatchRequestsStatus', message: /no longer shows the write/ },
+  },
+  'forced-status-expires': {
+    fails: ['durable-state'],
+    evidence: { check: 'durable-state', message: /^billing group .* \(forced by (PUT|bulk)/ },
+  },
+  'deleted-record-returns': {
+    fails: ['durable-state'],
+    evidence: { check: 'durable-state', message: /\(deleted\) showed what was written/ },
+  },
+  'offer-ids-case-folded': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', title: /differ only by case/ },
+  },
+  'delete-cancels-unbooked-offers': {
+    fails: ['offer-cancel'],
+    evidence: { check: 'offer-cancel', title: /share default values/ },
+  },
+  'booking-write-uncancels': {
+    fails: ['offer-cancel'],
+    evidence: { check: 'offer-cancel', message: /an update of offer .*, another offer of the booking/ },
+  },
+  'bulk-update-of-single-offer-ignored': {
+    fails: ['offer-lifecycle'],
+    evidence: { check: 'offer-lifecycle', message: /after bulk\(live offer/ },
+  },
+  'offer-list-one-per-timestamp': {
+    fails: ['offer-listing'],
+    evidence: { check: 'offer-listing', title: /shares a transportTimestamp/ },
+  },
+  'offer-list-stale-after-update': {
+    fails: ['view-consistency'],
+    evidence: { check: 'view-consistency', operation: 'listOffers', message: /otherwise than GET \/offers\// },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */
