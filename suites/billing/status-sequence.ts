@@ -220,21 +220,23 @@ function modelAfter(before: StatusModel, item: BillingGroupStatusUpdateItem): St
 }
 
 /**
- * Two groups for a sequence among the first `span` groups of the run's order that show no forced value of any test
- * (another test of this run, or another run, may be using those): the first, and the one most like it (the same
- * customer and `inactive`, else the same customer, else the next).
+ * Two groups for a sequence among `candidates` that show no forced value of any test (another test of this run, or
+ * another run, may be using those) and were not tried before: the first, and the one most like it among the next few
+ * (the same customer and `inactive`, else the same customer, else the next).
  */
 export async function pairOfGroups(
   ctx: CheckContext,
   candidates: readonly ListedGroup[],
-  span: number,
+  tried: ReadonlySet<string>,
   passedOver: string[],
 ): Promise<{ id: string; status: string }[] | undefined> {
   const free: (ListedGroup & { now: string })[] = [];
-  for (const g of candidates.slice(0, span)) {
+  for (const g of candidates) {
+    if (tried.has(g.id)) continue;
     const now = (await currentStatus(ctx, g.id)) ?? g.status;
     if (isForcedTag(now)) passedOver.push(`${g.id} showed '${now}'`);
     else free.push({ ...g, now });
+    if (free.length === LOOK_AHEAD) break;
   }
   const [a, ...rest] = free;
   if (!a) return undefined;
@@ -246,6 +248,9 @@ export async function pairOfGroups(
   for (const g of [a, b]) ctx.cleanup.billingStatus(g.id, g.now);
   return [a, b].map((g) => ({ id: g.id, status: g.now }));
 }
+
+/** Free groups looked at for a pair: a customer's next group is a few places on in a deployment's order. */
+const LOOK_AHEAD = 6;
 
 /** Values a sequence forces: each names the run and the step, so no two writes of it look alike. */
 export function sequenceValue(ctx: CheckContext, label: string): string {

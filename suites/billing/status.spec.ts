@@ -307,25 +307,25 @@ test(
   ),
 );
 
-/**
- * A sequence runs on two groups among the first SEQUENCE_SPAN of the run's order: view-consistency's test forces from
- * the other end (views.spec.ts), so the two never meet on a deployment with a dozen groups.
- */
-const SEQUENCE_SPAN = 6;
+/** Pairs tried before a sequence ends inconclusive: enough to find one free beside two other runs holding theirs. */
+const MAX_PAIRS = 6;
 
 type Plan = (seq: StatusSequence, a: string, b: string) => Promise<void>;
 
 /**
- * Runs `plan` on a pair of groups no test shows a forced value on; another run's value showing up moves it to the
- * next pair, once, then it ends inconclusive. A server that refuses the run's values (a closed list of statuses) leaves
- * nothing to judge here: the flows before it have judged the values it shows.
+ * Runs `plan` on a pair of groups no test shows a forced value on, among the run's groups but its last one
+ * (view-consistency's test forces from the other end, views.spec.ts); another run's value showing up moves it to
+ * another pair, up to MAX_PAIRS, then it ends inconclusive. A server that refuses the run's values (a closed list of
+ * statuses) leaves nothing to judge here: the flows before it have judged the values it shows.
  */
 async function runSequence(ctx: CheckContext, groups: ListedGroup[], plan: Plan): Promise<void> {
-  const candidates = groupsForRun(groups, ctx.runId);
+  const candidates = groupsForRun(groups, ctx.runId).slice(0, -1);
   const passedOver: string[] = [];
-  for (const from of [0, SEQUENCE_SPAN]) {
-    const pair = await pairOfGroups(ctx, candidates.slice(from), SEQUENCE_SPAN, passedOver);
+  const tried = new Set<string>();
+  for (let attempt = 0; attempt < MAX_PAIRS; attempt++) {
+    const pair = await pairOfGroups(ctx, candidates, tried, passedOver);
     if (!pair) break;
+    for (const g of pair) tried.add(g.id);
     const [a, b] = pair as [{ id: string; status: string }, { id: string; status: string }];
     try {
       return await plan(new StatusSequence(ctx, pair), a.id, b.id);
