@@ -130,6 +130,7 @@ function recording(plan: RunPlan, io: CommandIo): ReachOptions['record'] {
       seed: plan.seed as number,
       startedAt: plan.startedAt,
       runs: plan.runs,
+      explore: plan.explore,
       suites: plan.suites,
     },
     log: (line: string) => io.err(line),
@@ -164,6 +165,7 @@ function suiteRunOptions(plan: RunPlan, live: Reached, io: CommandIo): SuiteRunO
     seed: plan.seed,
     path: plan.path || undefined,
     runs: plan.runs,
+    explore: plan.explore,
     visibilityTimeoutMs: plan.visibilityTimeoutMs,
     workers: runWorkers(plan.workers, roundTripMs),
     // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a

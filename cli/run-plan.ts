@@ -33,6 +33,7 @@ export const sharedRunOptionSpec = {
   suite: { type: 'string', multiple: true },
   seed: { type: 'string' },
   runs: { type: 'string' },
+  explore: { type: 'string' },
   'visibility-timeout': { type: 'string' },
   'report-dir': { type: 'string' },
   progress: { type: 'string' },
@@ -91,6 +92,8 @@ export interface RunPlan {
   /** --path (FLIS_PATH): the one failing property to replay by its path, `<property id>:<path>`. */
   path?: string | undefined;
   runs?: number | undefined;
+  /** --explore N: the world-model explorer runs N times more sequences, N times longer (nightly CI). */
+  explore?: number | undefined;
   visibilityTimeoutMs?: number | undefined;
   workers?: number | undefined;
   /** FLIS_CONCURRENCY: requests one worker may have in flight within a check (default: by the round trip). */
@@ -256,7 +259,7 @@ async function cassettesOf(
   return { record, cassettes, replay };
 }
 
-type RunShape = Pick<RunPlan, 'suites' | 'seed' | 'runs' | 'concurrency' | 'visibilityTimeoutMs'>;
+type RunShape = Pick<RunPlan, 'suites' | 'seed' | 'runs' | 'explore' | 'concurrency' | 'visibilityTimeoutMs'>;
 
 /**
  * What the suites run and how: a replay reruns its recorded run's suites, seed and runs. The seed is drawn here, not
@@ -270,12 +273,14 @@ function runShapeOf(v: Values, env: NodeJS.ProcessEnv, replay: Replay | undefine
       : selectSuites(env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined, 'FLIS_SUITES')) ?? replay?.run.suites;
   const seedIn = flagOrEnvValue('seed', str(v.seed), env, 'FLIS_SEED');
   const runsIn = flagOrEnvValue('runs', str(v.runs), env, 'FLIS_RUNS');
+  const exploreIn = flagOrEnvValue('explore', str(v.explore), env, 'FLIS_EXPLORE');
   const seed =
     replay?.run.seed ?? intOption(seedIn.name, seedIn.raw, { max: 2 ** 31 - 1 }) ?? (needsSeed ? newSeed() : undefined);
   return {
     suites,
     seed,
     runs: replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 }),
+    explore: replay?.run.explore ?? intOption(exploreIn.name, exploreIn.raw, { min: 1, max: 1_000 }),
     concurrency: intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 }),
     visibilityTimeoutMs: intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 }),
   };
@@ -290,6 +295,7 @@ function reproduceOf(v: Values, shape: RunShape, embedded: EmbeddedOptions): str
     variantName: variantName && variantName !== 'default' ? variantName : undefined,
     suites: shape.suites,
     runs: shape.runs,
+    explore: shape.explore,
     visibilityTimeoutMs: shape.visibilityTimeoutMs,
   });
 }

@@ -114,7 +114,10 @@ const ROWS = [
   {
     id: 'world-model',
     clauses: [
+      'HTTP semantics',
       'spec 1',
+      'spec 2.2',
+      'spec 2.3',
       'spec 3 rule 1',
       'spec 3 rule 2',
       'spec 3 rule 3',

@@ -5,18 +5,16 @@
  * PUT to it shows in place of the first wherever a view shows what was written (a marker only that write carries).
  * Where the contract lists a POST to the collection (and its bulk), a record it makes under an id the run can find
  * (the body's, or the one the answer names) is updated by a PUT to that id as well: a record made one way is changed
- * by the update made another way.
+ * by the update made another way (suites/lib/world/record-shapes.ts, `upsertShape`).
  *
  * Bodies are not shown (spec 4.3), so a server that echoes nothing is judged on presence alone, and one that refuses
  * the run's body judges nothing (skipped, saying so). How long a write takes to show is the server's (polled to the
  * visibility deadline).
  */
-import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, skip } from '../lib/index.ts';
+import { checkTest, test } from '../lib/index.ts';
 import { recordGroups } from '../lib/world/record-groups.ts';
-import { recordId, Records } from '../lib/world/records.ts';
-import { World } from '../lib/world/world.ts';
-import { hasViews, parentValues } from './parents.ts';
+import { reportShape } from '../lib/world/controls.ts';
+import { hasViews, upsertShape } from '../lib/world/record-shapes.ts';
 
 for (const group of recordGroups().filter(hasViews))
   test(
@@ -27,30 +25,6 @@ for (const group of recordGroups().filter(hasViews))
         title: `PUT ${group.template} creates the record, and a second PUT updates it`,
         writes: true,
       },
-      async (ctx) => {
-        const world = new World();
-        const records = new Records(world, ctx.runId);
-        const settle = (step: Parameters<World['settle']>[1]) => world.settle(ctx, step);
-        const parent = await parentValues(ctx, records, group, settle);
-        const r = records.record(group.template, { ...parent, [group.params.at(-1) ?? '']: recordId(ctx) });
-        for (const round of ['creates', 'updates']) {
-          const { x, step } = await records.put(ctx, r);
-          if (r.state().kind !== 'present')
-            skip.nothingToJudge(
-              ctx,
-              `PUT ${r.key} (the write that ${round} it) answered ${x.response.status}: request bodies of spec 4.3 are not shown`,
-            );
-          await settle(step);
-        }
-        for (const op of group.creates) {
-          const made = await records.create(ctx, group, op, parent);
-          if (!made.made) continue;
-          await settle(made.step);
-          await settle((await records.put(ctx, made.made)).step);
-        }
-      },
+      async (ctx) => reportShape(ctx, await upsertShape(ctx, group)),
     ),
   );
-
-// The operation ids the tests above are about, so the certificate counts them (a typo fails here, not in a report).
-void operationById;

@@ -24,14 +24,14 @@ import type { RecordBook } from './record-book.ts';
 import type { RecordGroup } from './record-groups.ts';
 import { readingById, readingInList, type ViewReading } from './record-views.ts';
 import type { Step } from './step.ts';
-import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
+import type { Divergence, WorldRecord } from './world.ts';
 
 export type Held =
   | { kind: 'present'; marker: string }
   | { kind: 'gone'; before: Partial<Record<ViewReading['view'], string>> }
   | { kind: 'free'; why: string };
 
-/** What is wrong with one view, in words, and whether it is about the record being there at all. */
+/** What is wrong with one view, in words. */
 interface Problem {
   reading: ViewReading;
   what: string;
@@ -171,8 +171,7 @@ export class CatalogueRecord implements WorldRecord {
 
   /** Its parent or child records, and the record the spec names as the same one (spec 9 rule 3). */
   private related(key: string): boolean {
-    const same = this.group.sameRecordsAs;
-    if (same !== undefined && key === recordKey(same, this.values)) return true;
+    if (this.group.sameRecordsAs.some((t) => key === recordKey(t, this.values))) return true;
     return key.startsWith(`${this.key}/`) || this.key.startsWith(`${key}/`);
   }
 
@@ -189,26 +188,26 @@ export class CatalogueRecord implements WorldRecord {
       : 'still lists the record as it was before its DELETE, saying nothing of a deletion';
   }
 
-  /** Views that disagree are view-consistency's; views that agree with each other are the step's rule's. */
+  /**
+   * Judged by the rule of the step (suites/lib/world/step.ts), whichever of its views shows it: a record's views are
+   * its own (record-upsert owns "a PUT shows in every view that has the record", record-delete the same of a DELETE).
+   */
   private classify(readings: readonly ViewReading[], problems: readonly Problem[], step: Step): Divergence {
-    const judged = readings.filter((r) => r.view === 'by id' || r.whole || r.shown);
-    const agreeing = judged.filter((r) => !problems.some((p) => p.reading === r));
-    const first = problems[0] as Problem;
+    const agreeing = readings.filter(
+      (r) => (r.view === 'by id' || r.whole || r.shown) && !problems.some((p) => p.reading === r),
+    );
     const text = problems.map((p) => `${p.reading.name} ${p.what}`).join('; ');
-    const exchanges = judged.map((r) => r.x);
-    if (agreeing.length > 0)
-      return {
-        owner: VIEW_CONSISTENCY,
-        clause: 'spec 4.3',
-        message: `${this.label}: its views disagree after ${step}: ${text}, while ${agreeing.map((r) => r.name).join(' and ')} show${agreeing.length === 1 ? 's' : ''} it as the model holds (${this.describe()})`,
-        exchanges: [...agreeing.map((r) => r.x), first.reading.x],
-      };
+    const others =
+      agreeing.length > 0
+        ? `, while ${agreeing.map((r) => r.name).join(' and ')} show${agreeing.length === 1 ? 's' : ''} it as the model holds`
+        : '';
     const { owner, clause, rule } = this.ruleOf(step);
     return {
       owner,
       clause,
-      message: `${this.label} after ${step}: ${text}; the model holds ${this.describe()} (${rule})`,
-      exchanges: exchanges as Exchange[],
+      message: `${this.label} after ${step}: ${text}${others}; the model holds ${this.describe()} (${rule})`,
+      exchanges: [...agreeing.map((r) => r.x), ...problems.map((p) => p.reading.x)],
+      subject: { template: this.group.template },
     };
   }
 

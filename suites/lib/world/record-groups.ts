@@ -27,14 +27,34 @@ export interface RecordGroup {
   readonly deleteMarks: boolean;
   /** Writes to the collection that create records of this group (POST /customers, POST /customers/bulk). */
   readonly creates: readonly Operation[];
-  /** The spec names one as the other's replacement (spec 9 rule 3): the same records under two paths. */
-  readonly sameRecordsAs?: string;
+  /**
+   * Templates that may address the same records (spec 9 rule 3 names one the other's replacement): a write to one
+   * leaves the model of the others free.
+   */
+  readonly sameRecordsAs: readonly string[];
 }
 
-/** Spec 9 rule 3: "GET, PUT and DELETE /fuel/deliveryRequests/{deliveryRequestId} (use /fuel/bulkTankDeliveryRequests/{deliveryRequestId} instead)". */
-const REPLACED_BY: Readonly<Record<string, string>> = {
-  '/fuel/deliveryRequests/{deliveryRequestId}': '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}',
+/**
+ * Spec 9 rule 3: "GET, PUT and DELETE /fuel/deliveryRequests/{deliveryRequestId} (use
+ * /fuel/bulkTankDeliveryRequests/{deliveryRequestId} instead)". The deprecated path names delivery requests of no
+ * kind, so a server may serve every kind of delivery request under it: it is taken as possibly the same records as
+ * each kind (which the kinds are to one another is shown: three paths, three resources).
+ */
+const MAY_BE_THE_SAME: Readonly<Record<string, readonly string[]>> = {
+  '/fuel/deliveryRequests/{deliveryRequestId}': [
+    '/fuel/bulkTankDeliveryRequests/{deliveryRequestId}',
+    '/fuel/bulkTanklessDeliveryRequests/{deliveryRequestId}',
+    '/fuel/packagedDeliveryRequests/{deliveryRequestId}',
+  ],
 };
+
+function sameRecordsAs(template: string): string[] {
+  const listed = MAY_BE_THE_SAME[template] ?? [];
+  const listing = Object.entries(MAY_BE_THE_SAME)
+    .filter(([, others]) => others.includes(template))
+    .map(([key]) => key);
+  return [...listed, ...listing];
+}
 
 /** Spec 3 rule 5: "DELETE on a booking event marks the event as canceled". */
 const DELETE_MARKS = new Set(['/bookings/{bookingId}/events/{eventId}']);
@@ -62,7 +82,6 @@ function groupOf(put: Operation): Omit<RecordGroup, 'parent'> {
   );
   const get = find('get', t);
   const del = find('delete', t);
-  const same = REPLACED_BY[t] ?? Object.entries(REPLACED_BY).find(([, by]) => by === t)?.[0];
   return {
     template: t,
     params: put.pathParams,
@@ -72,7 +91,7 @@ function groupOf(put: Operation): Omit<RecordGroup, 'parent'> {
     ...(collection && collection.pathParams.length === put.pathParams.length - 1 ? { collection } : {}),
     deleteMarks: DELETE_MARKS.has(t),
     creates,
-    ...(same ? { sameRecordsAs: same } : {}),
+    sameRecordsAs: sameRecordsAs(t),
   };
 }
 

@@ -150,17 +150,15 @@ export class Records {
     return found.value;
   }
 
-  /** What a write to `r` names: itself, the records the spec says are the same ones (spec 9 rule 3). */
+  /** What a write to `r` names: itself, the records that may be the same ones under another path (spec 9 rule 3). */
   private namedBy(r: CatalogueRecord): string[] {
-    const same = r.group.sameRecordsAs;
-    return same ? [r.key, recordKey(same, r.values)] : [r.key];
+    return [r.key, ...r.group.sameRecordsAs.map((t) => recordKey(t, r.values))];
   }
 
-  /** The records of the world at the path the spec names as `r`'s replacement or predecessor (spec 9 rule 3). */
+  /** The records of the world that may be `r` under another path (spec 9 rule 3). */
   private sameAs(r: CatalogueRecord): CatalogueRecord[] {
-    const same = r.group.sameRecordsAs;
-    const key = same ? recordKey(same, r.values) : undefined;
-    return this.all().filter((o) => o.key === key);
+    const keys = new Set(r.group.sameRecordsAs.map((t) => recordKey(t, r.values)));
+    return this.all().filter((o) => keys.has(o.key));
   }
 
   private childrenOf(r: CatalogueRecord): CatalogueRecord[] {

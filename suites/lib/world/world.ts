@@ -12,6 +12,7 @@ import type { CheckId } from '../catalogue.ts';
 import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
+import { mapBounded } from '../parallel.ts';
 import { target } from '../target.ts';
 import { Step } from './step.ts';
 
@@ -38,6 +39,8 @@ export interface Divergence {
   pointer?: string;
   /** The reads that show it, the most telling last. */
   exchanges: Exchange[];
+  /** What it is about, for a control that replays the owner's rule on fresh records (suites/lib/world/controls.ts). */
+  subject?: { template?: string; offer?: true };
 }
 
 /** One record of the world: it reads every view of itself and answers how one differs from the model, if one does. */
@@ -56,6 +59,10 @@ export class World {
     this.records.set(key, record);
   }
 
+  get(key: string): WorldRecord | undefined {
+    return this.records.get(key);
+  }
+
   has(key: string): boolean {
     return this.records.has(key);
   }
@@ -64,32 +71,31 @@ export class World {
     return this.records.size;
   }
 
-  /**
-   * The records the step names first: they wait for the write to show, so every other record is read after it has,
-   * and an effect the write has on them has had its time too.
-   */
-  private inOrder(step: Step): WorldRecord[] {
-    const all = [...this.records.entries()];
-    return [...all.filter(([key]) => step.namesRecord(key)), ...all.filter(([key]) => !step.namesRecord(key))].map(
-      ([, r]) => r,
-    );
-  }
-
   /** Every view of every record against the model, after `step`; the first divergence is reported by its owner. */
   async settle(ctx: CheckContext, step: Step | string): Promise<void> {
     const d = await this.firstDivergence(ctx, step);
     if (d) reportDivergence(ctx, d);
   }
 
-  /** The first divergence after `step`, without reporting it: for a check that looks closer before it judges. */
+  /**
+   * The first divergence after `step`, without reporting it: for a check that looks closer before it judges. The
+   * records the step names first: they wait for the write to show, so every other record is read after it has, and an
+   * effect the write has on them has had its time too.
+   */
   async firstDivergence(ctx: CheckContext, step: Step | string): Promise<Divergence | undefined> {
     if (!worldModelOn()) return undefined;
     const at = Step.of(step);
-    for (const record of this.inOrder(at)) {
+    const all = [...this.records.entries()];
+    for (const [key, record] of all) {
+      if (!at.namesRecord(key)) continue;
       const d = await record.diverges(ctx, at);
       if (d) return d;
     }
-    return undefined;
+    // Every other record is read once, side by side (a few at a time): the first divergence in the world's order wins,
+    // whichever answer came first, so a replay judges the same.
+    const others = all.filter(([key]) => !at.namesRecord(key)).map(([, r]) => r);
+    const found = await mapBounded(others, (r) => r.diverges(ctx, at));
+    return found.find((d) => d !== undefined);
   }
 }
 
