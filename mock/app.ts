@@ -1,7 +1,7 @@
 /**
- * Builds the Fastify instance of one mock deployment: hooks first (auth, body
- * parsing, errors, variant decoration), then the route plugins under the
- * version prefix of spec 9 rule 2.
+ * Builds the Fastify instance of one mock deployment: hooks first (errors,
+ * the fault layer, auth, body parsing, variant decoration), then the route
+ * plugins under the version prefix of spec 9 rule 2.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installAuth } from './auth.ts';
@@ -18,24 +18,26 @@ import { offerRoutes } from './routes/offers.ts';
 import { requestsStatusRoutes } from './routes/requests-status.ts';
 import { webhookAdminRoutes } from './routes/webhook-admin.ts';
 import { installWebhookTriggers } from './webhook-triggers.ts';
-
-import type { Faults } from './faults.ts';
+import { installFaults, type FaultSwitches } from './faults/install.ts';
 
 export const API_PREFIX = '/apis/v0';
-
-/** The prefix the mock serves under: spec 9 rule 2's, or with the api-prefix-wrong fault another one. */
-export function servedPrefix(faults: Faults): string {
-  return faults.has('api-prefix-wrong') ? '/api/v0' : API_PREFIX;
-}
 
 export interface AppOptions {
   token: string;
   context: MockContext;
   /** The drift switch (drift.ts): undocumented fields added, a documented one removed. */
   drift?: boolean;
+  /** The fault switches that are on (faults.ts, webhook-faults.ts); mock/faults/ applies them. */
+  switches?: FaultSwitches;
 }
 
-export async function buildApp({ token, context, drift = false }: AppOptions): Promise<FastifyInstance> {
+export interface BuiltApp {
+  app: FastifyInstance;
+  /** The prefix the interface is served under: API_PREFIX, unless a fault moved it. */
+  prefix: string;
+}
+
+export async function buildApp({ token, context, drift = false, switches }: AppOptions): Promise<BuiltApp> {
   const app = Fastify({
     // Request logs would carry headers; the mock logs nothing so a token never lands in a log.
     logger: false,
@@ -47,7 +49,9 @@ export async function buildApp({ token, context, drift = false }: AppOptions): P
   });
   installErrorHandling(app);
   if (context.variant.throttle) installThrottle(app, context.variant.throttle);
-  installAuth(app, token, context.faults);
+  // Before auth and before any route: a fault may accept a token auth would refuse, or bend a route.
+  const prefix = switches ? installFaults(app, { context, token, apiPrefix: API_PREFIX, ...switches }) : API_PREFIX;
+  installAuth(app, token);
   installJsonBody(app, context.variant.lenientInput);
   if (context.variant.extraFields) installExtraFields(app);
   if (drift) installDrift(app);
@@ -62,7 +66,7 @@ export async function buildApp({ token, context, drift = false }: AppOptions): P
       await api.register(requestsStatusRoutes(context));
       await api.register(catalogueRoutesPlugin(context));
     },
-    { prefix: servedPrefix(context.faults) },
+    { prefix: API_PREFIX },
   );
-  return app;
+  return { app, prefix };
 }

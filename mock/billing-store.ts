@@ -45,11 +45,6 @@ export class BillingStore {
     return { ...clone(group), status: this.forced.get(id) ?? group.status };
   }
 
-  /** The groups with their own status, as if nothing were forced: the forced-status-list-stale fault lists these. */
-  listUnforced(): BillingGroup[] {
-    return [...this.groups.values()].map(clone);
-  }
-
   list(): BillingGroup[] {
     return [...this.groups.keys()].map((id) => this.get(id)).filter((g): g is BillingGroup => g !== undefined);
   }

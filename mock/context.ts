@@ -1,7 +1,6 @@
-/** Everything a route needs, built once per mock: the stores, the switched-on faults and the variant. */
+/** Everything a route needs, built once per mock: the stores and the variant. Faults bend it from mock/faults/. */
 import { BillingStore } from './billing-store.ts';
 import type { Directory } from './directory.ts';
-import type { Faults } from './faults.ts';
 import { idFactory, type IdFactory } from './ids.ts';
 import { InvoiceStore } from './invoice-store.ts';
 import { OffersStore } from './offers-store.ts';
@@ -11,7 +10,6 @@ import type { MockVariant } from './variant.ts';
 import { WebhookHub } from './webhook-hub.ts';
 
 export interface MockContext {
-  faults: Faults;
   variant: MockVariant;
   ids: IdFactory;
   directory: Directory;
@@ -24,10 +22,9 @@ export interface MockContext {
 }
 
 export function createContext(
-  faults: Faults,
   variant: MockVariant,
   writeDelayMs: number,
-  webhooks: WebhookHub = new WebhookHub(new Set()),
+  webhooks: WebhookHub = new WebhookHub(),
 ): MockContext {
   const ids = idFactory(variant.idFormat);
   const stores = {
@@ -37,5 +34,5 @@ export function createContext(
     records: new RecordStore(),
   };
   const directory = seedStores(ids, stores);
-  return { faults, variant, ids, directory, ...stores, webhooks };
+  return { variant, ids, directory, ...stores, webhooks };
 }

@@ -1,7 +1,9 @@
 /**
  * Fault switches: each one is a deliberate contract violation that one specific
  * check of the suites must catch. The list is closed so a typo in a fault test
- * fails loudly instead of silently testing a conformant mock.
+ * fails loudly instead of silently testing a conformant mock. How each one bends
+ * the conformant mock lives apart, in the fault layer (mock/faults/): the routes
+ * and stores hold the semantics only.
  */
 
 export const faultNames = [
@@ -193,7 +195,7 @@ export const faultDescriptions: Record<FaultName, string> = {
     'DELETE /bookings/{bookingId}/events/{eventId} marks the event canceled, and also every other event of the booking (spec 3 rule 5: the event).',
 };
 
-/** The switched-on faults of one mock; `has` is the only question handlers ask. */
+/** The switched-on faults of one mock; `has` is the only question the fault layer asks. */
 export interface Faults {
   has(name: FaultName): boolean;
 }

@@ -35,8 +35,6 @@ export class InvoiceStore {
 export interface InvoicePageRequest {
   createdSinceMs?: number;
   updatedSinceMs?: number;
-  /** The updated-since-on-created fault compares updatedSince with `created`. */
-  updatedSinceOn?: 'updated' | 'created';
   limit?: number;
   page?: number;
   /** The number of the first page (default 1). */
@@ -54,9 +52,7 @@ function since(ms: number | undefined, value: string): boolean {
 
 /** Filters, then pages: page is 1-based (or from firstPage); no page and no limit means everything (or the default size). */
 export function pageOfInvoices(all: Invoice[], req: InvoicePageRequest): Invoice[] {
-  const matching = all.filter(
-    (i) => since(req.createdSinceMs, i.created) && since(req.updatedSinceMs, i[req.updatedSinceOn ?? 'updated']),
-  );
+  const matching = all.filter((i) => since(req.createdSinceMs, i.created) && since(req.updatedSinceMs, i.updated));
   const cut = req.defaultPageSize ?? 0;
   if (req.limit === undefined && req.page === undefined) return cut > 0 ? matching.slice(0, cut) : matching;
   const size = req.limit ?? (cut || DEFAULT_PAGE_SIZE);

@@ -5,7 +5,7 @@
  */
 import { carrierByExternalId, carrierById, districtFor, type Directory } from './directory.ts';
 import type { Offer as OfferShape } from '../schemas/types.generated.ts';
-import { isoSeconds, offsetDropped, sameInstantInUtc } from './formats.ts';
+import { isoSeconds, sameInstantInUtc } from './formats.ts';
 import { asObject, clone, isObject, numberOrUndefined, type JsonObject } from './json.ts';
 
 export const priceStrategies = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided'] as const;
@@ -31,17 +31,6 @@ export const writtenOfferFields = [
   'toLocation',
   'transportTimestamp',
 ] as const;
-
-export interface WriteOptions {
-  /** The cancel-flag-ignored fault. */
-  ignoreCancel?: boolean;
-  /** The settled-ignored fault. */
-  ignoreSettled?: boolean;
-  /** The references-sorted fault: references stored sorted, not in the order written. */
-  sortReferences?: boolean;
-  /** The timestamp-offset-dropped fault: a transportTimestamp's offset is dropped, its wall time read as UTC. */
-  dropTimestampOffset?: boolean;
-}
 
 /** Status of an offer the client has just written; spec 3 shows only "Delivered", which a new offer is not yet. */
 const NEW_OFFER_STATUS = 'Open';
@@ -95,16 +84,13 @@ function blankOffer(id: string, dir: Directory): Offer {
   };
 }
 
-function copyWrittenFields(offer: Offer, written: JsonObject, opts: WriteOptions): void {
+function copyWrittenFields(offer: Offer, written: JsonObject): void {
   const target = offer as unknown as JsonObject;
-  // The body passed the offer-write schema, except under invalid-body-accepted, where storing it as sent is the point.
+  // The body passed the offer-write schema (or the lenient variant's reading of it): fields are stored as written.
   for (const field of writtenOfferFields) if (field in written) target[field] = clone(written[field]);
   const at = written.transportTimestamp;
   // Timestamps are answered in UTC (spec 2): a time written at another offset is kept as the same instant.
-  if (typeof at === 'string')
-    target.transportTimestamp = opts.dropTimestampOffset ? offsetDropped(at) : sameInstantInUtc(at);
-  if (opts.sortReferences && Array.isArray(target.references))
-    target.references = [...target.references].sort() as JsonObject['references'];
+  if (typeof at === 'string') target.transportTimestamp = sameInstantInUtc(at);
 }
 
 function applyCarrierMapping(offer: Offer, mapping: JsonObject, written: JsonObject, dir: Directory): void {
@@ -185,22 +171,22 @@ function derive(offer: Offer, dir: Directory): void {
 }
 
 /** The offer after one write body: a merge of the written fields into `current` (spec 1: upserts). */
-export function applyWrite(current: Offer, body: unknown, dir: Directory, opts: WriteOptions = {}): Offer {
+export function applyWrite(current: Offer, body: unknown, dir: Directory): Offer {
   const next = clone(current);
   const b = asObject(body);
   const written = asObject(b.offer);
   const mapping = asObject(b.mappingRequests);
-  copyWrittenFields(next, written, opts);
+  copyWrittenFields(next, written);
   applyCarrierMapping(next, mapping, written, dir);
   applyProductMapping(next, mapping);
   applyContentMapping(next, mapping);
   applyLocationMappings(next, mapping, written);
-  if (typeof b.cancel === 'boolean' && !opts.ignoreCancel) next.canceled = b.cancel;
-  if (typeof b.settled === 'boolean' && !opts.ignoreSettled) next.settled = b.settled;
+  if (typeof b.cancel === 'boolean') next.canceled = b.cancel;
+  if (typeof b.settled === 'boolean') next.settled = b.settled;
   derive(next, dir);
   return next;
 }
 
-export function createOffer(id: string, body: unknown, dir: Directory, opts: WriteOptions = {}): Offer {
-  return applyWrite(blankOffer(id, dir), body, dir, opts);
+export function createOffer(id: string, body: unknown, dir: Directory): Offer {
+  return applyWrite(blankOffer(id, dir), body, dir);
 }

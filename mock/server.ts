@@ -2,7 +2,7 @@
  * startMock: the embedded mock deployment on a loopback port. In-process, so
  * `flis run` and the project's tests need no credentials and no network.
  */
-import { buildApp, servedPrefix } from './app.ts';
+import { buildApp } from './app.ts';
 import { createContext } from './context.ts';
 import { parseFaults, type FaultName } from './faults.ts';
 import { resolveVariant, type MockVariant } from './variant.ts';
@@ -51,20 +51,26 @@ export async function startMock(opts: MockOptions): Promise<RunningMock> {
   checkOptions(opts);
   const faults = parseFaults(opts.faults ?? []);
   const variant = resolveVariant(opts.variant);
-  const hub = new WebhookHub(parseWebhookFaults(opts.webhookFaults ?? []));
+  const webhookFaults = parseWebhookFaults(opts.webhookFaults ?? []);
+  const hub = new WebhookHub();
   for (const raw of opts.webhooks ?? []) {
     const url = loopbackUrl(raw);
     if (!url) throw new Error(`startMock: webhook receiver '${raw}' must be an http(s) URL on a loopback address`);
     hub.subscribe(url);
   }
-  const context = createContext(faults, variant, opts.writeDelayMs ?? variant.writeDelayMs ?? 0, hub);
-  const app = await buildApp({ token: opts.token, context, drift: opts.drift === true });
+  const context = createContext(variant, opts.writeDelayMs ?? variant.writeDelayMs ?? 0, hub);
+  const { app, prefix } = await buildApp({
+    token: opts.token,
+    context,
+    drift: opts.drift === true,
+    switches: { faults, webhookFaults },
+  });
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (opts.port ?? 0);
   return {
-    baseUrl: `http://${urlHost(host)}:${port}${servedPrefix(faults)}`,
+    baseUrl: `http://${urlHost(host)}:${port}${prefix}`,
     close: async () => {
       hub.close();
       await app.close();

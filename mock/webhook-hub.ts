@@ -8,8 +8,6 @@
  * unsigned, never retried. Only loopback receivers are accepted: the mock
  * never sends traffic off the machine.
  */
-import type { WebhookFaultName } from './webhook-faults.ts';
-
 export const webhookTypes = [
   'FUEL_PICKUP',
   'FUEL_DELIVERY',
@@ -21,6 +19,9 @@ export const webhookTypes = [
   'FACT',
 ] as const;
 export type WebhookType = (typeof webhookTypes)[number];
+
+/** The trigger rule of spec 6 that fired: a booking allocated (rule 1), updated while allocated (rule 2), a fact (rule 3). */
+export type WebhookTrigger = 'booking-allocated' | 'booking-updated' | 'fact';
 
 const DELIVERY_TIMEOUT_MS = 5_000;
 
@@ -41,8 +42,6 @@ export class WebhookHub {
   private readonly subscribers = new Set<string>();
   private readonly inFlight = new Set<AbortController>();
 
-  constructor(readonly faults: ReadonlySet<WebhookFaultName>) {}
-
   subscribe(url: URL): void {
     this.subscribers.add(url.href);
   }
@@ -55,13 +54,16 @@ export class WebhookHub {
     return [...this.subscribers].sort();
   }
 
-  /** The body of one delivery; the envelope fault renames both fields. */
+  /** The body of one delivery. */
   envelope(type: WebhookType, payload: unknown): unknown {
-    return this.faults.has('webhook-envelope-invalid') ? { eventType: type, data: payload } : { type, payload };
+    return { type, payload };
   }
 
-  /** Posts to every subscriber, after the current request is answered; a receiver that fails is not retried (not shown). */
-  emit(type: WebhookType, payload: unknown): void {
+  /**
+   * Posts to every subscriber, after the current request is answered; a receiver that fails is not retried (not
+   * shown). `trigger` names the rule that fired; the delivery does not carry it.
+   */
+  emit(type: WebhookType, payload: unknown, _trigger: WebhookTrigger): void {
     if (this.subscribers.size === 0) return;
     const body = JSON.stringify(this.envelope(type, payload));
     setImmediate(() => {

@@ -19,7 +19,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MockContext } from './context.ts';
 import { isObject, type JsonObject } from './json.ts';
 import { keyOf } from './store.ts';
-import type { WebhookType } from './webhook-hub.ts';
+import type { WebhookTrigger, WebhookType } from './webhook-hub.ts';
 
 const P = '/apis/v0';
 const BOOKING_WRITES = new Set([`PUT ${P}/bookings/:bookingId`, `POST ${P}/bookings`]);
@@ -43,27 +43,16 @@ function parsed(payload: unknown): unknown {
   }
 }
 
-function bookingPayload(ctx: MockContext, booking: JsonObject): JsonObject {
-  return ctx.webhooks.faults.has('webhook-booking-partial')
-    ? { id: booking.id, carrierId: booking.carrierId }
-    : booking;
-}
-
 /** The webhook one answered write causes, if any. */
 function triggered(
-  ctx: MockContext,
   key: string,
   body: unknown,
   allocatedBefore: boolean,
-): { type: WebhookType; payload: unknown } | undefined {
-  if (BOOKING_WRITES.has(key) && isObject(body) && isAllocated(body)) {
-    if (allocatedBefore && ctx.webhooks.faults.has('webhook-booking-update-missing')) return undefined;
-    return { type: 'BOOKING', payload: bookingPayload(ctx, body) };
-  }
-  if ((EVENT_WRITES.has(key) || key.startsWith(MILESTONE_PREFIX)) && isObject(body)) {
-    if (ctx.webhooks.faults.has('webhook-fact-missing')) return undefined;
-    return { type: 'FACT', payload: body };
-  }
+): { type: WebhookType; payload: JsonObject; trigger: WebhookTrigger } | undefined {
+  if (BOOKING_WRITES.has(key) && isObject(body) && isAllocated(body))
+    return { type: 'BOOKING', payload: body, trigger: allocatedBefore ? 'booking-updated' : 'booking-allocated' };
+  if ((EVENT_WRITES.has(key) || key.startsWith(MILESTONE_PREFIX)) && isObject(body))
+    return { type: 'FACT', payload: body, trigger: 'fact' };
   return undefined;
 }
 
@@ -77,8 +66,8 @@ export function installWebhookTriggers(app: FastifyInstance, ctx: MockContext): 
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode < 200 || reply.statusCode > 299) return payload;
-    const hook = triggered(ctx, routeKey(request), parsed(payload), allocatedBefore.get(request) ?? false);
-    if (hook) ctx.webhooks.emit(hook.type, hook.payload);
+    const hook = triggered(routeKey(request), parsed(payload), allocatedBefore.get(request) ?? false);
+    if (hook) ctx.webhooks.emit(hook.type, hook.payload, hook.trigger);
     return payload;
   });
 }

@@ -69,34 +69,18 @@ export const getTransportOrder: HandlerFactory = (ctx, params) => async (request
   return { ...order, events: eventsOf(ctx, bookingId, transportOrderId) };
 };
 
-/** The transport-order-delete-removes fault: the order and its events are gone, not marked (spec 3 rule 5). */
-function removeTransportOrder(ctx: MockContext, bookingId: string, transportOrderId: string): JsonObject {
-  ctx.records.delete('transportOrders', keyOf([bookingId, transportOrderId]));
-  const events = ctx.records.keysWhere(
-    'carrierBookingEvents',
-    (e) => e.bookingId === bookingId && e.transportOrderId === transportOrderId,
-  );
-  for (const key of events) ctx.records.delete('carrierBookingEvents', key);
-  return { success: true, id: transportOrderId, cancelledEvents: events.length };
-}
-
 export const deleteTransportOrder: HandlerFactory = (ctx, params) => async (request) => {
   const [bookingId = '', transportOrderId = ''] = pathParams(request, params);
   const order = existing(ctx, 'transportOrders', [bookingId, transportOrderId], 'transport order');
-  if (ctx.faults.has('transport-order-delete-removes')) return removeTransportOrder(ctx, bookingId, transportOrderId);
   ctx.records.put('transportOrders', keyOf([bookingId, transportOrderId]), {
     ...markCanceled(order),
     status: 'CANCELLED',
   });
-  // transport-order-delete-cancels-neighbours: the events of every transport order of the booking, not only its own.
-  const reachesNeighbours = ctx.faults.has('transport-order-delete-cancels-neighbours');
-  const cancelledEvents = ctx.faults.has('transport-order-events-not-cancelled')
-    ? 0
-    : ctx.records.updateWhere(
-        'carrierBookingEvents',
-        (e) => e.bookingId === bookingId && (reachesNeighbours || e.transportOrderId === transportOrderId),
-        markCanceled,
-      );
+  const cancelledEvents = ctx.records.updateWhere(
+    'carrierBookingEvents',
+    (e) => e.bookingId === bookingId && e.transportOrderId === transportOrderId,
+    markCanceled,
+  );
   return { success: true, id: transportOrderId, cancelledEvents };
 };
 

@@ -130,12 +130,5 @@ export const cancelOne =
   async (request) => {
     const values = pathParams(request, params);
     const record = markCanceled(existing(ctx, collection, values, what));
-    if (ctx.faults.has('booking-event-delete-removes')) {
-      ctx.records.delete(collection, keyOf(values));
-      return { success: true, id: values.at(-1) };
-    }
-    // booking-event-delete-cancels-booking-events: the booking's other events are marked too.
-    if (ctx.faults.has('booking-event-delete-cancels-booking-events'))
-      ctx.records.updateWhere(collection, (r) => r.bookingId === values[0] && r.id !== values.at(-1), markCanceled);
     return ctx.records.put(collection, keyOf(values), record);
   };

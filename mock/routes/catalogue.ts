@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { MockContext } from '../context.ts';
-import { HttpError, replyError } from '../errors.ts';
 import {
   bulk,
   cancelOne,
@@ -490,32 +489,13 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/**
- * The route-missing, record-route-missing, deprecated-removed and catalogue-write-refused faults replace a handler by
- * the answer a broken deployment gives.
- */
-function faultyAnswer(ctx: MockContext, route: CatalogueRoute): HttpError | undefined {
-  if (route.deprecated && ctx.faults.has('deprecated-removed'))
-    return new HttpError(410, 'GONE', `${route.method} ${route.path} has been removed`);
-  if (route.operationId === 'listFuelPickups' && ctx.faults.has('route-missing'))
-    return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
-  if (route.operationId === 'getOrder' && ctx.faults.has('record-route-missing'))
-    return new HttpError(404, 'ROUTE_NOT_FOUND', `no operation GET /apis/v0${route.path}`);
-  if (route.operationId === 'upsertLargeContract' && ctx.faults.has('catalogue-write-refused'))
-    return new HttpError(403, 'FORBIDDEN', 'this token may not write large contracts');
-  return undefined;
-}
-
 export function catalogueRoutesPlugin(ctx: MockContext) {
   return async (app: FastifyInstance): Promise<void> => {
-    for (const route of catalogueRoutes) {
-      const fault = faultyAnswer(ctx, route);
-      const handler = route.handler(ctx, paramNames(route.path));
+    for (const route of catalogueRoutes)
       app.route({
         method: route.method,
         url: toFastifyPath(route.path),
-        handler: fault ? async (_req, reply) => replyError(reply, fault) : handler,
+        handler: route.handler(ctx, paramNames(route.path)),
       });
-    }
   };
 }

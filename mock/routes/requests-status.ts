@@ -28,9 +28,7 @@ function wordedBatch(ctx: MockContext, status: BatchStatus): object {
 export function requestsStatusRoutes(ctx: MockContext) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get('/bookings/requestsStatus/batch/:batchId', async (request) => {
-      const status = ctx.faults.has('batch-status-missing')
-        ? undefined
-        : ctx.offers.batchStatus(pathParam(request, 'batchId'));
+      const status = ctx.offers.batchStatus(pathParam(request, 'batchId'));
       if (!status) throw notFound('batch');
       return wordedBatch(ctx, status);
     });
