@@ -57,13 +57,7 @@ function runFlows(label: string, suites: string[], faults: FaultName[], seed: nu
  * sequence it plays first on every run (suites/billing/status.spec.ts), invoice-paging on the pages it walks first
  * (one invoice a page, and each since filter).
  */
-const PROPERTY_CHECKS = new Set([
-  'offer-cancel',
-  'offer-upsert',
-  'offer-bulk',
-  'offer-lifecycle',
-  'invoice-forms',
-]);
+const PROPERTY_CHECKS = new Set(['offer-cancel', 'offer-upsert', 'offer-bulk', 'offer-lifecycle', 'invoice-forms']);
 
 function assertReproducible(r: SuiteRunResult, seed: number): void {
   for (const f of r.failures) {
