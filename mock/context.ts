@@ -29,7 +29,7 @@ export function createContext(
   const ids = idFactory(variant.idFormat);
   const stores = {
     offers: new OffersStore(writeDelayMs),
-    billing: new BillingStore(),
+    billing: new BillingStore(variant.forcedStatusRemoval),
     invoices: new InvoiceStore(),
     records: new RecordStore(),
   };

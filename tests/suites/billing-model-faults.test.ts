@@ -18,12 +18,16 @@
  * Faults that cannot hide each other share a run, over the suites that read or write their records. The conformant
  * preset `paged-lists` (the freedoms these checks leave open, taken the other way) passes the same suites.
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe } from 'node:test';
-import { testFaultRuns, type FaultRun } from './fault-owners.ts';
+import { after, describe, test } from 'node:test';
+import { variantPresets } from '../../mock/variant.ts';
+import { CATALOGUE } from '../../suites/lib/catalogue.ts';
+import { assertSpecLocations, testFaultRuns, type FaultRun } from './fault-owners.ts';
+import { contractFailures, describeFailures, runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `billing-model-faults-${randomBytes(12).toString('hex')}`;
 const SEEDS = [101, 202, 303];
@@ -76,4 +80,37 @@ const RUNS: FaultRun[] = [
 
 describe('billing and invoice model faults, each failing its owner alone, on three seeds', { concurrency: 2 }, () => {
   testFaultRuns(RUNS, SEEDS, { token: TOKEN, reportRoot, runIdPrefix: 'flis-billing-model' });
+});
+
+/** The suites whose lists and views the preset lays out otherwise (the others never read a billing group or an invoice). */
+const LAID_OUT = ['contract', 'billing', 'invoices'];
+
+describe('the conformant preset paged-lists passes what reads billing groups and invoices, on three seeds', () => {
+  for (const seed of SEEDS)
+    test(`paged-lists, seed ${seed}`, async () => {
+      const r = await runOnMock({
+        token: TOKEN,
+        suites: LAID_OUT,
+        variant: variantPresets['paged-lists'],
+        reportDir: join(reportRoot, `paged-lists-${seed}`),
+        runId: `flis-paged-lists-${seed}`,
+        seed,
+        runs: 3,
+        visibilityTimeoutMs: 1_500,
+      });
+      assert.deepEqual(contractFailures(r), [], describeFailures(r));
+      assert.deepEqual(
+        r.outcomes.filter((o) => o.status === 'skipped').map((o) => `${o.title}: ${o.skipReason ?? ''}`),
+        [],
+        'skipped tests',
+      );
+      const passed = new Set(r.outcomes.filter((o) => o.status === 'passed').map((o) => o.check));
+      const expected = CATALOGUE.filter((c) => LAID_OUT.includes(c.suite) && c.severity === 'contract');
+      assert.deepEqual(
+        expected.map((c) => c.id).filter((c) => !passed.has(c)),
+        [],
+        'checks with no passing test',
+      );
+      assertSpecLocations(r);
+    });
 });
