@@ -49,8 +49,8 @@ async function onlySince(ctx: CheckContext, f: SinceFilter): Promise<void> {
 }
 
 /** Small pages, so a filter applied to only some of them shows; a few pages of each are enough to see it. */
-const PAGED_LIMITS = [2, 3];
-const MAX_PAGES = 6;
+const PAGED_LIMITS = [3];
+const MAX_PAGES = 4;
 
 async function onlySinceOnPages(ctx: CheckContext, f: SinceFilter, limit: number): Promise<void> {
   const { walk } = await walkPages(ctx, { ...f }, limit, MAX_PAGES);

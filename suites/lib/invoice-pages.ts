@@ -10,6 +10,7 @@
 import { operationById } from '../../specs/contract.ts';
 import type { CheckContext } from './check-test.ts';
 import type { Exchange } from './exchange.ts';
+import { concurrency } from './parallel.ts';
 import { narrowedListQuery } from './whole-list.ts';
 
 export type InvoiceQuery = Record<string, string | number>;
@@ -85,10 +86,17 @@ export async function walkPages(
   if (first.base === undefined) return { refused: first.one };
   const base = first.base;
   const pages: InvoicePage[] = [];
-  for (let n = base; n < base + maxPages; n++) {
-    const p = n === 0 ? first.zero : n === 1 ? first.one : await invoicePage(ctx, query, limit, n);
-    if (!p.items || p.items.length === 0) return { walk: { base, pages, ended: true } };
-    pages.push(p);
+  // Pages are read a few at a time, side by side; those past the first empty one are read for nothing, not judged.
+  const batch = concurrency();
+  for (let from = base; from < base + maxPages; from += batch) {
+    const numbers = Array.from({ length: Math.min(batch, base + maxPages - from) }, (_, i) => from + i);
+    const read = await Promise.all(
+      numbers.map((n) => (n === 0 ? first.zero : n === 1 ? first.one : invoicePage(ctx, query, limit, n))),
+    );
+    for (const p of read) {
+      if (!p.items || p.items.length === 0) return { walk: { base, pages, ended: true } };
+      pages.push(p);
+    }
   }
   return { walk: { base, pages, ended: false } };
 }
