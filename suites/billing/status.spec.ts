@@ -7,6 +7,13 @@
  *   (force both, remove at least one, maybe one more call of any kind) are
  *   checked against a model: a forced group shows its status; a group whose
  *   forced status was removed no longer does.
+ * - both, across the two paths (status-sequence.ts): billing-forced-status
+ *   plays a status forced by bulk and removed by DELETE, and one replaced by
+ *   a PUT; billing-bulk-status one forced by PUT and removed by a bulk item,
+ *   one replaced by one, and a call that forces one group and removes the
+ *   other. Each sequence runs on two groups (of one customer where there are
+ *   such) and writes to ids that differ from theirs only by case: every write
+ *   leaves the group it does not name as it was.
  * The two tests run one after the other (they may share groups on a small
  * deployment), and every status they force is restored. Runs that share a
  * deployment keep apart (shared-groups.ts): forced values name the run, a
@@ -27,11 +34,19 @@ import type { Exchange } from '../lib/exchange.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
+import { BillingGroupRecord, ForeignStatus } from '../lib/world/billing-groups.ts';
 import { World } from '../lib/world/world.ts';
 import { caseTwinOf } from '../lib/case-twin.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
-import { pairOfGroups, sequenceValue, StatusSequence, ValueRefused } from './status-sequence.ts';
+import {
+  pairOfGroups,
+  RULE_1,
+  RULE_2,
+  RULE_3,
+  sequenceValue,
+  StatusSequence,
+  ValueRefused,
+} from './status-sequence.ts';
 import {
   awaitForcedOrResend,
   groupsForRun,
@@ -70,10 +85,6 @@ test(
  * group, so a few tries are not enough: twelve let this run find a free group beside five others.
  */
 const MAX_GROUPS_TRIED = 12;
-
-const RULE_1: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 1' };
-const RULE_2: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 2' };
-const RULE_3: EffectOwner = { check: 'billing-bulk-status', clause: 'spec 3 rule 3' };
 
 /**
  * The world after a write. Another run's forced value showing up there answers why (the flow moves to another
