@@ -139,7 +139,7 @@ export const variantPresets: Record<
   // header, invoices by update time and never more than twelve an answer, a removed forced status that shows the one
   // forced before it, invoices' groups carrying their id under another key, single views with milliseconds.
   'paged-lists': {
-    createdStatus: 201,
+    createdStatus: 200,
     idFormat: 'prefixed',
     extraFields: false,
     lenientInput: false,

@@ -32,7 +32,7 @@ function judge(ctx: CheckContext, items: ListedInvoice[], x: Exchange, f: SinceF
   const first = early[0];
   if (first)
     ctx.check.fail(
-      `${where} returned ${early.length} invoice(s) that do not match ${describeFilter(f)}: ${early
+      `${where} returned ${early.length} invoice(s) from before that date (${describeFilter(f)}): ${early
         .slice(0, 5)
         .map((e) => `${e.inv.id} (${e.why})`)
         .join(', ')}`,
