@@ -17,11 +17,21 @@ import type { ConnectionSettings } from '../net/types.ts';
 import type { GateOptions } from '../reporting/gates.ts';
 import type { RecordedRunLabels } from '../runner/cassette-target.ts';
 import type { RunLimits } from '../runner/run-limits.ts';
-import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
+import { checkRunId, newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import { parseReplayPath } from '../suites/lib/replay-path.ts';
-import { flagOrEnv, flagOrEnvValue, intOption, listOption, reportDirOf, sourceName } from './args.ts';
+import { registryUrl } from '../registry/client.ts';
+import {
+  flagOrEnv,
+  flagOrEnvValue,
+  intOption,
+  listOption,
+  namedValue,
+  reportDirOf,
+  shardOption,
+  sourceName,
+} from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
 import { embeddedOptions, embeddedOptionSpec, hasEmbeddedOptions, reproduceCommand } from './mock-options.ts';
@@ -61,6 +71,7 @@ export const certifyOptionSpec = {
   'require-operations': { type: 'string' },
   'partner-profile': { type: 'string' },
   'client-command': { type: 'string' },
+  publish: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
@@ -68,6 +79,7 @@ type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
   'require-operations'?: unknown;
   'partner-profile'?: unknown;
   'client-command'?: unknown;
+  publish?: unknown;
 };
 
 export interface RunPlan {
@@ -80,6 +92,8 @@ export interface RunPlan {
   clientClaim?: OperationClaim | undefined;
   /** flis certify --client-command: the partner's own command, run against each conformant variant of the mock. */
   clientCommand?: string | undefined;
+  /** flis certify --publish URL: the registry the certificate and the cassette are published to when the run ends. */
+  publish?: string | undefined;
   /** flis run --cassette: the cassette served offline and the run it was recorded from. */
   replay?: Replay | undefined;
   /** flis run --record: the cassette written. */
@@ -115,18 +129,14 @@ export interface RunPlan {
 
 type Replay = { cassette: string; run: RecordedRunLabels & { deployment: string } };
 
-/** "I/N" with 1 ≤ I ≤ N, as Playwright's --shard takes it. */
+/** "I/N" as Playwright's --shard takes it (cli/args.ts shardOption). */
 export function parseShard(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const m = raw.match(/^(\d+)\/(\d+)$/);
-  const [i, n] = [Number(m?.[1]), Number(m?.[2])];
-  if (!m || i < 1 || n < 1 || i > n)
-    throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4); got '${raw}'`);
-  return `${i}/${n}`;
+  const shard = shardOption(raw);
+  return shard && `${shard.index}/${shard.total}`;
 }
 
 function selectSuites(raw: string[] | undefined, name = 'suite'): string[] | undefined {
-  const wanted = listOption(raw);
+  const wanted = listOption(name, raw);
   for (const s of wanted ?? []) oneOf(sourceName(name), s, suiteNames());
   return wanted;
 }
@@ -147,9 +157,12 @@ function targetOf(
   replayed: Replay | undefined,
   token: TokenOptions,
 ): ResolvedTarget {
-  const baseUrl = command === 'run' ? (str(v['base-url']) ?? (env.FLIS_BASE_URL || undefined)) : undefined;
+  const baseUrl =
+    command === 'run' ? (namedValue('base-url', str(v['base-url'])) ?? (env.FLIS_BASE_URL || undefined)) : undefined;
   const deployment =
-    str(v.deployment) ?? (env.FLIS_DEPLOYMENT || undefined) ?? (command === 'certify' ? 'sandbox' : undefined);
+    namedValue('deployment', str(v.deployment)) ??
+    (env.FLIS_DEPLOYMENT || undefined) ??
+    (command === 'certify' ? 'sandbox' : undefined);
   if (replayed) {
     if (baseUrl || deployment)
       throw new UsageError('--cassette replays offline: it takes no --deployment or --base-url');
@@ -196,6 +209,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
   const workers = record || replay ? 1 : intOption('workers', str(v.workers), { min: 1, max: 64 });
   // Before any test runs: a cassette that cannot be read must not cost the user the whole run first.
   const clientCassettes = command === 'certify' ? await checkedCassettes(cassettes) : [];
+  const publish = command === 'certify' ? publishOf(v, env, clientCassettes) : undefined;
   return {
     command,
     target,
@@ -204,7 +218,9 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     progress,
     ...reportDirOf(str(v['report-dir']), env),
     // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
-    runId: replay?.run.runId ?? (env.FLIS_RUN_ID || (record ? newRunId() : undefined)),
+    runId:
+      replay?.run.runId ??
+      (env.FLIS_RUN_ID ? checkRunId(env.FLIS_RUN_ID, 'FLIS_RUN_ID') : record ? newRunId() : undefined),
     startedAt: replay?.run.startedAt ?? Date.now(),
     gates,
     strict: strictOf(v as { strict?: boolean }, env),
@@ -213,6 +229,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     partner,
     clientClaim,
     clientCommand: command === 'certify' ? str(v['client-command'])?.trim() || clientCommandFromEnv(env) : undefined,
+    publish,
     replay,
     record: record ? resolve(record) : undefined,
     ...shape,
@@ -281,7 +298,7 @@ function runShapeOf(v: Values, env: NodeJS.ProcessEnv, replay: Replay | undefine
     seed,
     runs: replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 }),
     explore: replay?.run.explore ?? intOption(exploreIn.name, exploreIn.raw, { min: 1, max: 1_000 }),
-    concurrency: intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 }),
+    concurrency: intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY || undefined, { min: 1, max: 64 }),
     visibilityTimeoutMs: intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 }),
   };
 }
@@ -298,6 +315,23 @@ function reproduceOf(v: Values, shape: RunShape, embedded: EmbeddedOptions): str
     explore: shape.explore,
     visibilityTimeoutMs: shape.visibilityTimeoutMs,
   });
+}
+
+/**
+ * --publish URL (FLIS_PUBLISH): the registry, checked with its token before the run, and one cassette at most (the
+ * registry replays one per partner; its secrets are scanned when the run ends, before anything is sent).
+ */
+function publishOf(v: Values, env: NodeJS.ProcessEnv, cassettes: string[]): string | undefined {
+  const given = flagOrEnvValue('publish', str(v.publish), env, 'FLIS_PUBLISH');
+  if (!given.raw) return undefined;
+  const url = registryUrl(given.raw, sourceName(given.name));
+  if (!env.FLIS_REGISTRY_TOKEN?.trim())
+    throw new UsageError(`${sourceName(given.name)} needs the partner's registry token in FLIS_REGISTRY_TOKEN`);
+  if (cassettes.length > 1)
+    throw new UsageError(
+      `${sourceName(given.name)} publishes one cassette of the partner's traffic; got ${cassettes.length} --cassette files: record the client once into one cassette`,
+    );
+  return url;
 }
 
 function clientCommandFromEnv(env: NodeJS.ProcessEnv): string | undefined {

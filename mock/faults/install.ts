@@ -18,6 +18,7 @@ import { FaultLayer, type Bend } from './layer.ts';
 import { listBends } from './lists.ts';
 import { offerWriteBends } from './offer-writes.ts';
 import { readBends } from './reads.ts';
+import { recordBends } from './records.ts';
 import { servedBends } from './served.ts';
 import { shapeBends } from './shapes.ts';
 import { viewBends } from './views-both-ways.ts';
@@ -36,6 +37,7 @@ export const faultBends: Record<FaultName, Bend> = {
   ...viewBends,
   ...combinedBends,
   ...edgeBends,
+  ...recordBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.
   ...listBends,
 };

@@ -15,14 +15,15 @@ import fc from 'fast-check';
 import { CheckFailure } from '../lib/check-failure.ts';
 import { checkProperty, checkTest, type CheckContext, target, test } from '../lib/index.ts';
 import { reporterOf } from '../lib/world/controls.ts';
-import type { RecordGroup } from '../lib/world/record-groups.ts';
+import { type RecordGroup, recordGroup } from '../lib/world/record-groups.ts';
 import { caseTwin, recordId, Records } from '../lib/world/records.ts';
 import type { Step } from '../lib/world/step.ts';
-import { type Divergence, World } from '../lib/world/world.ts';
-import { commandArbs, groupsArb } from './explore/commands.ts';
+import { type Divergence, requireWorldModel, World } from '../lib/world/world.ts';
+import { commandArbs, EXPLORED_GROUPS, groupsArb } from './explore/commands.ts';
+import { HistoryCommand, type HistoryOp } from './explore/history.ts';
 import type { ExploreCommand, Explored, Real } from './explore/model.ts';
 
-const BASE_COMMANDS = 8;
+const BASE_COMMANDS = 10;
 
 /** The owners whose clauses this check may cite when it reports a divergence only a sequence shows. */
 type ModelClause = Parameters<CheckContext['check']['fail']>[2];
@@ -53,6 +54,20 @@ function realFor(ctx: CheckContext, groups: readonly RecordGroup[], seen: { last
  * After the property failed on its shortest sequence: the owner's control decides who reports it. Blocked by the owner
  * whose own test meets the fault; else this check's own failure.
  */
+function initial(): Explored {
+  return { present: [], offers: ['none', 'none', 'none'], written: 0 };
+}
+
+/** Every group the explorer writes that has a DELETE. */
+const DELETABLE = EXPLORED_GROUPS.filter((g) => g.del !== undefined);
+
+/** Made, updated (with and without the path's id), deleted, made again, updated, deleted again, made again. */
+const LONG_HISTORY: readonly HistoryOp[] = ['put', 'put-with-id', 'delete', 'put', 'put-with-id', 'delete', 'put'];
+
+function longHistories(): ExploreCommand[] {
+  return DELETABLE.map((_, i) => new HistoryCommand(i, 0, LONG_HISTORY));
+}
+
 async function judgeFailure(ctx: CheckContext, failure: CheckFailure, d: Divergence | undefined): Promise<never> {
   if (!d) throw failure;
   const who = await reporterOf(ctx, d, 'world-model');
@@ -68,23 +83,26 @@ test(
       writes: true,
     },
     async (ctx) => {
+      requireWorldModel(ctx);
       const explore = target().explore;
       const seen: { last?: Divergence } = {};
-      const commands = fc.commands(commandArbs(), { maxCommands: BASE_COMMANDS * explore });
-      const initial = (): Explored => ({ present: [], offers: ['none', 'none', 'none'] });
+      const play = async (templates: readonly string[], cmds: Iterable<ExploreCommand>): Promise<void> => {
+        const groups = templates.map(recordGroup);
+        await fc.asyncModelRun(() => ({ model: initial(), real: realFor(ctx, groups, seen) }), cmds);
+      };
       try {
-        await checkProperty(
-          ctx,
-          [groupsArb(), commands],
-          async (groups: RecordGroup[], cmds: Iterable<ExploreCommand>) => {
-            await fc.asyncModelRun(() => ({ model: initial(), real: realFor(ctx, groups, seen) }), cmds);
-          },
-          {
-            numRuns: Math.max(1, Math.ceil(target().runs / 2)) * explore,
-            waitsPerRun: BASE_COMMANDS * explore,
-            independentRuns: true,
-          },
-        );
+        // First, one long history of a record of every group with a DELETE: a property of its own, so it shrinks
+        // and reports its seed and path like the random sequences after it.
+        await checkProperty(ctx, [fc.constant(DELETABLE.map((g) => g.template)), fc.constant(longHistories())], play, {
+          numRuns: 1,
+          waitsPerRun: DELETABLE.length * LONG_HISTORY.length,
+        });
+        const commands = fc.commands(commandArbs(), { maxCommands: BASE_COMMANDS * explore, size: 'max' });
+        await checkProperty(ctx, [groupsArb(), commands], play, {
+          numRuns: Math.max(1, Math.ceil(target().runs / 2)) * explore,
+          waitsPerRun: BASE_COMMANDS * explore,
+          independentRuns: true,
+        });
       } catch (error) {
         if (error instanceof CheckFailure) await judgeFailure(ctx, error, seen.last);
         throw error;

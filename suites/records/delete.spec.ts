@@ -7,6 +7,7 @@
  * the run can see the effect of (suites/lib/world/record-shapes.ts, `deleteShape`).
  */
 import { checkTest, test } from '../lib/index.ts';
+import { requireWorldModel } from '../lib/world/world.ts';
 import { recordGroups } from '../lib/world/record-groups.ts';
 import { reportShape } from '../lib/world/controls.ts';
 import { deleteShape, hasViews } from '../lib/world/record-shapes.ts';
@@ -22,7 +23,10 @@ for (const group of recordGroups().filter((g) => hasViews(g) && !g.deleteMarks))
           title: `DELETE ${group.template} removes the record, and a PUT makes it again`,
           writes: true,
         },
-        async (ctx) => reportShape(ctx, await deleteShape(ctx, group)),
+        async (ctx) => {
+          requireWorldModel(ctx);
+          await reportShape(ctx, await deleteShape(ctx, group));
+        },
       ),
     );
 }

@@ -16,6 +16,7 @@
  * the record a write names; this check for any other): suites/lib/world/record-shapes.ts, `isolationShape`.
  */
 import { checkTest, test } from '../lib/index.ts';
+import { requireWorldModel } from '../lib/world/world.ts';
 import { reportShape } from '../lib/world/controls.ts';
 import { isolationShape } from '../lib/world/record-shapes.ts';
 
@@ -27,6 +28,9 @@ test(
         'a write changes only the record its path names: the same id in every group, ids that differ by case, parents and children',
       writes: true,
     },
-    async (ctx) => reportShape(ctx, await isolationShape(ctx)),
+    async (ctx) => {
+      requireWorldModel(ctx);
+      await reportShape(ctx, await isolationShape(ctx));
+    },
   ),
 );

@@ -12,6 +12,7 @@
  * visibility deadline).
  */
 import { checkTest, test } from '../lib/index.ts';
+import { requireWorldModel } from '../lib/world/world.ts';
 import { recordGroups } from '../lib/world/record-groups.ts';
 import { reportShape } from '../lib/world/controls.ts';
 import { hasViews, upsertShape } from '../lib/world/record-shapes.ts';
@@ -25,6 +26,9 @@ for (const group of recordGroups().filter(hasViews))
         title: `PUT ${group.template} creates the record, and a second PUT updates it`,
         writes: true,
       },
-      async (ctx) => reportShape(ctx, await upsertShape(ctx, group)),
+      async (ctx) => {
+        requireWorldModel(ctx);
+        await reportShape(ctx, await upsertShape(ctx, group));
+      },
     ),
   );

@@ -21,6 +21,7 @@ import { FaultLayer } from '../../mock/faults/layer.ts';
 import { listBends } from '../../mock/faults/lists.ts';
 import { offerWriteBends } from '../../mock/faults/offer-writes.ts';
 import { readBends } from '../../mock/faults/reads.ts';
+import { recordBends } from '../../mock/faults/records.ts';
 import { servedBends } from '../../mock/faults/served.ts';
 import { shapeBends } from '../../mock/faults/shapes.ts';
 import { viewBends } from '../../mock/faults/views-both-ways.ts';
@@ -38,6 +39,7 @@ const AREAS = {
   identityBends,
   billingStatusBends,
   eventBends,
+  recordBends,
   billingSequenceBends,
   viewBends,
   combinedBends,

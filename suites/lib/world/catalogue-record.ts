@@ -51,6 +51,11 @@ export class CatalogueRecord implements WorldRecord {
   /** Every marker written to it, the latest last. */
   readonly markers: string[] = [];
   private held: Held = { kind: 'free', why: 'nothing written yet' };
+  /**
+   * What each view said of a deletion once the record's latest write showed (none, as a rule): a present record that
+   * starts saying it was deleted or cancelled, with no DELETE naming it, has changed.
+   */
+  private goneSaidAtWrite: Partial<Record<ViewReading['view'], string>> = {};
 
   constructor(
     readonly group: RecordGroup,
@@ -71,6 +76,7 @@ export class CatalogueRecord implements WorldRecord {
   wrote(marker: string): void {
     this.markers.push(marker);
     this.held = { kind: 'present', marker };
+    this.goneSaidAtWrite = {};
   }
 
   /** A DELETE answered 2xx; `before` is how each view showed the record just before it. */
@@ -104,7 +110,10 @@ export class CatalogueRecord implements WorldRecord {
       : await this.read(ctx, step, false);
     this.learnEchoes(readings);
     const problems = this.problems(readings);
-    if (problems.length === 0) return undefined;
+    if (problems.length === 0) {
+      if (step.namesRecord(this.key)) this.noteGoneSaid(readings);
+      return undefined;
+    }
     return this.classify(readings, problems, step);
   }
 
@@ -125,6 +134,11 @@ export class CatalogueRecord implements WorldRecord {
       out.push(x.then((e) => readingInList(e, `GET ${listPath}`, this.book, listPath, this.id, this.markers)));
     }
     return Promise.all(out);
+  }
+
+  private noteGoneSaid(readings: readonly ViewReading[]): void {
+    if (this.held.kind !== 'present') return;
+    for (const r of readings) if (r.shown) this.goneSaidAtWrite[r.view] = r.goneBy.join(', ');
   }
 
   /** A view that has shown a record's latest marker echoes what was written, from now on in this test. */
@@ -155,6 +169,9 @@ export class CatalogueRecord implements WorldRecord {
         ? `answers ${r.x.response.status}`
         : `leaves it out (${countOf(r.x)} record(s), no sign of paging)`;
     }
+    const saidAtWrite = this.goneSaidAtWrite[r.view];
+    if (saidAtWrite !== undefined && r.goneBy.length > 0 && r.goneBy.join(', ') !== saidAtWrite)
+      return `says it was deleted or cancelled (${r.goneBy.join(', ')}), where it said ${saidAtWrite === '' ? 'nothing of the kind' : saidAtWrite} once its latest write showed, and no DELETE named it since`;
     if (r.text.includes(marker)) return undefined;
     const seen = this.book.markersIn(r.text);
     // A marker is a string only the run wrote, to one record: a view of this record that shows another's write, and

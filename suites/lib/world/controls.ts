@@ -1,11 +1,13 @@
 /**
  * Who reports a divergence (one fault, one failure). The checks that judge the model by shapes of their own
- * (suites/lib/world/record-shapes.ts) stand in a chain, simplest shape first; world-model, the random-sequence
- * explorer, comes last. When a check's test meets a divergence, the shapes of the checks before it in the chain run as
- * controls on fresh records: the first that meets the fault too reports it (its own test fails on it), and this
- * check is blocked by it. When none does, only this check's own shape or sequence shows the fault, and it reports it
- * itself, whatever rule the divergence breaks. A divergence whose owner stands outside the chain (offer-upsert,
- * event-cancel, response-schema, ...) is that owner's: its own tests judge that rule on every run.
+ * (suites/lib/world/record-shapes.ts) can each meet a fault whose rule another of them owns: the upsert shape of
+ * order attachments meets an order that its attachment's PUT overwrote (record-isolation's rule), the isolation shape
+ * meets a third write that is lost (record-upsert's). So a check that meets a divergence of another check's rule runs
+ * that check's shape as a control, on fresh records: when the control meets a divergence of the same rule, the owner's
+ * own test fails on the fault, and this check is blocked by it; when it does not, only this check's shape or sequence
+ * shows the fault, and it reports it itself, citing the broken rule's clause. world-model, the random-sequence
+ * explorer, is never an owner: it reports only what no owner's shape shows. A divergence whose owner has no shape
+ * (offer-upsert, event-cancel, response-schema, ...) is that owner's: its own tests judge that rule on every run.
  */
 import type { CheckId } from '../catalogue.ts';
 import type { CheckContext } from '../check-test.ts';
@@ -24,30 +26,23 @@ function onGroup(shape: (ctx: CheckContext, group: RecordGroup) => Promise<Shape
   };
 }
 
-/** Simplest shape first: the order decides who reports a fault several shapes meet. */
-const CHAIN: readonly { check: CheckId; control: Control }[] = [
-  { check: 'record-upsert', control: onGroup(upsertShape) },
-  {
-    check: 'record-delete',
-    control: onGroup((ctx, g) => (g.del ? deleteShape(ctx, g) : Promise.resolve({ agreed: true }))),
-  },
-  { check: 'record-isolation', control: (ctx) => isolationShape(ctx) },
-];
-
-const IN_CHAIN = new Set<string>([...CHAIN.map((c) => c.check), 'world-model']);
+/** The shape each check with one runs as its own test, and as a control for the others. */
+const CONTROLS: Partial<Record<CheckId, Control>> = {
+  'record-upsert': onGroup(upsertShape),
+  'record-delete': onGroup((ctx, g) => (g.del ? deleteShape(ctx, g) : Promise.resolve({ agreed: true }))),
+  'record-isolation': (ctx) => isolationShape(ctx),
+};
 
 /**
- * The check that reports `d`, which the test of `self` met: `d`'s owner when it stands outside the chain; else the
- * first check before `self` in the chain whose shape meets the fault too; else `self`.
+ * The check that reports `d`, which the test of `self` met: `self` when it owns the rule; the owner when it has no
+ * shape, or when its shape meets a divergence of its rule on fresh records; else `self`, whose shape alone shows it.
  */
 export async function reporterOf(ctx: CheckContext, d: Divergence, self: CheckId): Promise<CheckId> {
-  if (!IN_CHAIN.has(d.owner)) return d.owner;
-  const mine = CHAIN.findIndex((c) => c.check === self);
-  for (const { check, control } of CHAIN.slice(0, mine < 0 ? CHAIN.length : mine)) {
-    const result = await control(ctx, d);
-    if (result && 'divergence' in result) return check;
-  }
-  return self;
+  if (d.owner === self) return self;
+  const control = CONTROLS[d.owner];
+  if (!control) return d.owner;
+  const result = await control(ctx, d);
+  return result && 'divergence' in result && result.divergence.owner === d.owner ? d.owner : self;
 }
 
 /**

@@ -85,7 +85,10 @@ export async function upsertShape(ctx: CheckContext, group: RecordGroup): Promis
   return { agreed: true };
 }
 
-/** record-delete: a PUT, a DELETE that leaves the record gone, and a PUT that makes it again. */
+/**
+ * record-delete: a PUT, a DELETE that leaves the record gone, and a PUT that makes it again; a record a POST (or bulk)
+ * made under an id the run can find is removed by a DELETE of its path too.
+ */
 export async function deleteShape(ctx: CheckContext, group: RecordGroup): Promise<ShapeResult> {
   const s = new Shape(ctx);
   const parents = await s.parents(group);
@@ -101,6 +104,13 @@ export async function deleteShape(ctx: CheckContext, group: RecordGroup): Promis
     if (r.state().kind !== held)
       return { nothingToJudge: `${what} ${r.key} answered ${x.response.status}: a refusal says nothing of the rule` };
     const d = await s.settle(step);
+    if (d) return { divergence: d };
+  }
+  // A record made one way is removed the other way: one a POST to the collection made, deleted by its path.
+  for (const op of group.creates) {
+    const made = await s.records.create(ctx, group, op, parents.values);
+    if (!made.made) continue;
+    const d = (await s.settle(made.step)) ?? (await s.settle((await s.records.delete(ctx, made.made)).step));
     if (d) return { divergence: d };
   }
   return { agreed: true };
@@ -140,10 +150,21 @@ async function* putOffers(s: Shape, x: string, quantity: number): AsyncGenerator
     yield (await putOffer(s.ctx, offerIn(s.world, id), offerBody(s.ctx, quantity, false))).step;
 }
 
+/** The deletable records whose own id is X (not its twin) that `which` picks, children before their parents. */
+async function* deleteOneCase(
+  s: Shape,
+  all: readonly CatalogueRecord[],
+  x: string,
+  which: (r: CatalogueRecord) => boolean,
+): AsyncGenerator<Step> {
+  const mine = all.filter((r) => r.group.del && r.id === x && r.state().kind === 'present' && which(r));
+  for (const r of mine.reverse()) yield (await s.records.delete(s.ctx, r)).step;
+}
+
 /**
  * Created parents first (a child needs its parent), updated children first (a parent's update must leave them), the
- * records of one case deleted children first (a parent's DELETE frees its children: not shown what becomes of them),
- * and made again.
+ * children of one case deleted, then the other records of that case (a child's DELETE must leave its parent; a parent's
+ * DELETE frees its children: not shown what becomes of them), and the deleted records made again.
  */
 const PHASES: readonly Phase[] = [
   {
@@ -161,13 +182,16 @@ const PHASES: readonly Phase[] = [
     },
   },
   {
-    name: 'the records of one case deleted',
+    name: 'the children of one case deleted',
     async *writes(s, all, x) {
       const offer = offerIn(s.world, x);
       if (offer.isLive()) yield (await deleteOffer(s.ctx, offer)).step;
-      const mine = all.filter((r) => r.group.del && r.id === x && r.state().kind === 'present');
-      for (const r of mine.reverse()) yield (await s.records.delete(s.ctx, r)).step;
+      yield* deleteOneCase(s, all, x, (r) => r.group.parent !== undefined);
     },
+  },
+  {
+    name: 'the other records of one case deleted',
+    writes: (s, all, x) => deleteOneCase(s, all, x, (r) => r.group.parent === undefined),
   },
   {
     name: 'the deleted records made again',

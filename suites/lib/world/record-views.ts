@@ -40,17 +40,15 @@ function isRecord(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The record of a by-id answer, unwrapped from a single-object wrapper (`{"data": {...}}`) the server may add. */
-function recordOfAnswer(body: unknown): Json | undefined {
-  if (!isRecord(body)) return undefined;
-  const values = Object.values(body);
-  const only = values.length === 1 ? values[0] : undefined;
-  return isRecord(only) ? only : body;
-}
-
-function goneSigns(record: Json | undefined): string[] {
-  if (!record) return [];
-  return goneBy(record);
+/**
+ * What a record says of its deletion, at its top level or in an object it wraps (`{"data": {...}}`, beside fields a
+ * server adds): a wrapper is the server's choice (spec 4.3 shows no bodies). Arrays are left out: they hold other
+ * records (a booking's events), whose cancellation is theirs.
+ */
+function goneSigns(record: unknown): string[] {
+  if (!isRecord(record)) return [];
+  const inner = Object.values(record).filter(isRecord);
+  return [...new Set([...goneBy(record), ...inner.flatMap((o) => goneBy(o))])];
 }
 
 export function pagingSign(x: Exchange): string | undefined {
@@ -64,7 +62,6 @@ export function pagingSign(x: Exchange): string | undefined {
 
 export function readingById(x: Exchange, name: string): ViewReading {
   const shown = is2xx(x);
-  const record = shown ? recordOfAnswer(x.response.body) : undefined;
   return {
     view: 'by id',
     name,
@@ -72,7 +69,7 @@ export function readingById(x: Exchange, name: string): ViewReading {
     shown,
     whole: true,
     text: shown ? x.response.text : '',
-    goneBy: goneSigns(record),
+    goneBy: shown ? goneSigns(x.response.body) : [],
   };
 }
 

@@ -14,6 +14,7 @@ import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
 import { mapBounded } from '../parallel.ts';
 import { target } from '../target.ts';
+import { skip } from '../skip.ts';
 import { Step } from './step.ts';
 
 /** The check that owns "one record, the same in every view that shows it" (suites/billing/views.spec.ts). */
@@ -26,6 +27,11 @@ export const VIEW_CONSISTENCY = 'view-consistency' satisfies CheckId;
  */
 export function worldModelOn(): boolean {
   return target().worldModelOff !== true;
+}
+
+/** A check that is all model skips when the model is off (the bench's side-by-side figure): it would judge nothing. */
+export function requireWorldModel(ctx: CheckContext): void {
+  if (!worldModelOn()) skip.nothingToJudge(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
 }
 
 export interface Divergence {

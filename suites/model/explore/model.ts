@@ -24,6 +24,8 @@ export interface Explored {
   present: { key: string; deletable: boolean }[];
   /** The offer at each slot. */
   offers: OfferState[];
+  /** Section 4.3 records the sequence has written at least once (present, deleted or free). */
+  written: number;
 }
 
 export interface Real {
@@ -54,8 +56,9 @@ export function groupOf(real: Real, pick: number): RecordGroup {
 
 /** Keeps the fast-check model's list of present records in step with the world's. */
 export function notePresence(m: Explored, real: Real): void {
-  m.present = real.records
-    .all()
+  const all = real.records.all();
+  m.present = all
     .filter((r) => r.state().kind === 'present')
     .map((r) => ({ key: r.key, deletable: r.group.del !== undefined }));
+  m.written = all.filter((r) => r.markers.length > 0).length;
 }
