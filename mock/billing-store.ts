@@ -25,11 +25,7 @@ export type BillingGroupDetails = BillingGroupDetailsShape;
 export class BillingStore {
   private readonly groups = new Map<string, BillingGroup>();
   private readonly extras = new Map<string, BillingGroupExtras>();
-  /** Each group's forced statuses, the one shown last; one deep unless removals show the one before (a variant). */
-  private readonly forced = new Map<string, string[]>();
-
-  /** `removal`: what a removal leaves, the group's own status, or the status forced before the one removed. */
-  constructor(private readonly removal: 'own' | 'previous' = 'own') {}
+  private readonly forced = new Map<string, string>();
 
   seed(groups: { group: BillingGroup; extras: BillingGroupExtras }[]): void {
     for (const { group, extras } of groups) {
@@ -46,7 +42,7 @@ export class BillingStore {
   get(id: string): BillingGroup | undefined {
     const group = this.groups.get(id);
     if (!group) return undefined;
-    return { ...clone(group), status: this.forced.get(id)?.at(-1) ?? group.status };
+    return { ...clone(group), status: this.forced.get(id) ?? group.status };
   }
 
   list(): BillingGroup[] {
@@ -54,13 +50,11 @@ export class BillingStore {
   }
 
   force(id: string, status: string): void {
-    this.forced.set(id, this.removal === 'previous' ? [...(this.forced.get(id) ?? []), status] : [status]);
+    this.forced.set(id, status);
   }
 
   unforce(id: string): void {
-    const left = (this.forced.get(id) ?? []).slice(0, -1);
-    if (this.removal === 'previous' && left.length > 0) this.forced.set(id, left);
-    else this.forced.delete(id);
+    this.forced.delete(id);
   }
 
   details(id: string): BillingGroupDetails | undefined {

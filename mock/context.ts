@@ -29,7 +29,7 @@ export function createContext(
   const ids = idFactory(variant.idFormat);
   const stores = {
     offers: new OffersStore(writeDelayMs),
-    billing: new BillingStore(variant.forcedStatusRemoval),
+    billing: new BillingStore(),
     invoices: new InvoiceStore(),
     records: new RecordStore(variant.catalogueWriteDelayMs ?? 0),
   };

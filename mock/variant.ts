@@ -70,11 +70,6 @@ export interface MockVariant {
   invoiceOrder?: 'created' | 'updated-desc';
   /** No answer of GET /invoices holds more than this many invoices, whatever the limit (spec 8). 0: no cap. */
   maxPageSize?: number;
-  /**
-   * `previous`: a DELETE (or a deleteStatus item) removes the latest forced status and shows the one forced before it,
-   * if any (spec 3 rule 2: "removes a forced status"; whether an earlier one shows again is not shown). Default `own`.
-   */
-  forcedStatusRemoval?: 'own' | 'previous';
   /** The key under which the objects of an invoice's billingGroups and billingGroupDetails carry their id (spec 2.7). */
   invoiceGroupIdField?: 'id' | 'billingGroupId';
   /** `millis`: the single invoice views write created and updated with milliseconds, the list without (spec 2: UTC). */
@@ -160,8 +155,8 @@ export const variantPresets: Record<
     invoiceListNeedsSince: true,
   },
   // Billing groups and invoices laid out as another server might: groups latest first and ten a page with a Link
-  // header, invoices by update time and never more than twelve an answer, a removed forced status that shows the one
-  // forced before it, invoices' groups carrying their id under another key, single views with milliseconds.
+  // header, invoices by update time and never more than twelve an answer, invoices' groups carrying their id under
+  // another key, single views with milliseconds.
   'paged-lists': {
     createdStatus: 200,
     idFormat: 'prefixed',
@@ -172,7 +167,6 @@ export const variantPresets: Record<
     billingPageSize: 10,
     invoiceOrder: 'updated-desc',
     maxPageSize: 12,
-    forcedStatusRemoval: 'previous',
     invoiceGroupIdField: 'billingGroupId',
     singleViewTimestamps: 'millis',
   },
@@ -253,7 +247,6 @@ function checkListLayout(v: MockVariant): void {
   };
   oneOf('billingOrder', ['stored', 'date-desc']);
   oneOf('invoiceOrder', ['created', 'updated-desc']);
-  oneOf('forcedStatusRemoval', ['own', 'previous']);
   oneOf('invoiceGroupIdField', ['id', 'billingGroupId']);
   oneOf('singleViewTimestamps', ['seconds', 'millis']);
   for (const key of ['billingPageSize', 'maxPageSize'] as const) {

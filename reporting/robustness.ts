@@ -52,9 +52,9 @@ export const VARIANT_FREEDOMS: Readonly<Record<string, VariantFreedom>> = {
   },
   'paged-lists': {
     exercises:
-      'billing groups latest first and ten an answer, with a Link header to the next page; invoices by update time and never more than twelve an answer; a removed forced status that shows the one forced before it; the groups inside an invoice with their id under billingGroupId; single invoices with milliseconds in their timestamps',
+      'billing groups latest first and ten an answer, with a Link header to the next page; invoices by update time and never more than twelve an answer; the groups inside an invoice with their id under billingGroupId; single invoices with milliseconds in their timestamps',
     allowedBy:
-      'spec 8: "Rate limits, body size limits, maximum bulk size and maximum page size: not shown."; spec 4.2 shows no order; spec 3 rule 2: DELETE "removes a forced status"; spec 2.7: fields inside the object arrays of invoices "not shown"',
+      'spec 8: "Rate limits, body size limits, maximum bulk size and maximum page size: not shown."; spec 4.2 shows no order; spec 2.7: fields inside the object arrays of invoices "not shown"',
   },
 };
 
