@@ -99,6 +99,24 @@ export const faultNames = [
   'bulk-update-of-single-offer-ignored',
   'offer-list-one-per-timestamp',
   'offer-list-stale-after-update',
+  // Billing groups and invoices judged both ways, across operations, with combined parameters and at the edges of
+  // identity (issue 31): each one small bug a server built by someone else could have.
+  'bulk-removal-only-bulk-forced',
+  'put-over-bulk-ignored',
+  'bulk-first-item-decides',
+  'status-write-any-case',
+  'list-leaves-out-forced',
+  'billing-list-needs-filter',
+  'details-inactive-default',
+  'invoice-groups-drop-inactive',
+  'unpaged-invoices-drop-drafts',
+  'billing-customer-overrides-filters',
+  'invoice-filter-after-paging',
+  'created-since-dropped-with-updated',
+  'limit-ignored-with-updated-since',
+  'page-boundary-skips-ties',
+  'billing-group-id-any-case',
+  'invoice-id-any-case',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -248,6 +266,37 @@ export const faultDescriptions: Record<FaultName, string> = {
     'GET /offers is keyed by transportTimestamp: of offers that share one, only the one written last is listed (spec 4.1).',
   'offer-list-stale-after-update':
     'GET /offers lists every offer as it was created: later updates and cancellations show by id only (spec 4.1: one offer, two views).',
+  'bulk-removal-only-bulk-forced':
+    'A bulkStatusUpdate item with deleteStatus true removes a forced status only if a bulk call forced it; one forced by PUT stays (spec 3 rule 3).',
+  'put-over-bulk-ignored':
+    'PUT /billingGroups/{id}/status answers success but leaves a status a bulk call forced in place (spec 3 rule 1).',
+  'bulk-first-item-decides':
+    'Every item of a bulkStatusUpdate call does what its first item does: all force, or all remove (spec 3 rule 3: per item).',
+  'status-write-any-case':
+    'PUT and DELETE /billingGroups/{id}/status find the group whatever the case of the id, so a write to another id changes it (spec 2: ids are strings; spec 3 rules 1, 2).',
+  'list-leaves-out-forced':
+    'GET /billingGroups without a state filter leaves out every group whose status is forced (spec 4.2: one group in every view).',
+  'billing-list-needs-filter':
+    'GET /billingGroups answers an empty list unless a state, customerId or inactive filter is given (spec 4.2: the filters only narrow the list).',
+  'details-inactive-default':
+    "GET /billingGroups/{id}/details shows inactive: false for every group, the default, not the group's own value (spec 2.5).",
+  'invoice-groups-drop-inactive':
+    'GET /invoices/{id} leaves the inactive billing groups the invoice names out of billingGroups (spec 2.6: one invoice, its groups in every view).',
+  'unpaged-invoices-drop-drafts':
+    'GET /invoices without a limit or page leaves out invoices whose status is Draft; the pages show them (spec 4.2).',
+  'billing-customer-overrides-filters':
+    'GET /billingGroups with customerId ignores the state and inactive filters given with it (spec 4.2: filters hold together).',
+  'invoice-filter-after-paging':
+    'GET /invoices with a limit cuts the page first and applies updatedSince to it afterwards, so pages of the filtered list leave invoices out (spec 4.2).',
+  'created-since-dropped-with-updated':
+    'GET /invoices ignores createdSince when updatedSince is given too (spec 4.2: both filters hold together).',
+  'limit-ignored-with-updated-since': 'GET /invoices ignores limit when updatedSince is given (spec 4.2).',
+  'page-boundary-skips-ties':
+    'GET /invoices pages by a cursor on created: the page after one that ends on an invoice sharing its created instant with the next leaves that next one out (spec 4.2).',
+  'billing-group-id-any-case':
+    'GET /billingGroups/{id} finds the group whatever the case of the id: an id with its letters in the other case answers the group (spec 2, spec 4.2).',
+  'invoice-id-any-case':
+    'GET /invoices/{id} and its snapshot find the invoice whatever the case of the id: an id with its letters in the other case answers the invoice (spec 2, spec 4.2).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question the fault layer asks. */

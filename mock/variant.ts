@@ -68,6 +68,22 @@ export interface MockVariant {
    * that answer, `retrievedAt`, which is not stored: an undocumented field a server may add. Default false.
    */
   stampsRetrieval?: boolean;
+  // How the billing and invoice lists are laid out (spec 4.2 shows no order; spec 8 leaves page sizes open).
+  /** GET /billingGroups in date order, latest first, instead of the store's (spec 4.2: no order shown). Default 'stored'. */
+  billingOrder?: 'stored' | 'date-desc';
+  /**
+   * GET /billingGroups answers at most this many groups, with `Link: <…&page=N+1>; rel="next"` when more match (and
+   * reads an undocumented `page`): spec 4.2 documents no paging parameter, spec 8 leaves the page size open. 0: none.
+   */
+  billingPageSize?: number;
+  /** GET /invoices by `updated`, latest first, then id, instead of by `created` (spec 4.2: no order shown). */
+  invoiceOrder?: 'created' | 'updated-desc';
+  /** No answer of GET /invoices holds more than this many invoices, whatever the limit (spec 8). 0: no cap. */
+  maxPageSize?: number;
+  /** The key under which the objects of an invoice's billingGroups and billingGroupDetails carry their id (spec 2.7). */
+  invoiceGroupIdField?: 'id' | 'billingGroupId';
+  /** `millis`: the single invoice views write created and updated with milliseconds, the list without (spec 2: UTC). */
+  singleViewTimestamps?: 'seconds' | 'millis';
   // How section 4.3 records are shown and deleted (spec 4.3: no bodies shown; spec 1: clients delete). Absent: as
   // written, removed, bare arrays, at once (mock/catalogue-views.ts).
   /** `ids`: a GET shows a record's ids and what the server says of it, not the fields the client wrote. */
@@ -83,7 +99,7 @@ export interface MockVariant {
 }
 
 export const variantPresets: Record<
-  'default' | 'different' | 'throttled' | 'open-choices' | 'eventual' | 'offer-versions',
+  'default' | 'different' | 'throttled' | 'open-choices' | 'eventual' | 'offer-versions' | 'paged-lists',
   MockVariant
 > = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
@@ -151,6 +167,22 @@ export const variantPresets: Record<
     billingListNeedsWindow: true,
     invoiceListNeedsSince: true,
   },
+  // Billing groups and invoices laid out as another server might: groups latest first and ten a page with a Link
+  // header, invoices by update time and never more than twelve an answer, invoices' groups carrying their id under
+  // another key, single views with milliseconds.
+  'paged-lists': {
+    createdStatus: 200,
+    idFormat: 'prefixed',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    billingOrder: 'date-desc',
+    billingPageSize: 10,
+    invoiceOrder: 'updated-desc',
+    maxPageSize: 12,
+    invoiceGroupIdField: 'billingGroupId',
+    singleViewTimestamps: 'millis',
+  },
 };
 
 export type VariantPresetName = keyof typeof variantPresets;
@@ -170,6 +202,7 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
   if (!Number.isInteger(v.maxBulkItems) || v.maxBulkItems < 0)
     throw new Error('variant.maxBulkItems must be a whole number, 0 for no limit');
   checkOpenChoices(v);
+  checkListLayout(v);
   if (v.batchStatusWords !== undefined && !['processed', 'done', 'none'].includes(v.batchStatusWords))
     throw new Error('variant.batchStatusWords must be one of processed, done, none');
   if (v.writeDelayMs !== undefined && (!Number.isFinite(v.writeDelayMs) || v.writeDelayMs < 0))
@@ -218,6 +251,24 @@ function checkOpenChoices(v: MockVariant): void {
     throw new Error('variant.firstPage must be 0 or 1');
   if (v.defaultPageSize !== undefined && (!Number.isInteger(v.defaultPageSize) || v.defaultPageSize < 0))
     throw new Error('variant.defaultPageSize must be a whole number, 0 for none');
+}
+
+/** The optional layout of the billing and invoice lists and views. */
+function checkListLayout(v: MockVariant): void {
+  const oneOf = (key: keyof MockVariant, values: readonly string[]) => {
+    const value = v[key];
+    if (value !== undefined && !values.includes(String(value)))
+      throw new Error(`variant.${key} must be one of ${values.join(', ')}`);
+  };
+  oneOf('billingOrder', ['stored', 'date-desc']);
+  oneOf('invoiceOrder', ['created', 'updated-desc']);
+  oneOf('invoiceGroupIdField', ['id', 'billingGroupId']);
+  oneOf('singleViewTimestamps', ['seconds', 'millis']);
+  for (const key of ['billingPageSize', 'maxPageSize'] as const) {
+    const n = v[key];
+    if (n !== undefined && (!Number.isInteger(n) || n < 0))
+      throw new Error(`variant.${key} must be a whole number, 0 for none`);
+  }
 }
 
 /** Whether `value` lies in the window [start, end] as the variant reads its bounds; an absent bound does not limit. */

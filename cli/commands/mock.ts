@@ -33,6 +33,8 @@ Options:
                        | eventual (async, 202, batch 'state: done', cancelled offers unlisted)
                        | offer-versions (GET /offers and /billingGroups need start and end, GET /invoices
                          createdSince; GET /offers/{id} answers every version; ids that need percent-encoding)
+                       | paged-lists (billing groups latest first, 10 a page with a Link header; invoices by update
+                         time, at most 12 an answer; invoices' groups with their id under another key)
                        : all conformant
   --write-delay MS     delay before an asynchronous offer write becomes visible (default 0)
   --webhook URL        deliver webhooks (spec 6) to this loopback receiver, e.g. 'flis webhooks listen' (repeatable;

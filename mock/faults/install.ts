@@ -9,7 +9,10 @@ import type { FaultName, Faults } from '../faults.ts';
 import type { WebhookFaultName } from '../webhook-faults.ts';
 import { authBends } from './auth.ts';
 import { eventBends } from './events.ts';
+import { billingSequenceBends } from './billing-sequences.ts';
 import { billingStatusBends } from './billing-status.ts';
+import { combinedBends } from './combined.ts';
+import { edgeBends } from './edges.ts';
 import { identityBends } from './identity.ts';
 import { FaultLayer, type Bend } from './layer.ts';
 import { listBends } from './lists.ts';
@@ -20,6 +23,7 @@ import { readBends } from './reads.ts';
 import { recordBends } from './records.ts';
 import { servedBends } from './served.ts';
 import { shapeBends } from './shapes.ts';
+import { viewBends } from './views-both-ways.ts';
 import { webhookBends } from './webhooks.ts';
 
 export const faultBends: Record<FaultName, Bend> = {
@@ -31,6 +35,10 @@ export const faultBends: Record<FaultName, Bend> = {
   ...identityBends,
   ...billingStatusBends,
   ...eventBends,
+  ...billingSequenceBends,
+  ...viewBends,
+  ...combinedBends,
+  ...edgeBends,
   ...recordBends,
   ...readAndTimeBends,
   ...offerEdgeBends,

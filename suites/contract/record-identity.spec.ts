@@ -1,7 +1,9 @@
 /**
  * record-identity (spec 4.1, 4.2, 4.3): a GET by id answers the record with
  * that id. Judged on records the run can tell apart: listed billing groups and
- * invoices (their `id` is documented, spec 2.4, 2.6), offers the run wrote
+ * invoices (their `id` is documented, spec 2.4, 2.6; each also asked by its id
+ * with the letters in the other case, another id, which must not answer it),
+ * offers the run wrote
  * (the element of the answered array, spec 4.1, carries the id or the
  * offer's own unique reference, under its own id or another; two offers whose ids
  * differ only by letter case are two offers), listed offers (an answer whose offers carry
@@ -18,6 +20,7 @@
  * other write's offers alone.
  */
 import { operationById } from '../../specs/contract.ts';
+import { caseTwinOf } from '../lib/case-twin.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
@@ -37,15 +40,23 @@ function idIn(x: Exchange): unknown {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Json).id : undefined;
 }
 
-/** GETs each id (read-only) and fails on the first 2xx answer whose id is another one. */
+/**
+ * GETs each id (read-only), and the same id with its letters in the other case (another id, spec 2: a server that
+ * finds records case-insensitively answers the first record for it), and fails on the first 2xx answer whose id is
+ * another one.
+ */
 async function expectOwnIds(ctx: CheckContext, operationIds: string[], param: string, ids: string[]): Promise<void> {
-  for (const id of ids.slice(0, PER_KIND))
+  const asked = ids.slice(0, PER_KIND).flatMap((id) => {
+    const twin = caseTwinOf(id);
+    return twin === undefined ? [{ id }] : [{ id }, { id: twin, twinOf: id }];
+  });
+  for (const { id, twinOf } of asked)
     for (const operationId of operationIds) {
       const op = operationById(operationId);
       const x = await ctx.api.op(op, { params: { [param]: id } });
       if (is2xx(x) && idIn(x) !== id)
         ctx.check.fail(
-          `${op.method.toUpperCase()} ${op.path} for ${id} answered the record with id ${JSON.stringify(idIn(x))}`,
+          `${op.method.toUpperCase()} ${op.path} for ${id}${twinOf !== undefined ? ` (${twinOf} with its letters in the other case)` : ''} answered the record with id ${JSON.stringify(idIn(x))}`,
           {
             exchanges: [x],
             pointer: '/id',

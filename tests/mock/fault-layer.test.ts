@@ -10,7 +10,10 @@ import { describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createContext } from '../../mock/context.ts';
 import { authBends } from '../../mock/faults/auth.ts';
+import { billingSequenceBends } from '../../mock/faults/billing-sequences.ts';
 import { billingStatusBends } from '../../mock/faults/billing-status.ts';
+import { combinedBends } from '../../mock/faults/combined.ts';
+import { edgeBends } from '../../mock/faults/edges.ts';
 import { eventBends } from '../../mock/faults/events.ts';
 import { identityBends } from '../../mock/faults/identity.ts';
 import { installFaults } from '../../mock/faults/install.ts';
@@ -23,6 +26,7 @@ import { readBends } from '../../mock/faults/reads.ts';
 import { recordBends } from '../../mock/faults/records.ts';
 import { servedBends } from '../../mock/faults/served.ts';
 import { shapeBends } from '../../mock/faults/shapes.ts';
+import { viewBends } from '../../mock/faults/views-both-ways.ts';
 import { faultNames, parseFaults } from '../../mock/faults.ts';
 import { resolveVariant } from '../../mock/variant.ts';
 import { webhookFaultNames } from '../../mock/webhook-faults.ts';
@@ -40,6 +44,10 @@ const AREAS = {
   recordBends,
   readAndTimeBends,
   offerEdgeBends,
+  billingSequenceBends,
+  viewBends,
+  combinedBends,
+  edgeBends,
   listBends,
 };
 

@@ -566,6 +566,184 @@ const probes: Record<FaultName, Probe> = {
       const got = (await call(mock, 'GET', '/invoices', { query: { createdSince: day } })).body as { id: string }[];
       assert.ok(!got.some((i) => i.id === early.id), 'an invoice from before 10:00 of the day before stays out');
     }
+  }, // Issue 31: billing groups and invoices both ways, across operations, with combined parameters, at the edges.
+  'bulk-removal-only-bulk-forced': async (mock, faulty) => {
+    const [a, b] = (await call(mock, 'GET', '/billingGroups')).body as { id: string; status: string }[];
+    await call(mock, 'PUT', `/billingGroups/${a!.id}/status`, { json: { status: 'By-put' } });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: a!.id, deleteStatus: true }],
+    });
+    assert.equal(await statusOf(mock, a!.id), faulty ? 'By-put' : a!.status, 'a bulk removal of a PUT-forced status');
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: b!.id, status: 'By-bulk' }],
+    });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: b!.id, deleteStatus: true }],
+    });
+    assert.equal(await statusOf(mock, b!.id), b!.status, 'a bulk removal of a bulk-forced status works either way');
+  },
+  'put-over-bulk-ignored': async (mock, faulty) => {
+    const [a, b] = (await call(mock, 'GET', '/billingGroups')).body as { id: string }[];
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: a!.id, status: 'By-bulk' }],
+    });
+    await call(mock, 'PUT', `/billingGroups/${a!.id}/status`, { json: { status: 'By-put' } });
+    assert.equal(await statusOf(mock, a!.id), faulty ? 'By-bulk' : 'By-put');
+    await call(mock, 'PUT', `/billingGroups/${b!.id}/status`, { json: { status: 'One' } });
+    await call(mock, 'PUT', `/billingGroups/${b!.id}/status`, { json: { status: 'Two' } });
+    assert.equal(await statusOf(mock, b!.id), 'Two', 'a PUT over a PUT replaces it either way');
+  },
+  'bulk-first-item-decides': async (mock, faulty) => {
+    const [a, b] = (await call(mock, 'GET', '/billingGroups')).body as { id: string; status: string }[];
+    await call(mock, 'PUT', `/billingGroups/${b!.id}/status`, { json: { status: 'Forced-b' } });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [
+        { billingGroupId: a!.id, status: 'Forced-a' },
+        { billingGroupId: b!.id, deleteStatus: true },
+      ],
+    });
+    assert.equal(await statusOf(mock, a!.id), 'Forced-a', 'the first item forces either way');
+    assert.equal(await statusOf(mock, b!.id), faulty ? 'Forced-b' : b!.status, 'the second item removes');
+  },
+  'status-write-any-case': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    const twin = g.id.toUpperCase();
+    const put = await call(mock, 'PUT', `/billingGroups/${twin}/status`, { json: { status: 'By-twin' } });
+    assert.equal(put.status, faulty ? 200 : 404);
+    assert.equal(await statusOf(mock, g.id), faulty ? 'By-twin' : g.status);
+    assert.equal((await call(mock, 'GET', `/billingGroups/${twin}`)).status, 404, 'a GET of the twin stays 404');
+  },
+  'list-leaves-out-forced': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-out' } });
+    const whole = (await call(mock, 'GET', '/billingGroups')).body as { id: string }[];
+    assert.equal(
+      whole.some((x) => x.id === g.id),
+      !faulty,
+    );
+    const state = (await call(mock, 'GET', '/billingGroups', { query: { state: 'Forced-out' } })).body as {
+      id: string;
+    }[];
+    assert.deepEqual(
+      state.map((x) => x.id),
+      [g.id],
+      'the state filter lists it either way',
+    );
+  },
+  'billing-list-needs-filter': async (mock, faulty) => {
+    const whole = (await call(mock, 'GET', '/billingGroups', { query: { start: '1900-01-01', end: '2200-12-31' } }))
+      .body as unknown[];
+    assert.equal(whole.length === 0, faulty);
+    const active = (await call(mock, 'GET', '/billingGroups', { query: { inactive: 'false' } })).body as unknown[];
+    assert.ok(active.length > 0, 'a filtered list shows groups either way');
+  },
+  'details-inactive-default': async (mock, faulty) => {
+    const groups = (await call(mock, 'GET', '/billingGroups')).body as { id: string; inactive: boolean }[];
+    const inactive = groups.find((g) => g.inactive)!;
+    const details = (await call(mock, 'GET', `/billingGroups/${inactive.id}/details`)).body;
+    assert.equal(details.inactive, !faulty);
+    assert.equal((await call(mock, 'GET', `/billingGroups/${inactive.id}`)).body.inactive, true);
+  },
+  'invoice-groups-drop-inactive': async (mock, faulty) => {
+    const groups = (await call(mock, 'GET', '/billingGroups')).body as { id: string; inactive: boolean }[];
+    const inactive = new Set(groups.filter((g) => g.inactive).map((g) => g.id));
+    const invoices = (await call(mock, 'GET', '/invoices')).body as { id: string; billingGroupIds: string[] }[];
+    const naming = invoices.find((i) => i.billingGroupIds.some((id) => inactive.has(id)))!;
+    const single = (await call(mock, 'GET', `/invoices/${naming.id}`)).body;
+    const ids = (single.billingGroups as { id: string }[]).map((g) => g.id);
+    assert.equal(
+      naming.billingGroupIds.every((id) => ids.includes(id)),
+      !faulty,
+    );
+    const snapshot = (await call(mock, 'GET', `/invoicesBillingGroupDetailsSnapshot/${naming.id}`)).body;
+    assert.equal((snapshot.billingGroupDetails as unknown[]).length, naming.billingGroupIds.length, 'snapshot whole');
+  },
+  'unpaged-invoices-drop-drafts': async (mock, faulty) => {
+    const unpaged = (await call(mock, 'GET', '/invoices')).body as { status: string }[];
+    assert.equal(
+      unpaged.some((i) => i.status === 'Draft'),
+      !faulty,
+    );
+    const page = (await call(mock, 'GET', '/invoices', { query: { limit: '50', page: '1' } })).body as {
+      status: string;
+    }[];
+    assert.ok(
+      page.some((i) => i.status === 'Draft'),
+      'a page shows drafts either way',
+    );
+  },
+  'billing-customer-overrides-filters': async (mock, faulty) => {
+    const groups = (await call(mock, 'GET', '/billingGroups')).body as { customerId: string; inactive: boolean }[];
+    const c = groups[0]!.customerId;
+    const listed = (await call(mock, 'GET', '/billingGroups', { query: { customerId: c, inactive: 'true' } })).body as {
+      customerId: string;
+      inactive: boolean;
+    }[];
+    assert.equal(
+      listed.every((g) => g.inactive),
+      !faulty,
+    );
+    assert.ok(listed.every((g) => g.customerId === c));
+  },
+  'invoice-filter-after-paging': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string; updated: string }[];
+    const date = [...all.map((i) => i.updated)].sort()[Math.floor(all.length / 2)]!.slice(0, 10);
+    const since = (await call(mock, 'GET', '/invoices', { query: { updatedSince: date } })).body as { id: string }[];
+    const paged = (await call(mock, 'GET', '/invoices', { query: { updatedSince: date, limit: '3', page: '1' } }))
+      .body as { id: string }[];
+    assert.deepEqual(
+      paged.map((i) => i.id),
+      faulty ? paged.map((i) => i.id) : since.slice(0, 3).map((i) => i.id),
+    );
+    assert.equal(paged.length < 3, faulty, 'the first page is cut before the filter');
+  },
+  'created-since-dropped-with-updated': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { created: string }[];
+    const date = [...all.map((i) => i.created)].sort()[Math.floor(all.length / 2)]!.slice(0, 10);
+    const both = (await call(mock, 'GET', '/invoices', { query: { createdSince: date, updatedSince: '2000-01-01' } }))
+      .body as { created: string }[];
+    assert.equal(
+      both.some((i) => i.created.slice(0, 10) < date),
+      faulty,
+    );
+    const alone = (await call(mock, 'GET', '/invoices', { query: { createdSince: date } })).body as {
+      created: string;
+    }[];
+    assert.ok(
+      alone.every((i) => i.created.slice(0, 10) >= date),
+      'createdSince alone holds either way',
+    );
+  },
+  'limit-ignored-with-updated-since': async (mock, faulty) => {
+    const withSince = (await call(mock, 'GET', '/invoices', { query: { updatedSince: '2000-01-01', limit: '2' } }))
+      .body as unknown[];
+    assert.equal(withSince.length > 2, faulty);
+    assert.equal(((await call(mock, 'GET', '/invoices', { query: { limit: '2' } })).body as unknown[]).length, 2);
+  },
+  'page-boundary-skips-ties': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string; created: string }[];
+    const seen: string[] = [];
+    for (let page = 1; page <= all.length + 1; page++) {
+      const got = (await call(mock, 'GET', '/invoices', { query: { limit: '1', page: String(page) } })).body as {
+        id: string;
+      }[];
+      if (got.length === 0) break;
+      seen.push(...got.map((i) => i.id));
+    }
+    assert.equal(seen.length === all.length, !faulty, `${seen.length} of ${all.length} invoices paged`);
+  },
+  'billing-group-id-any-case': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    const twin = await call(mock, 'GET', `/billingGroups/${g.id.toUpperCase()}`);
+    assert.equal(twin.status, faulty ? 200 : 404);
+    if (faulty) assert.equal(twin.body.id, g.id);
+  },
+  'invoice-id-any-case': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    for (const path of [`/invoices/${id.toUpperCase()}`, `/invoicesBillingGroupDetailsSnapshot/${id.toUpperCase()}`]) {
+      const twin = await call(mock, 'GET', path);
+      assert.equal(twin.status, faulty ? 200 : 404, path);
+    }
   },
   'record-child-overwrites-parent': async (mock, faulty) => {
     assert.equal((await call(mock, 'PUT', '/orders/fault-cop', { json: { note: 'order' } })).status, 200);
