@@ -9,10 +9,10 @@
 import { join, resolve } from 'node:path';
 import { SUITES_DIR, SUITES_PROJECT } from './runner/suite-names.ts';
 import { CODE_EXT } from './specs/tool-files.ts';
-import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKERS, type SuiteEnv } from './suites/lib/suite-env.ts';
+import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_WORKERS, type SuiteEnv } from './core/suite-env.ts';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 
-/** Only the contract's variables (suites/lib/suite-env.ts) can be read. */
+/** Only the contract's variables (core/suite-env.ts) can be read. */
 const env: SuiteEnv = process.env;
 const reportDir = resolve(env.FLIS_REPORT_DIR ?? 'reports');
 const suitesDir = SUITES_DIR;

@@ -3,7 +3,7 @@
  * their one-line summaries and the gates, and decide the exit code. Shared by
  * `flis run`, `flis certify` and `flis merge` so the three say the same thing.
  */
-import { secretsWithDerived } from '../suites/lib/worker/redact.ts';
+import { secretsWithDerived } from '../core/redact.ts';
 import { evaluateGates, exitCodeWithGates, type GateOptions } from '../reporting/gates.ts';
 import { driftSummary } from '../reporting/drift-write.ts';
 import { writeRunReports, type RunReportsInput, type RunReports } from '../reporting/run-reports.ts';

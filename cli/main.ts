@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FlisError } from '../errors/flis-error.ts';
 import { proxySecrets } from '../net/proxy-url.ts';
 import { PROJECT_ROOT } from '../runner/run-suites.ts';
-import { redactText, secretsWithDerived } from '../suites/lib/worker/redact.ts';
+import { redactText, secretsWithDerived } from '../core/redact.ts';
 import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
 import { commands } from './commands/index.ts';
 

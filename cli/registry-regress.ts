@@ -15,7 +15,7 @@ import { toolProvenance } from '../reporting/provenance.ts';
 import { regressHtml, totalsOf } from '../regress/report.ts';
 import type { PartnerCassette } from '../regress/replay-partner.ts';
 import type { PartnerReport, RegressReport } from '../regress/types.ts';
-import { redactText } from '../suites/lib/worker/redact.ts';
+import { redactText } from '../core/redact.ts';
 import { registryOption } from './registry-options.ts';
 
 /** --registry URL and --candidate NAME (each also from the environment): both, or neither with --cassettes DIR. */

@@ -20,7 +20,7 @@ import type { RunLimits } from '../runner/run-limits.ts';
 import { checkRunId, newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
-import { parseReplayPath } from '../suites/lib/replay-path.ts';
+import { parseReplayPath } from '../core/replay-path.ts';
 import { registryUrl } from '../registry/client.ts';
 import {
   flagOrEnv,

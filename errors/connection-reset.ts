@@ -2,7 +2,7 @@
  * The other side closed or reset a connection a request went out on before its answer was whole: most often a
  * kept-alive connection closed as idle just as the client reused it. A busy machine widens that race, so a request
  * that may be repeated (an idempotent method) is sent once more rather than failing the run. Both the gateway (to
- * the deployment, net/) and the suites' client (to the gateway, suites/lib/client.ts) use it.
+ * the deployment, net/) and the suites' client (to the gateway, core/client.ts) use it.
  */
 
 const RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);

@@ -14,8 +14,8 @@ import type { LocatedExchange, QueryMap, RecordedRequest, RecordedResponse } fro
 import { fileParts, parseExchange } from '../recorder/cassette-reader.ts';
 import { pathEscape } from '../recorder/path-escape.ts';
 import { matchOperation, type Operation, operations } from '../specs/contract.ts';
-import { toCurl } from '../suites/lib/worker/curl.ts';
-import { pollUntil } from '../suites/lib/poll.ts';
+import { toCurl } from '../core/curl.ts';
+import { pollUntil } from '../core/poll.ts';
 import { IdMap, idsIn, mapStrings, stringsIn } from './ids.ts';
 import { type Answer, type Finding, judge, SETTLING, verdictOf } from './judge.ts';
 import { type OutgoingRequest, type Received, send, urlOf } from './send.ts';

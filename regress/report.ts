@@ -12,7 +12,7 @@ import { checkNamesIn, claimNamesIn, type OwnedName } from '../errors/owned-path
 import { readUserFile } from '../errors/user-file.ts';
 import { oneLine } from '../reporting/one-line.ts';
 import { firstLine, jsonOf } from '../reporting/report-folder.ts';
-import { redactText } from '../suites/lib/worker/redact.ts';
+import { redactText } from '../core/redact.ts';
 import type { Verdict } from './judge.ts';
 import type { ExchangeReport, PartnerReport, RegressReport } from './types.ts';
 

@@ -4,7 +4,7 @@
  * the checks that enforce each, and every failure with what reproduces it.
  * certificate-html.ts renders the same object; nothing here knows a token.
  */
-import type { FailureRecord } from '../suites/lib/check-failure.ts';
+import type { FailureRecord } from '../core/check-failure.ts';
 import { BEYOND_SPEC, citedClauses, clauseOrder, isSpecClause, specClauses, type SpecClause } from './clauses.ts';
 import { buildMatrix, type Matrix } from './matrix.ts';
 import type { CheckOutcome, RunOutcomes, Severity, SkipKind } from './outcomes.ts';

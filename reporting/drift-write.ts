@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactText } from '../suites/lib/worker/redact.ts';
+import { redactText } from '../core/redact.ts';
 import { driftCount, OBSERVATION_KINDS, observationCount, type DriftFinding, type DriftReport } from './drift.ts';
 import { markdownText } from './escape-markdown.ts';
 

@@ -16,8 +16,8 @@
  */
 import type { SchemaName } from '../schemas/registry.ts';
 import { openapiDocument, operations, type Operation } from '../specs/contract.ts';
-import { isForcedTag } from '../suites/lib/forced-tag.ts';
-import type { BodyStats, Direction, Observations, OperationStats } from '../suites/lib/worker/observations.ts';
+import { isForcedTag } from '../core/forced-tag.ts';
+import type { BodyStats, Direction, Observations, OperationStats } from '../core/observations.ts';
 import { inferSchema, type JsonSchema } from './infer-schema.ts';
 import { documentedPaths, lookup, shownValues } from './schema-walk.ts';
 

@@ -5,7 +5,7 @@
  * string formats seen on every value, fields present in every instance as
  * required, and one example each.
  */
-import type { BodyStats, PathStats } from '../suites/lib/worker/observations.ts';
+import type { BodyStats, PathStats } from '../core/observations.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -26,7 +26,7 @@ import { basename, join, resolve } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { ConfigError, FlisError } from '../errors/flis-error.ts';
 import { openRegular, readUserFile, unreadableWhy } from '../errors/user-file.ts';
-import { redactText } from '../suites/lib/worker/redact.ts';
+import { redactText } from '../core/redact.ts';
 import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts';
 import { clearReportFolder } from './report-folder.ts';
 import { CERTIFICATE_JSON } from './write-certificate.ts';

@@ -5,7 +5,7 @@
  * and exercised, why it was skipped, and its failure record.
  */
 import { readFileSync } from 'node:fs';
-import type { FailureRecord } from '../suites/lib/check-failure.ts';
+import type { FailureRecord } from '../core/check-failure.ts';
 
 export type OutcomeStatus = 'passed' | 'failed' | 'skipped' | 'flaky';
 

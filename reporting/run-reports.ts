@@ -9,7 +9,7 @@ import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts
 import { buildDriftReport, type DriftReport } from './drift.ts';
 import { writeDriftReport } from './drift-write.ts';
 import { readRunOutcomes, type CheckOutcome } from './outcomes.ts';
-import { mergeObservations, type Observations } from '../suites/lib/worker/observations.ts';
+import { mergeObservations, type Observations } from '../core/observations.ts';
 import { observationsFromCassette, readObservationsDir } from './traffic-sources.ts';
 import { trafficOutcomes } from './traffic-outcomes.ts';
 import { clientUsage } from './client-usage.ts';

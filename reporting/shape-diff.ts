@@ -10,7 +10,7 @@
  */
 import type { SchemaName } from '../schemas/registry.ts';
 import { operationById } from '../specs/contract.ts';
-import { emptyObservations, observe, type BodyStats } from '../suites/lib/worker/observations.ts';
+import { emptyObservations, observe, type BodyStats } from '../core/observations.ts';
 import { lookup } from './schema-walk.ts';
 
 export interface ObservedAnswer {

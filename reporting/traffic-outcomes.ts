@@ -7,8 +7,8 @@
  */
 import { checkExchange } from '../recorder/contract-check.ts';
 import type { HeaderMap, LocatedExchange, Violation } from '../recorder/cassette-format.ts';
-import type { FailureRecord } from '../suites/lib/check-failure.ts';
-import type { Exchange } from '../suites/lib/exchange.ts';
+import type { FailureRecord } from '../core/check-failure.ts';
+import type { Exchange } from '../core/exchange.ts';
 import { type TrafficCheckId, trafficClause } from '../specs/check-ids.ts';
 import type { Operation } from '../specs/contract.ts';
 import { forEachCassetteExchange, jsonValueOf } from './cassettes.ts';

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { forEachCassetteExchange, jsonValueOf } from './cassettes.ts';
-import { emptyObservations, mergeObservations, observe, type Observations } from '../suites/lib/worker/observations.ts';
+import { emptyObservations, mergeObservations, observe, type Observations } from '../core/observations.ts';
 
 export function readObservationsDir(dir: string): Observations {
   if (!existsSync(dir)) return emptyObservations();

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactText } from '../suites/lib/worker/redact.ts';
+import { redactText } from '../core/redact.ts';
 import { buildCertificate, type Certificate, type CertificateInput } from './certificate.ts';
 import { certificateBaseName, renderCertificateHtml } from './certificate-html.ts';
 import { scopePhrase, verdictWord } from './verdict-words.ts';

@@ -13,8 +13,8 @@ import { fillPath, operationById, operations, type Operation } from '../specs/co
 import { dateTimeArb } from '../suites/generators/date-time.ts';
 import { offerWriteBodyArb } from '../suites/generators/offer-write-body.ts';
 import type { ObservedAnswer, PairedAnswers } from '../reporting/shape-diff.ts';
-import { pollUntil } from '../suites/lib/poll.ts';
-import { narrowedListQuery, wholeListQuery } from '../suites/lib/whole-list.ts';
+import { pollUntil } from '../core/poll.ts';
+import { narrowedListQuery, wholeListQuery } from '../core/whole-list.ts';
 
 export interface DiffTarget {
   name: string;
@@ -47,7 +47,7 @@ function sample<T>(arb: fc.Arbitrary<T>, seed: number, n: number): T[] {
 /** The requests to send, the same list for both deployments. */
 export function diffInputs(o: DiffOptions): Input[] {
   const out: Input[] = [];
-  // A list goes with its documented window (suites/lib/whole-list.ts): a deployment may refuse it without one.
+  // A list goes with its documented window (core/whole-list.ts): a deployment may refuse it without one.
   for (const op of operations().filter((x) => x.method === 'get' && x.pathParams.length === 0)) {
     const query = wholeListQuery(op.operationId);
     out.push(Object.keys(query).length > 0 ? { op, query } : { op });

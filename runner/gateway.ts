@@ -10,7 +10,7 @@
  * - keeps one bound for every Playwright worker together: requests in flight and requests per second;
  * - gives up on a request the deployment does not answer in time.
  * What it gives up on is answered with a synthetic answer carrying the run's nonce, which the
- * suites' client (suites/lib/client.ts) turns into an inconclusive check, never a failed one.
+ * suites' client (core/client.ts) turns into an inconclusive check, never a failed one.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -20,13 +20,13 @@ import type { Dispatcher } from 'undici';
 import { IDEMPOTENT_METHODS, isConnectionReset } from '../errors/connection-reset.ts';
 import type { Connection } from '../net/types.ts';
 import { emptyStats, type GatewayStats, ThrottlePause } from './gateway-stats.ts';
-import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../suites/lib/worker/gateway-answer.ts';
+import { GATEWAY_HEADER, type SyntheticBody, type SyntheticKind } from '../core/gateway-answer.ts';
 import { forwardRequestHeaders, forwardResponseHeaders } from '../recorder/upstream.ts';
 import { describeNetworkError } from './probe-target.ts';
 import { RateLimit, Slots, sleep } from './rate-limit.ts';
 import { throttleDelay } from './throttle.ts';
 
-export { GATEWAY_HEADER } from '../suites/lib/worker/gateway-answer.ts';
+export { GATEWAY_HEADER } from '../core/gateway-answer.ts';
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

@@ -6,7 +6,7 @@
  * worker → recorder → gateway → deployment. A cassette replay needs no
  * gateway: it is answered locally and never throttles.
  */
-import { secretsWithDerived } from '../suites/lib/worker/redact.ts';
+import { secretsWithDerived } from '../core/redact.ts';
 import { Agent } from 'undici';
 import type { ResolvedTarget } from '../config/deployments.ts';
 import { openConnection } from '../net/connection.ts';

@@ -10,7 +10,7 @@
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { redactText } from '../suites/lib/worker/redact.ts';
+import { redactText } from '../core/redact.ts';
 
 const ENCODING_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-%\\';
 

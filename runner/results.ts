@@ -4,7 +4,7 @@
  * failed tests as the runner reports them.
  */
 import { readRunOutcomes, type CheckOutcome } from '../reporting/outcomes.ts';
-import type { FailureRecord } from '../suites/lib/check-failure.ts';
+import type { FailureRecord } from '../core/check-failure.ts';
 
 export type TestOutcome = CheckOutcome;
 

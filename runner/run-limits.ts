@@ -2,7 +2,7 @@
  * How hard a run may press a deployment and how long it waits (docs/throttling.md):
  * the gateway's limits, and the per-check timeout Playwright enforces.
  */
-import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from '../suites/lib/suite-env.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from '../core/suite-env.ts';
 import type { GatewayLimits } from './gateway.ts';
 
 export interface RunLimits extends GatewayLimits {
@@ -12,7 +12,7 @@ export interface RunLimits extends GatewayLimits {
 
 /** A round trip at least this long (ms) makes a target distant: its checks wait on the network, not on the CPU. */
 export const DISTANT_ROUND_TRIP_MS = 20;
-/** The workers of a near target: the suites' own default (suites/lib/suite-env.ts). */
+/** The workers of a near target: the suites' own default (core/suite-env.ts). */
 export { DEFAULT_WORKERS };
 /** Playwright workers for a distant target: they mostly wait, so more of them overlap the round trips. */
 export const DISTANT_WORKERS = 8;

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, FlisError } from '../errors/flis-error.ts';
 import type { NetworkFacts } from '../reporting/certificate.ts';
 import { clearReportFolder } from '../reporting/report-folder.ts';
-import { redactText } from '../suites/lib/worker/redact.ts';
+import { redactText } from '../core/redact.ts';
 import {
   DEFAULT_CHECK_TIMEOUT_MS,
   DEFAULT_CONCURRENCY,
@@ -20,7 +20,7 @@ import {
   DEFAULT_WORKERS,
   FROM_USER_ENV,
   type SuiteEnvName,
-} from '../suites/lib/suite-env.ts';
+} from '../core/suite-env.ts';
 import { pipeRedacted } from './redacting-stream.ts';
 import { readOutcomes, toFailedTest, type FailedTest, type TestOutcome } from './results.ts';
 import { codeFile, PACKAGE_ROOT } from '../specs/tool-files.ts';
@@ -37,7 +37,7 @@ export interface SuiteRunOptions {
   baseUrl: string;
   /** The deployment's own base URL, shown in failure records and curl commands; baseUrl when absent. */
   publicBaseUrl?: string | undefined;
-  /** The nonce the gateway's synthetic answers carry (suites/lib/client.ts makes their checks inconclusive). */
+  /** The nonce the gateway's synthetic answers carry (core/client.ts makes their checks inconclusive). */
   gatewayNonce?: string | undefined;
   /** Playwright's test timeout (ms): a check without an answer this long is stopped and inconclusive (each answer restarts it). */
   checkTimeoutMs?: number | undefined;
@@ -57,7 +57,7 @@ export interface SuiteRunOptions {
   /** Who named the report folder (--report-dir, FLIS_REPORT_DIR), for its errors. */
   reportDirFrom?: string | undefined;
   seed?: number | undefined;
-  /** One failing property to replay by its path (env FLIS_PATH, suites/lib/replay-path.ts). */
+  /** One failing property to replay by its path (env FLIS_PATH, core/replay-path.ts). */
   path?: string | undefined;
   runs?: number | undefined;
   /** --explore N: the world-model explorer runs N times more sequences, N times longer (nightly CI). */
@@ -189,7 +189,7 @@ function suiteVariables(
 
 /**
  * Playwright's environment: the platform's variables and the user's world-model switch from `userEnv`, then the
- * contract's variables from the run's options (suites/lib/suite-env.ts). Built from those names alone, so a variable
+ * contract's variables from the run's options (core/suite-env.ts). Built from those names alone, so a variable
  * left over in the user's shell (a FLIS_SHARD, a FLIS_REPRODUCE of another run) never reaches the suites.
  */
 export function suitesEnv(

@@ -10,14 +10,12 @@
  */
 import { Agent } from 'undici';
 import { type Operation, operationById } from '../specs/contract.ts';
-import { statusOf } from '../suites/lib/cleanup.ts';
-import { FlisClient } from '../suites/lib/client.ts';
-import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../suites/lib/suite-env.ts';
-import type { Target } from '../suites/lib/target.ts';
-import { recordsOf } from '../suites/lib/listed-records.ts';
-import { wholeListQuery } from '../suites/lib/whole-list.ts';
-import { recordKey } from '../suites/lib/world/catalogue-record.ts';
-import { type RecordGroup, recordGroups } from '../suites/lib/world/record-groups.ts';
+import { recordsOf, statusOf } from '../core/listed-records.ts';
+import { FlisClient } from '../core/client.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../core/suite-env.ts';
+import type { Target } from '../core/target.ts';
+import { wholeListQuery } from '../core/whole-list.ts';
+import { type RecordGroup, recordGroups, recordKey } from '../specs/record-groups.ts';
 
 export interface UndoResult {
   offersCancelled: string[];

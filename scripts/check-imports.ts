@@ -1,8 +1,8 @@
 /**
  * Each source folder says what it may import (docs/architecture.md), the way
  * Playwright checks its DEPS: recorder/ never imports suites/, mock/ imports
- * only schemas/, a suite never imports another suite. Run in `npm test`; exits 1 naming every file:line that
- * breaks a rule.
+ * only schemas/, a suite never imports another suite, nor the plumbing of core/ (it takes what it needs of core/
+ * through the front door, suites/lib/index.ts). Run in `npm test`; exits 1 naming every file:line that breaks a rule.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -11,33 +11,38 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Folder → the folders of ours it may import (itself always allowed). Only what some file imports is allowed:
+ * Folder → the folders of ours it may import (itself always allowed): a top folder, or one folder below it
+ * (`suites/generators`: that one only). Only what some file imports is allowed:
  * `tests/docs/import-rules.test.ts` keeps this equal to the table of docs/architecture.md.
  */
 export const ALLOWED: Record<string, string[]> = {
   errors: [],
+  // What every part of the product uses (the HTTP client, redaction, observations, the failure record, curl,
+  // polling, the suites' environment): below suites/, runner/, reporting/, regress/ and cli/.
+  core: ['errors', 'specs'],
   // How flis reaches a deployment (proxy, CAs, client certificates, tokens): used by runner/, recorder/, cli/, bench/.
   net: ['errors'],
   schemas: [],
   specs: ['schemas'],
   mock: ['schemas'],
-  suites: ['schemas', 'specs', 'errors', 'webhooks'],
+  suites: ['schemas', 'specs', 'webhooks', 'core'],
   recorder: ['schemas', 'specs', 'errors', 'net'],
   config: ['specs', 'errors'],
-  runner: ['errors', 'specs', 'config', 'mock', 'suites', 'recorder', 'reporting', 'net'],
+  // runner/differential.ts draws its inputs with the suites' generators; nothing else of suites/.
+  runner: ['errors', 'specs', 'config', 'mock', 'core', 'suites/generators', 'recorder', 'reporting', 'net'],
   // reporting/ reads cassettes (recorder/) for flis certify and the drift report; the recorder never imports it.
-  reporting: ['errors', 'schemas', 'specs', 'suites', 'recorder'],
+  reporting: ['errors', 'schemas', 'specs', 'core', 'recorder'],
   // The webhook receiver: validates deliveries (schemas/) and writes cassettes (recorder/); the webhooks suite uses it.
   webhooks: ['schemas', 'specs', 'recorder'],
   // Replaying partners' cassettes against a release candidate, judged by the contract (flis regress, contract diff).
-  regress: ['errors', 'specs', 'recorder', 'reporting', 'suites', 'net'],
+  regress: ['errors', 'specs', 'core', 'recorder', 'reporting', 'net'],
   // The certification registry: its server and database, and the client the commands reach it with.
   registry: ['errors', 'recorder', 'reporting'],
   cli: [
     'errors',
     'config',
     'mock',
-    'suites',
+    'core',
     'recorder',
     'runner',
     'reporting',
@@ -59,12 +64,20 @@ export const SHARED_WITHIN: Record<string, string[]> = {
   suites: ['lib', 'generators'],
 };
 
+/**
+ * Top folders a suite (`suites/<suite>/`, not its shared folders) may not import: core/ is the product's plumbing, and
+ * a check takes what it needs of it through the front door, suites/lib/index.ts, so a change in core/ is seen there.
+ */
+export const PLUMBING_FOR_SUITES: readonly string[] = ['core'];
+
 export interface Violation {
   file: string;
   line: number;
   from: string;
   to: string;
   specifier: string;
+  /** The folder one below `to` that was reached (`generators` of `suites/generators/x.ts`), if any. */
+  sub?: string | undefined;
 }
 
 const IMPORT =
@@ -81,6 +94,18 @@ function sourceFiles(dir: string): string[] {
 
 function parts(file: string, root: string): string[] {
   return relative(root, file).split(sep);
+}
+
+/** `to` is a file of an allowed folder: a whole top folder, or the one folder below it that is named. */
+function allows(allowed: string[], to: string[]): boolean {
+  return allowed.includes(to[0] ?? '') || (to.length > 2 && allowed.includes(`${to[0]}/${to[1]}`));
+}
+
+/** A suite's own file (`suites/<suite>/…`) importing the plumbing below suites/lib/ (PLUMBING_FOR_SUITES). */
+function bypassesFrontDoor(from: string[], to: string[]): boolean {
+  const shared = SHARED_WITHIN[from[0] ?? ''];
+  if (from[0] !== 'suites' || !shared || from.length < 3 || shared.includes(from[1]!)) return false;
+  return PLUMBING_FOR_SUITES.includes(to[0] ?? '');
 }
 
 /** A file of `top/sub/…` importing `top/other/…`, where `top` has rules below it (SHARED_WITHIN). */
@@ -103,8 +128,10 @@ export function checkFile(file: string, root = ROOT): Violation[] {
     // The match may start on the whitespace before `import`: count lines up to the keyword itself.
     const line = text.slice(0, m.index + m[0].length - m[0].trimStart().length).split('\n').length;
     const where = { file: relative(root, file), line, specifier };
-    if (to[0] !== from[0] && !allowed.includes(to[0] ?? '')) out.push({ ...where, from: from[0]!, to: to[0]! });
+    if (to[0] !== from[0] && !allows(allowed, to))
+      out.push({ ...where, from: from[0]!, to: to[0]!, sub: to.length > 2 ? to[1] : undefined });
     else if (crossesWithin(from, to)) out.push({ ...where, from: `${from[0]}/${from[1]}`, to: `${to[0]}/${to[1]}` });
+    else if (bypassesFrontDoor(from, to)) out.push({ ...where, from: `${from[0]}/${from[1]}`, to: to[0]! });
   }
   return out;
 }
@@ -124,7 +151,8 @@ export function checkAll(root = ROOT): Violation[] {
 /** What `from` may import, for the message. */
 export function allowedFor(from: string): string {
   const [top, sub] = from.split('/');
-  if (sub !== undefined) return `${from}/ and ${SHARED_WITHIN[top!]?.map((s) => `${top}/${s}/`).join(', ')}`;
+  if (sub !== undefined)
+    return `${from}/ and ${SHARED_WITHIN[top!]?.map((s) => `${top}/${s}/`).join(', ')}; core/ through ${top}/lib/index.ts`;
   return ALLOWED[from]?.join(', ') || 'nothing of ours';
 }
 

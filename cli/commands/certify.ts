@@ -6,7 +6,7 @@
  */
 import { CONNECTION_HELP } from '../../net/connection-options.ts';
 import { GATES_HELP } from '../../reporting/gates.ts';
-import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../core/suite-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { STRICT_HELP } from '../gate-options.ts';

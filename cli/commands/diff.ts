@@ -6,8 +6,8 @@ import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '.
 import { checkDiffFolder, claimDiffFolder } from '../../reporting/report-folder.ts';
 import { issuesTokens } from '../../net/token-options.ts';
 import { type Difference, differencesByOperation } from '../../reporting/shape-diff.ts';
-import { redactText } from '../../suites/lib/worker/redact.ts';
-import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
+import { redactText } from '../../core/redact.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../core/suite-env.ts';
 import { runDifferential } from '../../runner/differential.ts';
 import { newRunId, newSeed } from '../../runner/run-suites.ts';
 import { reportDirOf } from '../args.ts';

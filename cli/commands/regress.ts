@@ -15,7 +15,7 @@ import { checkRegressFolder, writeRegressReports } from '../../regress/report.ts
 import { runRegress } from '../../regress/run-regress.ts';
 import { oneLine } from '../../reporting/one-line.ts';
 import { newRunId } from '../../runner/run-suites.ts';
-import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../core/suite-env.ts';
 import { flagOrEnv, intOption, namedValue, parseCommandArgs, reportDirOf, shardOption } from '../args.ts';
 import { EXIT, SIGNAL_EXIT, type Command, type CommandIo, type StopSignal } from '../command.ts';
 import { envSecrets } from '../finish-run.ts';

@@ -12,7 +12,7 @@ import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test, skip } from '../lib/index.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { freshId } from '../lib/fresh-id.ts';
 

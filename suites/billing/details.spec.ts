@@ -8,7 +8,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { caseTwinOf } from '../lib/case-twin.ts';
-import { is2xx } from '../lib/exchange.ts';
+import { is2xx } from '../lib/index.ts';
 import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { sameField } from '../lib/world/billing-groups.ts';

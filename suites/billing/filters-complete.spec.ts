@@ -1,6 +1,6 @@
 /**
  * billing-filters-complete (spec 4.2): the other direction of billing-filters. A group the whole GET /billingGroups
- * shows (over a window from 1900 to 2200, suites/lib/whole-list.ts), and that matches every filter given (start, end,
+ * shows (over a window from 1900 to 2200, core/whole-list.ts), and that matches every filter given (start, end,
  * state, customerId, inactive, alone or combined, a bound left out taken from that window), is in the filtered list
  * too: nothing that matches is left out, and filters that hold alone hold together (combinedFilters). A group dated
  * on the `start` or `end` day is not judged: whether the bounds include their own day is not shown. A filtered list
@@ -14,11 +14,11 @@
 import { operationById } from '../../specs/contract.ts';
 import { billingFilterArb, combinedFilters, listedFilters, type BillingFilter } from '../generators/billing-filter.ts';
 import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import type { Exchange } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
 import { pagingSign } from '../lib/world/record-views.ts';
-import { narrowedListQuery } from '../lib/whole-list.ts';
+import { narrowedListQuery } from '../lib/index.ts';
 import { mismatch } from './filter-match.ts';
 import { listGroups, type ListedGroup } from './groups.ts';
 
@@ -48,7 +48,7 @@ test(
   ),
 );
 
-/** GET /billingGroups with `asked`, a bound it leaves out the whole window's (suites/lib/whole-list.ts). */
+/** GET /billingGroups with `asked`, a bound it leaves out the whole window's (core/whole-list.ts). */
 async function filtered(ctx: CheckContext, asked: BillingFilter): Promise<Exchange> {
   const filter = narrowedListQuery('listBillingGroups', asked);
   const x = await ctx.api.op(operationById('listBillingGroups'), { query: { ...filter } });

@@ -2,7 +2,7 @@
  * billing-filters (spec 4.2, spec 3): GET /billingGroups with `start` and `end`
  * (on `date`), `state`, `customerId` and `inactive`, alone or combined, returns
  * only groups that match. A bound the filter leaves out is sent as the whole
- * window's (suites/lib/whole-list.ts): a server may need both. `state` is compared with `status`: spec 3 names a
+ * window's (core/whole-list.ts): a server may need both. `state` is compared with `status`: spec 3 names a
  * billing group's states as its `status` and `inactive` fields, and `inactive`
  * has a filter of its own. Whether a bound includes its own day is not shown, so
  * a group is out of the window only when its date lies beyond a bound. Only
@@ -18,12 +18,12 @@ import { billingFilterArb, combinedFilters, listedFilters, type BillingFilter } 
 import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
-import { narrowedListQuery } from '../lib/whole-list.ts';
+import { narrowedListQuery } from '../lib/index.ts';
 import { mismatch } from './filter-match.ts';
 import { listGroups } from './groups.ts';
 
 async function onlyMatching(ctx: CheckContext, asked: BillingFilter): Promise<void> {
-  // A bound the filter leaves out is sent as the whole window's (a server may need both, suites/lib/whole-list.ts);
+  // A bound the filter leaves out is sent as the whole window's (a server may need both, core/whole-list.ts);
   // only what the check asked is judged, so a group the window adds a bound for is judged as before.
   const filter = narrowedListQuery('listBillingGroups', asked);
   const x = await ctx.api.op(operationById('listBillingGroups'), { query: { ...filter } });

@@ -5,11 +5,11 @@
  * groups (sorted by id), so parallel tests never force the same group.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { statusOf } from '../lib/cleanup.ts';
-import { isForcedTag } from '../lib/forced-tag.ts';
+import type { Exchange } from '../lib/index.ts';
+import { statusOf } from '../lib/index.ts';
+import { isForcedTag } from '../lib/index.ts';
 import type { GroupFacts } from '../generators/billing-filter.ts';
-import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
+import { WHOLE_BILLING_WINDOW } from '../lib/index.ts';
 import { groupLeftOutOfWholeList } from '../lib/world/billing-list-evidence.ts';
 import { reportDivergence } from '../lib/world/world.ts';
 import { type CheckContext, skip } from '../lib/index.ts';
@@ -33,7 +33,7 @@ function asGroup(v: unknown): ListedGroup | undefined {
 }
 
 /**
- * GET /billingGroups over the whole window (suites/lib/whole-list.ts), every group it lists. When it lists none, the
+ * GET /billingGroups over the whole window (core/whole-list.ts), every group it lists. When it lists none, the
  * deployment may still have groups that another view shows (a filtered list, an invoice): the whole list then leaves
  * them out, which view-consistency owns (suites/lib/world/billing-list-evidence.ts), and the test is blocked by it;
  * otherwise the test is skipped, saying why: nothing to work on.

@@ -5,7 +5,7 @@
  * keeps them apart:
  * - each run starts its choice at a place in the list given by a hash of its
  *   run id, so runs started together mostly pick different groups;
- * - every status a run forces names the run (suites/lib/forced-tag.ts), so a
+ * - every status a run forces names the run (core/forced-tag.ts), so a
  *   group that shows another run's value is in use and is passed over, and a
  *   flow that sees another run's value on its group knows it was disturbed;
  * - a forced value that does not show may have been removed by another run's
@@ -15,10 +15,10 @@
  */
 import { createHash } from 'node:crypto';
 import { operationById } from '../../specs/contract.ts';
-import { statusOf } from '../lib/cleanup.ts';
+import { statusOf } from '../lib/index.ts';
 import type { CheckContext } from '../lib/index.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { isForeignTag } from '../lib/forced-tag.ts';
+import type { Exchange } from '../lib/index.ts';
+import { isForeignTag } from '../lib/index.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
 import { writableGroups, type ListedGroup } from './groups.ts';
 import { blockIfOtherGroup, currentStatus, otherGroupId } from './status.ts';

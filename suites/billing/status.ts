@@ -6,8 +6,8 @@
  */
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { statusOf } from '../lib/cleanup.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import { statusOf } from '../lib/index.ts';
+import type { Exchange } from '../lib/index.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
 import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
 import { type CheckContext, type Clause, skip } from '../lib/index.ts';

@@ -22,8 +22,8 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
-import { WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/whole-list.ts';
+import { forcedTag, isForeignTag } from '../lib/index.ts';
+import { WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/index.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { groupLeftOutOfWholeList } from '../lib/world/billing-list-evidence.ts';
 import { InvoiceBook, InvoiceRecord } from '../lib/world/invoices.ts';
@@ -53,7 +53,7 @@ function asInvoice(v: unknown): ListedInvoice | undefined {
 }
 
 /**
- * GET /invoices since 1900 (suites/lib/whole-list.ts) as the server pages it without a limit (spec 4.2 shows no
+ * GET /invoices since 1900 (core/whole-list.ts) as the server pages it without a limit (spec 4.2 shows no
  * default), and the groups it names.
  */
 async function listInvoices(ctx: CheckContext): Promise<ListedInvoice[]> {

@@ -15,7 +15,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test } from '../lib/index.ts';
-import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
+import { WHOLE_BILLING_WINDOW } from '../lib/index.ts';
 
 const PREFIX = '/apis/v0';
 

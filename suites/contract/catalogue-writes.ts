@@ -3,7 +3,7 @@
  * may have created. Shared by the checks that write there for real (deprecated-served, auth-required).
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import type { Exchange } from '../lib/index.ts';
 import type { CheckContext } from '../lib/index.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 

@@ -5,8 +5,8 @@
  * with nothing to read is skipped and says why.
  */
 import { operationById } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
-import { wholeListQuery } from '../lib/whole-list.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
+import { wholeListQuery } from '../lib/index.ts';
 import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface Listed {

@@ -25,7 +25,7 @@
  * These are writes: skipped on read-only targets; every id carries the run id.
  */
 import { operationById } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';

@@ -7,7 +7,7 @@
  * 8.1 forbids it, the spec says only that bodies are JSON.
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { scenarioFor } from './scenarios.ts';
 

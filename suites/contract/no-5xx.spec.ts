@@ -11,14 +11,14 @@
  * advisory bad-input-rejected check reports acceptance.
  */
 import { operationById, operations, type Operation, type QueryParam } from '../../specs/contract.ts';
-import type { CallOptions } from '../lib/client.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
+import type { CallOptions } from '../lib/index.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
 import { requestClause } from './clauses.ts';
 import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { firstListed } from './discover.ts';
 import { MALFORMED_JSON, placeholderParams, schemaInvalidBody } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
-import { WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
+import { WHOLE_OFFER_WINDOW } from '../lib/index.ts';
 
 const WRONG_TYPED: Record<string, string> = {
   date: 'not-a-date',

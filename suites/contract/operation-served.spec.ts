@@ -7,7 +7,7 @@
  */
 import { operations } from '../../specs/contract.ts';
 import { checkTest, test } from '../lib/index.ts';
-import { is2xx } from '../lib/exchange.ts';
+import { is2xx } from '../lib/index.ts';
 
 const NOT_THERE = new Set([404, 405, 410]);
 

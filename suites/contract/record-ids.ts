@@ -10,7 +10,7 @@
  */
 import { fillPath, operations, type Operation } from '../../specs/contract.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { opaqueRecord } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';

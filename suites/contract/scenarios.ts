@@ -10,13 +10,13 @@
  */
 import { operationById, type Operation } from '../../specs/contract.ts';
 import { runNow } from '../lib/clock.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
 import type { CheckContext } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { firstListed } from './discover.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { putOffer, putVisibleOffer } from '../lib/offers/setup-offers.ts';
-import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
+import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/index.ts';
 
 export interface Scenario {
   /** True when exercising the operation writes to the deployment: skipped unless writes are allowed. */
@@ -159,7 +159,7 @@ async function bulkUpdateBillingGroupStatus(ctx: CheckContext, op: Operation): P
   return [forced, removed];
 }
 
-/** The lists are asked with their documented window (suites/lib/whole-list.ts; whether it is required is not shown). */
+/** The lists are asked with their documented window (core/whole-list.ts; whether it is required is not shown). */
 async function listBillingGroups(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   const plain = await ctx.api.op(op, { query: WHOLE_BILLING_WINDOW });
   const filtered = await ctx.api.op(op, { query: { start: isoDay(-3650), end: isoDay(3650), inactive: false } });

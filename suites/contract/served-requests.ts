@@ -12,9 +12,9 @@
  */
 import { operationById, type Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from '../lib/check-blocked.ts';
-import { CheckFailure } from '../lib/check-failure.ts';
-import type { CallOptions } from '../lib/client.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { CheckFailure } from '../lib/index.ts';
+import type { CallOptions } from '../lib/index.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
 import { scopedIds } from '../lib/fresh-id.ts';
 import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
 import type { CheckContext } from '../lib/index.ts';
@@ -22,7 +22,7 @@ import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../li
 import { recordsOf } from './listed-records.ts';
 import { waitForOffer } from '../lib/offers/offer-visible.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';
-import { wholeListQuery } from '../lib/whole-list.ts';
+import { wholeListQuery } from '../lib/index.ts';
 
 export interface ServedRequest {
   call: CallOptions;
@@ -113,7 +113,7 @@ async function groupToForce(
 
 type Prepare = (ctx: CheckContext, op: Operation, shared: SharedRecords) => Promise<Preparation>;
 
-/** A list, with the parameters it documents where a server may need them (suites/lib/whole-list.ts). */
+/** A list, with the parameters it documents where a server may need them (core/whole-list.ts). */
 const listing: Prepare = async (_ctx, op) => {
   const query = wholeListQuery(op.operationId);
   return served(Object.keys(query).length > 0 ? { query } : {});

@@ -10,7 +10,7 @@ import { operationById } from '../../specs/contract.ts';
 import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
 import { checkTest, test, skip } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { allInvoices } from './invoices.ts';
 
 test(

@@ -1,11 +1,11 @@
 /**
  * GET /invoices as a flow step: the answer checked (2xx, invoice-list shape) and reduced to its items. A query
- * without `createdSince` gets the whole list's (since 1900, suites/lib/whole-list.ts): a server may need it, and it
+ * without `createdSince` gets the whole list's (since 1900, core/whole-list.ts): a server may need it, and it
  * leaves no invoice out, so a check's own parameters alone narrow the answer.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { narrowedListQuery } from '../lib/whole-list.ts';
+import type { Exchange } from '../lib/index.ts';
+import { narrowedListQuery } from '../lib/index.ts';
 import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface ListedInvoice {

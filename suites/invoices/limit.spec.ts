@@ -5,7 +5,7 @@
  * side, so an ignored limit shows as too many whatever the seed; then the small limits on the first pages of each
  * since filter and of both together (suites/invoices/invoices.ts pagedFilters), where a server that applies the limit
  * to the unfiltered list only, or to the first page only, answers more. Each carries the whole list's `createdSince`
- * where it has none (suites/lib/whole-list.ts), which a server may need. Read-only.
+ * where it has none (core/whole-list.ts), which a server may need. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test, type CheckContext } from '../lib/index.ts';

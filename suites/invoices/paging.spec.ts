@@ -20,7 +20,7 @@
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { type Exchange, is2xx } from '../lib/exchange.ts';
+import { type Exchange, is2xx } from '../lib/index.ts';
 import { walkPages } from '../lib/invoice-pages.ts';
 import { checkProperty } from '../lib/property.ts';
 import { wholeness } from '../lib/world/whole-lists.ts';

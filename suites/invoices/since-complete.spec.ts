@@ -1,6 +1,6 @@
 /**
  * invoice-since-complete (spec 4.2): the other direction of invoice-since. An invoice the run knows (the whole
- * GET /invoices, createdSince 1900, suites/lib/whole-list.ts, and every page of it: the unpaged list may itself be a
+ * GET /invoices, createdSince 1900, core/whole-list.ts, and every page of it: the unpaged list may itself be a
  * first page, suites/lib/invoice-pages.ts), created (or updated) on or after the date given as `createdSince` (or
  * `updatedSince`, sent with the whole list's createdSince), or both when both are given, is in the filtered list:
  * nothing that matches is left out. The dates sent are those of invoice-since, all of them on every run: the days

@@ -7,12 +7,12 @@
  * (pagedFilters) walked with small limits, where a server that applies a filter to the unpaged list only lets older
  * invoices through. The records' timestamps are in UTC (spec 2), so the day an invoice was created or updated on is
  * its UTC day, and the date starts at its 00:00 UTC: a server that reads it hours early lists invoices from the day
- * before. `updatedSince` alone is sent with the whole list's `createdSince` (since 1900, suites/lib/whole-list.ts),
+ * before. `updatedSince` alone is sent with the whole list's `createdSince` (since 1900, core/whole-list.ts),
  * which a server may need and which leaves no invoice out. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import type { Exchange } from '../lib/exchange.ts';
+import type { Exchange } from '../lib/index.ts';
 import { walkPages } from '../lib/invoice-pages.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import {

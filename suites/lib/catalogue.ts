@@ -12,7 +12,7 @@
  * judges.
  */
 import type { ClauseId } from '../../specs/check-ids.ts';
-import type { Severity } from './check-failure.ts';
+import type { Severity } from '../../core/check-failure.ts';
 
 export const SUITES = [
   'contract',
@@ -95,7 +95,7 @@ const ROWS = [
     severity: 'contract',
     suite: 'billing',
   },
-  // Section 4.3 records as path-addressed records (suites/lib/world/record-groups.ts): a PUT stores the record at its
+  // Section 4.3 records as path-addressed records (specs/record-groups.ts): a PUT stores the record at its
   // path, a DELETE removes or marks it, and a write changes no record but the one its path names.
   { id: 'record-upsert', clauses: ['spec 1', 'spec 4.3'], severity: 'contract', suite: 'records' },
   { id: 'record-delete', clauses: ['spec 1', 'spec 4.3'], severity: 'contract', suite: 'records' },

@@ -5,7 +5,7 @@
  * the annotation `blocked-by` = "<owning check> on <operationId>: <reason>".
  */
 import type { CheckId } from './catalogue.ts';
-import { redactText } from './worker/redact.ts';
+import { redactText } from '../../core/redact.ts';
 
 /** The check that owns every response shape of spec 2 (suites/contract/response-schema.spec.ts). */
 export const RESPONSE_SCHEMA = 'response-schema' satisfies CheckId;

@@ -19,14 +19,14 @@ import type { Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from './check-blocked.ts';
 import type { CheckId } from './catalogue.ts';
 import { Check, resolveMeta, type CheckMeta, type ResolvedMeta } from './check.ts';
-import { CheckFailure, formatFailure, withoutFrames } from './check-failure.ts';
+import { CheckFailure, formatFailure, withoutFrames } from '../../core/check-failure.ts';
 import { CheckTimeout } from './check-timeout.ts';
 import { Cleanup } from './cleanup.ts';
-import { FlisClient } from './client.ts';
+import { FlisClient } from '../../core/client.ts';
 import { expectNo5xxOnEvery, reportsA5xx } from './no-5xx.ts';
-import { Observer, operationIdOf } from './worker/observer.ts';
-import { redactText, secretsWithDerived } from './worker/redact.ts';
-import { target } from './target.ts';
+import { Observer, operationIdOf } from '../../core/observer.ts';
+import { redactText, secretsWithDerived } from '../../core/redact.ts';
+import { target } from '../../core/target.ts';
 
 /**
  * The checks send with undici and open no browser, so they start from Playwright's root test type, without the

@@ -8,8 +8,8 @@ import { citation } from '../../specs/check-ids.ts';
 import type { Operation } from '../../specs/contract.ts';
 import { catalogueEntry, type CheckId, type ClauseOf } from './catalogue.ts';
 import { CheckBlocked, RESPONSE_SCHEMA } from './check-blocked.ts';
-import { CheckFailure, type FailureDetails, type Severity } from './check-failure.ts';
-import { isJsonContentType, type Exchange } from './exchange.ts';
+import { CheckFailure, type FailureDetails, type Severity } from '../../core/check-failure.ts';
+import { isJsonContentType, type Exchange } from '../../core/exchange.ts';
 
 /**
  * What a check's test says of itself: its check id, and the operation it is about. Clause and severity are the

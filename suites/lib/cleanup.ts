@@ -10,18 +10,14 @@
  */
 import type { TestInfo } from '@playwright/test';
 import { operationById } from '../../specs/contract.ts';
-import type { FlisClient } from './client.ts';
-import { is2xx } from './exchange.ts';
-import { isForeignTag } from './forced-tag.ts';
+import type { FlisClient } from '../../core/client.ts';
+import { is2xx } from '../../core/exchange.ts';
+import { isForeignTag } from '../../core/forced-tag.ts';
+import { statusOf } from '../../core/listed-records.ts';
 import { waitForOffer } from './offers/offer-visible.ts';
 import { mapBounded } from './parallel.ts';
 import { pollVisible } from './visibility-deadline.ts';
-import { target } from './target.ts';
-
-export function statusOf(body: unknown): string | undefined {
-  const s = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
-  return typeof s === 'string' ? s : undefined;
-}
+import { target } from '../../core/target.ts';
 
 export interface OfferCleanup {
   /**

@@ -5,7 +5,7 @@
  * replayed from its cassette sends the same requests. Outside a run it is this
  * process's start. Deadlines and durations use the real clock, never this.
  */
-import type { SuiteEnv } from './suite-env.ts';
+import type { SuiteEnv } from '../../core/suite-env.ts';
 
 const processStart = Date.now();
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { test } from '@playwright/test';
-import { target } from './target.ts';
+import { target } from '../../core/target.ts';
 
 const perTest = new Map<string, number>();
 let outsideTests = 0;

@@ -1,7 +1,8 @@
 /**
  * What a check author uses, in one place: `import { checkTest, test, skip, … } from '../lib/index.ts'`. The rest of
- * suites/lib/ serves these (and suites/lib/worker/ is the worker's plumbing: the traffic observer, redaction, curl,
- * the gateway's own answers), so a new check should need nothing else. docs/writing-a-check.md walks through them.
+ * suites/lib/ serves these, and core/ is the product's plumbing below every part of it (the HTTP client, redaction,
+ * the traffic observer, the failure record, curl, polling): a check takes what it needs of core/ from here, never
+ * from core/ itself (scripts/check-imports.ts), so a new check should need nothing else. docs/writing-a-check.md walks through them.
  *
  * A check is `test(...checkTest(meta, async (ctx) => { … }))`. Its body gets one context, always named `ctx`:
  * - `ctx.api` sends requests (`ctx.api.op(operationById('getOffer'), { params })`) and records every exchange;
@@ -22,9 +23,11 @@
 export { type CheckContext, type CheckTestMeta, checkTest, test } from './check-test.ts';
 export type { Check, Clause } from './check.ts';
 export { RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
-export { skip } from './skip.ts';
-export { type Exchange, is2xx } from './exchange.ts';
-export { type Target, target } from './target.ts';
+export { skip } from '../../core/skip.ts';
+export { type Exchange, is2xx } from '../../core/exchange.ts';
+export { type Target, target } from '../../core/target.ts';
+export type { AuthMode, CallOptions } from '../../core/client.ts';
+export { CheckFailure, type Severity } from '../../core/check-failure.ts';
 
 // Generated inputs and waiting for writes to show.
 export { checkProperty } from './property.ts';
@@ -46,3 +49,18 @@ export {
   writeControl,
 } from './offers/controls.ts';
 export { type Expectation, expectationsOf } from './readback.ts';
+
+// Lists, records and the run's tags, as the product's core reads them (core/).
+export {
+  narrowedListQuery,
+  WHOLE_BILLING_WINDOW,
+  WHOLE_INVOICE_SINCE,
+  WHOLE_OFFER_WINDOW,
+  wholeListQuery,
+} from '../../core/whole-list.ts';
+export { recordsOf, statusOf } from '../../core/listed-records.ts';
+export { forcedTag, isForcedTag, isForeignTag } from '../../core/forced-tag.ts';
+
+// The token and what must never show of it: for the auth probes, which send its near misses.
+export { redactText, secretForms, secretsWithDerived } from '../../core/redact.ts';
+export { nearMissTokens } from '../../core/near-miss-tokens.ts';

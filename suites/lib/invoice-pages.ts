@@ -5,13 +5,13 @@
  * - a walk ends at the first empty page (or a 4xx past the end), not at the first short one, so a server that caps the
  *   page size below the limit still pages;
  * - a walk is bounded; a walk that reaches its bound says so (`ended` false), and only what it saw is judged.
- * Every request carries the whole list's `createdSince` where the query has none (suites/lib/whole-list.ts).
+ * Every request carries the whole list's `createdSince` where the query has none (core/whole-list.ts).
  */
 import { operationById } from '../../specs/contract.ts';
 import type { CheckContext } from './check-test.ts';
-import type { Exchange } from './exchange.ts';
+import type { Exchange } from '../../core/exchange.ts';
 import { concurrency } from './parallel.ts';
-import { narrowedListQuery } from './whole-list.ts';
+import { narrowedListQuery } from '../../core/whole-list.ts';
 
 export type InvoiceQuery = Record<string, string | number>;
 

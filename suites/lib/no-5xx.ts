@@ -3,13 +3,13 @@
  * check is about (HTTP semantics: a server does not fail on a request it can
  * judge). checkTest runs it over every exchange of every test, after cleanup.
  */
-import { secretsWithDerived } from './worker/redact.ts';
+import { secretsWithDerived } from '../../core/redact.ts';
 import { matchOperation, operationById, type Operation } from '../../specs/contract.ts';
 import type { ClauseId } from '../../specs/check-ids.ts';
 import { Check, type CheckMeta } from './check.ts';
-import { CheckFailure } from './check-failure.ts';
-import type { Exchange } from './exchange.ts';
-import { target } from './target.ts';
+import { CheckFailure } from '../../core/check-failure.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { target } from '../../core/target.ts';
 
 export const NO_5XX = { check: 'no-5xx' } as const satisfies CheckMeta;
 /** The clause a 5xx breaks, whichever check meets it (Check.expectNo5xx). */

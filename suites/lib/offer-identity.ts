@@ -6,9 +6,9 @@
  * the offers the list shows.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { FlisClient } from './client.ts';
-import type { Exchange } from './exchange.ts';
-import { WHOLE_OFFER_WINDOW } from './whole-list.ts';
+import type { FlisClient } from '../../core/client.ts';
+import type { Exchange } from '../../core/exchange.ts';
+import { WHOLE_OFFER_WINDOW } from '../../core/whole-list.ts';
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * bound of the whole run, the rate ceiling and the deployment's throttling are
  * enforced by the gateway every request goes through (runner/gateway.ts).
  */
-import { DEFAULT_CONCURRENCY, type SuiteEnv } from './suite-env.ts';
+import { DEFAULT_CONCURRENCY, type SuiteEnv } from '../../core/suite-env.ts';
 
 /** Requests one worker may have in flight at once within a check. */
 export function concurrency(env: SuiteEnv = process.env): number {

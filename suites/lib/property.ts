@@ -10,15 +10,15 @@
  * Its runs wait with the deadlines of suites/lib/visibility-deadline.ts: cut
  * ones while searching and shrinking, the full one before a failure is reported.
  */
-import { secretsWithDerived } from './worker/redact.ts';
+import { secretsWithDerived } from '../../core/redact.ts';
 import fc from 'fast-check';
 import { CheckBlocked } from './check-blocked.ts';
 import type { CheckContext } from './check-test.ts';
-import { CheckFailure, type FailureDetails } from './check-failure.ts';
-import type { Exchange } from './exchange.ts';
+import { CheckFailure, type FailureDetails } from '../../core/check-failure.ts';
+import type { Exchange } from '../../core/exchange.ts';
 import { concurrency, settleBounded } from './parallel.ts';
-import { nextPropertyId, replayPathOf } from './replay-path.ts';
-import { target } from './target.ts';
+import { nextPropertyId, replayPathOf } from '../../core/replay-path.ts';
+import { target } from '../../core/target.ts';
 import { type DeadlineMode, underDeadlines } from './visibility-deadline.ts';
 
 export interface PropertyOptions {
@@ -108,7 +108,7 @@ interface Reported<Ts> {
 /** A property under check: what each of its runs and searches needs. */
 interface PropertyCheck<Ts extends [unknown, ...unknown[]]> {
   ctx: CheckContext;
-  /** The property's id within its test (suites/lib/replay-path.ts): what --path names. */
+  /** The property's id within its test (core/replay-path.ts): what --path names. */
   id: string;
   arbitraries: Arbs<Ts>;
   predicate: (...args: Ts) => Promise<void>;

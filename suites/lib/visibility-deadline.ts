@@ -11,8 +11,8 @@
  * tell) costs one full deadline, not one per run.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { pollUntil, type PollResult, type Verdict } from './poll.ts';
-import { target } from './target.ts';
+import { pollUntil, type PollResult, type Verdict } from '../../core/poll.ts';
+import { target } from '../../core/target.ts';
 
 /** full: the target's deadline; cut: the cut one (shrinking); speculate: the cut one once enough writes were seen. */
 export type DeadlineMode = 'full' | 'cut' | 'speculate';

@@ -20,7 +20,7 @@ import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { expectationsOf } from '../lib/readback.ts';
 import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { BulkCommand } from './commands/bulk.ts';
 import { CancelByFlagCommand } from './commands/cancel-by-flag.ts';
 import { CreateCommand } from './commands/create.ts';

@@ -8,7 +8,7 @@
  *
  * What it leaves the server free to do: change a record with time (spec 3: transitions are not shown), which would
  * have to strike the subject during its reads and the control during the confirming reads; stamp each answer with
- * values of its own (the control's confirming answers show their own). Statuses other runs force (suites/lib/forced-tag.ts)
+ * values of its own (the control's confirming answers show their own). Statuses other runs force (core/forced-tag.ts)
  * are not compared: another writer may change them at any time.
  */
 import type { CheckContext, Exchange } from '../lib/index.ts';

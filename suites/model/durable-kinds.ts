@@ -14,16 +14,16 @@ import { operationById } from '../../specs/contract.ts';
 import type { CheckId } from '../lib/catalogue.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { type Clause, schemaProblem } from '../lib/check.ts';
-import { statusOf } from '../lib/cleanup.ts';
-import { isForcedTag } from '../lib/forced-tag.ts';
+import { statusOf } from '../lib/index.ts';
+import { isForcedTag } from '../lib/index.ts';
 import { type CheckContext, type Exchange, freshId, is2xx, offerWriteBody, readOffer } from '../lib/index.ts';
-import { recordsOf } from '../lib/listed-records.ts';
+import { recordsOf } from '../lib/index.ts';
 import { expectationsOf, type Expectation, mismatches, readBackOwner, unmetPointers } from '../lib/readback.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { WHOLE_BILLING_WINDOW } from '../lib/whole-list.ts';
+import { WHOLE_BILLING_WINDOW } from '../lib/index.ts';
 import { cancelledBy } from '../lib/world/cancelled.ts';
 import type { CatalogueRecord } from '../lib/world/catalogue-record.ts';
-import type { RecordGroup } from '../lib/world/record-groups.ts';
+import type { RecordGroup } from '../../specs/record-groups.ts';
 import { recordId, Records } from '../lib/world/records.ts';
 import { Step } from '../lib/world/step.ts';
 import { World } from '../lib/world/world.ts';
@@ -187,7 +187,7 @@ export class ForcedState implements DurableState {
   constructor(
     readonly kind: ForcedKind,
     readonly groupId: string,
-    /** A status naming this run and the kind (suites/lib/forced-tag.ts). */
+    /** A status naming this run and the kind (core/forced-tag.ts). */
     readonly value: string,
     /** What the group showed before: the cleanup puts it back. */
     readonly before: string,

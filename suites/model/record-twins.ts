@@ -1,15 +1,14 @@
 /**
  * Section 4.3 records as twins for safe reads (suites/model/twin-trial.ts): two records of one record group
- * (suites/lib/world/record-groups.ts), PUT at fresh ids under the same parent with the same body but the marker each
+ * (specs/record-groups.ts), PUT at fresh ids under the same parent with the same body but the marker each
  * write carries (suites/lib/world/records.ts `markedBody`), compared in the views the contract gives the group: its GET
  * by id and its collection's list. Bodies are not shown (spec 4.3), so the whole record as a view shows it is
  * compared, with the record's own id and marker written as `<id>` and `<marker>`. A list that may be cut (a sign of
  * paging, or as long as a page may be: suites/lib/world/record-views.ts) says nothing by leaving a record out.
  */
 import { type CheckContext, type Exchange, freshId, is2xx } from '../lib/index.ts';
-import { recordsOf } from '../lib/listed-records.ts';
-import { recordKey } from '../lib/world/catalogue-record.ts';
-import type { RecordGroup } from '../lib/world/record-groups.ts';
+import { recordsOf } from '../lib/index.ts';
+import { type RecordGroup, recordKey } from '../../specs/record-groups.ts';
 import { markedBody, recordId } from '../lib/world/records.ts';
 import { elementFor, pagingSign, WHOLE_LIST_BELOW } from '../lib/world/record-views.ts';
 import type { Json, Twins, View, Written } from './twin-trial.ts';

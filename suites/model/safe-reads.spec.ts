@@ -5,7 +5,7 @@
  * control-trial.ts):
  * - offers: GET /offers/{offerId} and GET /offers, every documented field of spec 2.2 (queried, settled, status and
  *   canceled among them), in both views;
- * - section 4.3 records of every record group the run can write and read (suites/lib/world/record-groups.ts): the
+ * - section 4.3 records of every record group the run can write and read (specs/record-groups.ts): the
  *   record as its GET by id and its collection show it;
  * - the integration status of a write: GET /bookings/requestsStatus/batch/{batchId} and …/booking/{bookingId};
  * - billing groups (the list, by id, the details; spec 2.4, 2.5) and invoices (the list, by id, the snapshot; spec
@@ -17,10 +17,10 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { type CheckContext, checkTest, is2xx, skip, test } from '../lib/index.ts';
-import { isForcedTag } from '../lib/forced-tag.ts';
+import { isForcedTag } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
-import { type RecordGroup, recordGroups } from '../lib/world/record-groups.ts';
-import { WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/whole-list.ts';
+import { type RecordGroup, recordGroups } from '../../specs/record-groups.ts';
+import { WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/index.ts';
 import { controlTrial, describeControlFinding, type ListedView } from './control-trial.ts';
 import {
   GROUP_BY_ID,
@@ -153,7 +153,7 @@ test(
   ),
 );
 
-/** A status another run forced may change at any time: not compared (suites/lib/forced-tag.ts). */
+/** A status another run forced may change at any time: not compared (core/forced-tag.ts). */
 const forced = (field: string, value: unknown): boolean => field === 'status' && isForcedTag(value);
 
 interface Listed {

@@ -12,10 +12,10 @@
  * check reports it.
  */
 import fc from 'fast-check';
-import { CheckFailure } from '../lib/check-failure.ts';
+import { CheckFailure } from '../lib/index.ts';
 import { checkProperty, checkTest, type CheckContext, target, test } from '../lib/index.ts';
 import { reporterOf } from '../lib/world/controls.ts';
-import { type RecordGroup, recordGroup } from '../lib/world/record-groups.ts';
+import { type RecordGroup, recordGroup } from '../../specs/record-groups.ts';
 import { caseTwin, recordId, Records } from '../lib/world/records.ts';
 import type { Step } from '../lib/world/step.ts';
 import { type Divergence, requireWorldModel, World } from '../lib/world/world.ts';

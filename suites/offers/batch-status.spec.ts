@@ -17,9 +17,9 @@ import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { type CheckContext, checkTest, test } from '../lib/index.ts';
-import type { Severity } from '../lib/check-failure.ts';
+import type { Severity } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
 import { freshId } from '../lib/fresh-id.ts';
 

@@ -14,7 +14,7 @@ import { offerWriteBody } from '../lib/fixtures.ts';
 import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
 import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offers/flow-steps.ts';
 import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
 import { freshId } from '../lib/fresh-id.ts';
@@ -50,7 +50,7 @@ async function judge(ctx: CheckContext, item: OfferBulkItem): Promise<Judged | u
   const all = expectationsOf(item, { created: true });
   const flags = all.filter((e: Expectation) => FLAGS.has(e.pointer));
   const content = all.filter((e: Expectation) => !FLAGS.has(e.pointer));
-  // A field that shows a value this item never had cannot turn right later: stop polling at once (suites/lib/poll.ts).
+  // A field that shows a value this item never had cannot turn right later: stop polling at once (core/poll.ts).
   const r = await pollVisible(
     () => readOffer(ctx, item.id),
     (read) => (read.shapeProblem !== undefined ? 'accept' : readVerdict(read, all)),

@@ -10,7 +10,7 @@ import { operationById } from '../../specs/contract.ts';
 import { bulkItemArb } from '../generators/bulk-item.ts';
 import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { bulkWriteOffers } from '../lib/offers/flow-steps.ts';
 import { writeControl } from '../lib/offers/controls.ts';

@@ -11,7 +11,7 @@ import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { type CheckContext, checkTest, pollVisible, readOffer, skip, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
 import { deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
 import { updateControl } from '../lib/offers/controls.ts';

@@ -9,7 +9,7 @@ import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { checkTest, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
 import { readOffer, upsertOffer, writtenVersion } from '../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../lib/readback.ts';

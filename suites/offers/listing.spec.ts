@@ -16,7 +16,7 @@ import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { upsertOffer } from '../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../lib/readback.ts';

@@ -8,7 +8,7 @@
  */
 import { checkTest, test } from '../lib/index.ts';
 import { requireWorldModel } from '../lib/world/world.ts';
-import { recordGroups } from '../lib/world/record-groups.ts';
+import { recordGroups } from '../../specs/record-groups.ts';
 import { reportShape } from '../lib/world/controls.ts';
 import { deleteShape, hasViews } from '../lib/world/record-shapes.ts';
 

@@ -1,6 +1,6 @@
 /**
  * record-upsert (spec 1, spec 4.3): "a PUT to a path that carries the resource id creates or updates it". For every
- * record group of section 4.3 the run can read (suites/lib/world/record-groups.ts): a PUT to a fresh id makes the
+ * record group of section 4.3 the run can read (specs/record-groups.ts): a PUT to a fresh id makes the
  * record show in every view that has it (its GET by id, its collection's list when that list is whole), and a second
  * PUT to it shows in place of the first wherever a view shows what was written (a marker only that write carries).
  * Where the contract lists a POST to the collection (and its bulk), a record it makes under an id the run can find
@@ -13,7 +13,7 @@
  */
 import { checkTest, test } from '../lib/index.ts';
 import { requireWorldModel } from '../lib/world/world.ts';
-import { recordGroups } from '../lib/world/record-groups.ts';
+import { recordGroups } from '../../specs/record-groups.ts';
 import { reportShape } from '../lib/world/controls.ts';
 import { hasViews, upsertShape } from '../lib/world/record-shapes.ts';
 

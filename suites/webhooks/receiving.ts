@@ -10,10 +10,10 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { startReceiver, type Delivery, type Receiver } from '../../webhooks/receiver.ts';
-import type { Exchange } from '../lib/exchange.ts';
-import { redactText, secretsWithDerived } from '../lib/worker/redact.ts';
+import type { Exchange } from '../lib/index.ts';
+import { redactText, secretsWithDerived } from '../lib/index.ts';
 import { freshId } from '../lib/fresh-id.ts';
-import { target } from '../lib/target.ts';
+import { target } from '../lib/index.ts';
 import { type CheckContext, skip } from '../lib/index.ts';
 
 export const ADMIN_PATH = '/__flis/webhooks';

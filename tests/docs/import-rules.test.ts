@@ -28,7 +28,7 @@ function documentedRules(): Map<string, string[] | 'everything'> {
     else
       rules.set(
         folder,
-        [...cell.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]!),
+        [...cell.matchAll(/`([a-z-]+(?:\/[a-z-]+)?)\/`/g)].map((m) => m[1]!),
       );
   }
   return rules;
@@ -62,7 +62,11 @@ function usedEdges(): Map<string, Set<string>> {
   const saved = Object.fromEntries(Object.entries(ALLOWED).map(([k, v]) => [k, [...v]]));
   try {
     for (const k of Object.keys(ALLOWED)) ALLOWED[k] = [];
-    for (const v of checkAll()) if (!v.from.includes('/')) edges.get(v.from)?.add(v.to);
+    for (const v of checkAll())
+      if (!v.from.includes('/')) {
+        edges.get(v.from)?.add(v.to);
+        if (v.sub !== undefined) edges.get(v.from)?.add(`${v.to}/${v.sub}`);
+      }
   } finally {
     for (const [k, v] of Object.entries(saved)) ALLOWED[k] = v;
   }
@@ -87,15 +91,20 @@ function write(file: string, text: string): void {
   writeFileSync(join(tree, file), text);
 }
 
-test('checkAll(root) judges the tree at root: a folder rule, and a suite importing another suite', () => {
+test('checkAll(root) judges the tree at root: a folder rule, a suite importing another suite or the plumbing', () => {
   write('mock/server.ts', "import { x } from '../suites/lib/x.ts';\n");
-  write('suites/lib/x.ts', 'export const x = 1;\n');
+  write('core/poll.ts', 'export const poll = 1;\n');
+  write('suites/lib/x.ts', "export { poll } from '../../core/poll.ts';\nexport const x = 1;\n");
   write('suites/generators/g.ts', 'export const g = 1;\n');
   write('suites/offers/api.ts', "import { x } from '../lib/x.ts';\nimport { g } from '../generators/g.ts';\n");
   write('suites/billing/b.spec.ts', "import { x } from '../lib/x.ts';\n\nimport { api } from '../offers/api.ts';\n");
+  write('suites/records/r.spec.ts', "import { poll } from '../../core/poll.ts';\n");
+  write('runner/d.ts', "import { g } from '../suites/generators/g.ts';\nimport { x } from '../suites/lib/x.ts';\n");
   const found = checkAll(tree).map((v) => `${v.file}:${v.line} ${v.from} -> ${v.to}`);
   assert.deepEqual(found.sort(), [
     'mock/server.ts:1 mock -> suites',
+    'runner/d.ts:2 runner -> suites',
     'suites/billing/b.spec.ts:3 suites/billing -> suites/offers',
+    'suites/records/r.spec.ts:1 suites/records -> core',
   ]);
 });

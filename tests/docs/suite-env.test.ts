@@ -1,20 +1,20 @@
 /**
  * docs/architecture.md's environment contract is the code's: its table lists exactly the variables of
- * suites/lib/suite-env.ts with their defaults, the suites and playwright.config.ts read those names and no other, the
- * files of suites/ that read the environment themselves, rather than through suites/lib/target.ts, are exactly those
- * it names, and the variables the runner passes on from its own environment are the ones it lists.
+ * core/suite-env.ts with their defaults, the suites (with the core they run on) and playwright.config.ts read those
+ * names and no other, the files of suites/ and core/ that read the environment themselves, rather than through
+ * core/target.ts, are exactly those it names, and the variables the runner passes on from its own environment are the ones it lists.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { PLATFORM_ENV_NAMES } from '../../runner/run-suites.ts';
-import { FROM_USER_ENV, SUITE_ENV_DEFAULTS, SUITE_ENV_NAMES } from '../../suites/lib/suite-env.ts';
+import { FROM_USER_ENV, SUITE_ENV_DEFAULTS, SUITE_ENV_NAMES } from '../../core/suite-env.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
 const section = DOC.slice(DOC.indexOf('## Environment contract'), DOC.indexOf('## How a check reports'));
-const MODULE = join(ROOT, 'suites', 'lib', 'suite-env.ts');
+const MODULE = join(ROOT, 'core', 'suite-env.ts');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,7 +32,7 @@ const table = new Map(
     .map(([, name = '', dflt = '']) => [name.replaceAll('`', ''), dflt] as const),
 );
 
-test('the table lists exactly the variables of suites/lib/suite-env.ts', () => {
+test('the table lists exactly the variables of core/suite-env.ts', () => {
   const names = new Set<string>(SUITE_ENV_NAMES);
   assert.deepEqual(
     [
@@ -52,34 +52,35 @@ test("each row's default is the module's, and a variable without one shows —",
   assert.deepEqual(wrong, []);
 });
 
-test('the suites and playwright.config.ts read the variables of suites/lib/suite-env.ts and no other', () => {
-  const sources = [...files(join(ROOT, 'suites')), join(ROOT, 'playwright.config.ts')].filter((f) => f !== MODULE);
+test('the suites, core/ and playwright.config.ts read the variables of core/suite-env.ts and no other', () => {
+  const sources = [
+    ...files(join(ROOT, 'suites')),
+    ...files(join(ROOT, 'core')),
+    join(ROOT, 'playwright.config.ts'),
+  ].filter((f) => f !== MODULE);
   const read = new Set(sources.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/FLIS_[A-Z_]+/g)].map((m) => m[0])));
   const names = new Set<string>(SUITE_ENV_NAMES);
   assert.deepEqual(
     [
-      ...[...read].filter((v) => !names.has(v)).map((v) => `suites/lib/suite-env.ts: add ${v}, which a suite reads`),
-      ...SUITE_ENV_NAMES.filter((v) => !read.has(v)).map((v) => `suites/lib/suite-env.ts: ${v} is read by no suite`),
+      ...[...read].filter((v) => !names.has(v)).map((v) => `core/suite-env.ts: add ${v}, which a suite reads`),
+      ...SUITE_ENV_NAMES.filter((v) => !read.has(v)).map((v) => `core/suite-env.ts: ${v} is read by no suite`),
     ],
     [],
   );
 });
 
-test('the files of suites/ that read the environment themselves are the ones the page names', () => {
-  const readers = files(join(ROOT, 'suites'))
+test('the files of suites/ and core/ that read the environment themselves are the ones the page names', () => {
+  const readers = [...files(join(ROOT, 'suites')), ...files(join(ROOT, 'core'))]
     .filter((f) => /process\.env\b/.test(readFileSync(f, 'utf8')))
-    .map((f) => relative(join(ROOT, 'suites', 'lib'), f))
-    .filter((f) => f !== 'target.ts')
+    .map((f) => relative(ROOT, f))
+    .filter((f) => f !== 'core/target.ts')
     .sort();
-  const named = [...section.matchAll(/`([a-z-]+\.ts)`\s\(`FLIS_/g)].map((m) => m[1]!).sort();
+  const named = [...section.matchAll(/`([a-z/-]+\.ts)`\s\(`FLIS_/g)].map((m) => m[1]!).sort();
   assert.deepEqual(readers, named, 'docs/architecture.md: the files that read process.env besides target.ts');
 });
 
 test("the page names every variable the runner passes on from its own environment, and says they're passed on", () => {
-  const paragraph = section.slice(
-    section.indexOf('`suites/lib/suite-env.ts` names'),
-    section.indexOf('\n\n| variable'),
-  );
+  const paragraph = section.slice(section.indexOf('`core/suite-env.ts` names'), section.indexOf('\n\n| variable'));
   const named = new Set([...paragraph.matchAll(/`([A-Za-z0-9_]+)`/g)].map((m) => m[1]!));
   assert.deepEqual(
     [...PLATFORM_ENV_NAMES, ...FROM_USER_ENV].filter((v) => !named.has(v)),

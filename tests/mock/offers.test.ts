@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { validate } from '../../schemas/registry.ts';
 import type { RunningMock } from '../../mock/server.ts';
 import { call, offerBody, withMock, WRITTEN_FIELDS, type Json } from './helpers.ts';
-import { pollUntil } from '../../suites/lib/poll.ts';
+import { pollUntil } from '../../core/poll.ts';
 
 async function readOffer(mock: RunningMock, id: string): Promise<Record<string, Json> | undefined> {
   const a = await call(mock, 'GET', `/offers/${encodeURIComponent(id)}`);

@@ -8,7 +8,7 @@ import { validate, type SchemaName } from '../../schemas/registry.ts';
 import type { RunningMock } from '../../mock/server.ts';
 import { variantPresets } from '../../mock/variant.ts';
 import { call, firstId, offerBody, withMock, type Answer } from './helpers.ts';
-import { pollUntil } from '../../suites/lib/poll.ts';
+import { pollUntil } from '../../core/poll.ts';
 
 function assertValid(schema: SchemaName, a: Answer, what: string): void {
   assert.ok(a.status >= 200 && a.status < 300, `${what}: status ${a.status} ${a.text}`);

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { secretForms } from '../../suites/lib/worker/redact.ts';
+import { secretForms } from '../../core/redact.ts';
 import { makePki, type Pki } from './helpers/pki.ts';
 import { runFlis } from './helpers/flis.ts';
 import * as servers from './helpers/servers.ts';

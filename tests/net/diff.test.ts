@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { secretForms } from '../../suites/lib/worker/redact.ts';
+import { secretForms } from '../../core/redact.ts';
 import { runFlis } from './helpers/flis.ts';
 import { type PartnerSite, startPartnerSite } from './helpers/partner-site.ts';
 

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type CpuLoad, loadPerCore, startCpuLoad } from '../load-harness.ts';
-import { secretForms } from '../../suites/lib/worker/redact.ts';
+import { secretForms } from '../../core/redact.ts';
 import { runFlis } from './helpers/flis.ts';
 import { type PartnerSite, startPartnerSite } from './helpers/partner-site.ts';
 

@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { closeConnection, openConnection } from '../../net/connection.ts';
 import type { Connection } from '../../net/types.ts';
 import { startRecorder } from '../../recorder/proxy.ts';
-import { secretForms } from '../../suites/lib/worker/redact.ts';
+import { secretForms } from '../../core/redact.ts';
 import { makePki, type Pki } from './helpers/pki.ts';
 import * as servers from './helpers/servers.ts';
 import { CLIENT_ID, CLIENT_SECRET } from './helpers/servers.ts';

@@ -17,7 +17,7 @@ import { cassetteHeader } from '../../recorder/header.ts';
 import { buildDriftReport, driftCount, observationCount, type DriftReport } from '../../reporting/drift.ts';
 import { lookup } from '../../reporting/schema-walk.ts';
 import { observationsFromCassette } from '../../reporting/traffic-sources.ts';
-import { emptyObservations, observe, type Observations } from '../../suites/lib/worker/observations.ts';
+import { emptyObservations, observe, type Observations } from '../../core/observations.ts';
 
 const TOKEN = 'drift-token-4kq';
 const dir = mkdtempSync(join(tmpdir(), 'flis-drift-'));

@@ -1,5 +1,5 @@
 /** Synthetic outcomes for the reporting tests: a few checks over real operations of the contract. */
-import type { FailureRecord } from '../../suites/lib/check-failure.ts';
+import type { FailureRecord } from '../../core/check-failure.ts';
 import type { CheckOutcome } from '../../reporting/outcomes.ts';
 
 export const SECRET = 'tok-reporting-Zx81-secret-value';

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { buildCertificate } from '../../reporting/certificate.ts';
 import { buildDriftReport } from '../../reporting/drift.ts';
 import { evaluateGates, exitCodeWithGates, GATE_EXIT } from '../../reporting/gates.ts';
-import { emptyObservations, observe } from '../../suites/lib/worker/observations.ts';
+import { emptyObservations, observe } from '../../core/observations.ts';
 import { parseGates } from '../../cli/gate-options.ts';
 import { FlisError } from '../../errors/flis-error.ts';
 import { sampleOutcomes } from './fixtures.ts';

@@ -13,7 +13,7 @@ import { reportCommand } from '../../cli/commands/report.ts';
 import { runCommand as flisRun } from '../../cli/commands/run.ts';
 import { startMock, type RunningMock } from '../../mock/server.ts';
 import type { Certificate } from '../../reporting/certificate.ts';
-import { secretForms } from '../../suites/lib/worker/redact.ts';
+import { secretForms } from '../../core/redact.ts';
 import { filesContaining, runCommand, type CommandResult } from './helpers.ts';
 
 const TOKEN = 'run-reports-token-Qm7v2Lk9';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startMock } from '../../mock/server.ts';
-import { pollUntil } from '../../suites/lib/poll.ts';
+import { pollUntil } from '../../core/poll.ts';
 import { countingProxy, startFlis } from './helpers.ts';
 
 const TOKEN = 'interrupt-token-Vb51Qa';

@@ -1,5 +1,5 @@
 /**
- * The runner gives Playwright the variables of suites/lib/suite-env.ts, each from the run's options, and of its own
+ * The runner gives Playwright the variables of core/suite-env.ts, each from the run's options, and of its own
  * environment only what a child process needs (docs/architecture.md): a FLIS_SHARD or another run's FLIS_REPRODUCE
  * left over in the user's shell never reaches the suites. Checked on the env builder, then on a real run of one suite
  * against the embedded mock with such a shell.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startMock } from '../../mock/server.ts';
 import { PLATFORM_ENV_NAMES, runSuites, type SuiteRunOptions, suitesEnv } from '../../runner/run-suites.ts';
-import { DEFAULT_VISIBILITY_TIMEOUT_MS, SUITE_ENV_NAMES } from '../../suites/lib/suite-env.ts';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS, SUITE_ENV_NAMES } from '../../core/suite-env.ts';
 
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-suites-env-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));

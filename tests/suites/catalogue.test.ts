@@ -14,7 +14,7 @@ import { BEYOND_SPEC, citedClauses, specClauses } from '../../reporting/clauses.
 import { citation } from '../../specs/check-ids.ts';
 import { CATALOGUE, catalogueEntry, type CheckId, clausesOf } from '../../suites/lib/catalogue.ts';
 import { Check } from '../../suites/lib/check.ts';
-import { CheckFailure } from '../../suites/lib/check-failure.ts';
+import { CheckFailure } from '../../core/check-failure.ts';
 import type { checkTest } from '../../suites/lib/check-test.ts';
 import { ROOT } from '../runner/helpers.ts';
 

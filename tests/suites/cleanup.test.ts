@@ -13,10 +13,10 @@ import { Agent } from 'undici';
 import { startMock } from '../../mock/server.ts';
 import { operationById } from '../../specs/contract.ts';
 import { Cleanup } from '../../suites/lib/cleanup.ts';
-import { FlisClient } from '../../suites/lib/client.ts';
+import { FlisClient } from '../../core/client.ts';
 import { offerWriteBody } from '../../suites/lib/fixtures.ts';
 import { freshId } from '../../suites/lib/fresh-id.ts';
-import { pollUntil } from '../../suites/lib/poll.ts';
+import { pollUntil } from '../../core/poll.ts';
 import { testTarget } from './test-target.ts';
 
 const RUN_ID = 'flis-cleanup-test';

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Agent } from 'undici';
-import { FlisClient } from '../../suites/lib/client.ts';
+import { FlisClient } from '../../core/client.ts';
 import { testTarget } from './test-target.ts';
 
 const received: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The suites' client behind the gateway (suites/lib/client.ts): exchanges show the deployment's own URL, a
+ * The suites' client behind the gateway (core/client.ts): exchanges show the deployment's own URL, a
  * 502/503/504 to a GET is asked once more and both attempts reach the failure record, and the gateway's own
  * answers (carrying the run's nonce) stop the call instead of being judged; an imitation without the nonce is an
  * ordinary answer.
@@ -9,9 +9,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Agent } from 'undici';
-import { CheckFailure } from '../../suites/lib/check-failure.ts';
-import { FlisClient } from '../../suites/lib/client.ts';
-import { GATEWAY_HEADER } from '../../suites/lib/worker/gateway-answer.ts';
+import { CheckFailure } from '../../core/check-failure.ts';
+import { FlisClient } from '../../core/client.ts';
+import { GATEWAY_HEADER } from '../../core/gateway-answer.ts';
 import { testTarget } from './test-target.ts';
 
 const NONCE = 'run-nonce-1234';

@@ -10,7 +10,7 @@ import { operationById, operations } from '../../specs/contract.ts';
 import { responseClauses, shapeClause } from '../../suites/contract/clauses.ts';
 import { placeholderParams, schemaInvalidBody, validLookingBody } from '../../suites/lib/fixtures.ts';
 import { recordTemplate } from '../../suites/contract/records.ts';
-import { pollUntil } from '../../suites/lib/poll.ts';
+import { pollUntil } from '../../core/poll.ts';
 
 const RUN_ID = 'flis-fixture-test';
 

@@ -11,9 +11,9 @@ import { after, before, test } from 'node:test';
 import { Agent } from 'undici';
 import { startMock, type RunningMock } from '../../mock/server.ts';
 import { operationById as op } from '../../specs/contract.ts';
-import { FlisClient } from '../../suites/lib/client.ts';
-import type { SentRequest } from '../../suites/lib/exchange.ts';
-import { toCurl } from '../../suites/lib/worker/curl.ts';
+import { FlisClient } from '../../core/client.ts';
+import type { SentRequest } from '../../core/exchange.ts';
+import { toCurl } from '../../core/curl.ts';
 import { testTarget } from './test-target.ts';
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CheckFailure, withoutFrames } from '../../suites/lib/check-failure.ts';
+import { CheckFailure, withoutFrames } from '../../core/check-failure.ts';
 
 const exchange = {
   request: { method: 'GET', url: 'http://127.0.0.1:41235/apis/v0/offers/o-1', headers: {} },

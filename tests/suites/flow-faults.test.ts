@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { FaultName } from '../../mock/faults.ts';
 import type { SuiteRunResult } from '../../runner/run-suites.ts';
-import type { Severity } from '../../suites/lib/check-failure.ts';
+import type { Severity } from '../../core/check-failure.ts';
 import { assertExactFailures } from './fault-owners.ts';
 import { blockedChecks, runOnMock, severityOfFailure } from './run-on-mock.ts';
 

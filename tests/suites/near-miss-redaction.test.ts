@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { SecretForms } from '../../errors/secret-forms.ts';
-import { nearMissTokens } from '../../suites/lib/near-miss-tokens.ts';
-import { redactText, secretsWithDerived } from '../../suites/lib/worker/redact.ts';
+import { nearMissTokens } from '../../core/near-miss-tokens.ts';
+import { redactText, secretsWithDerived } from '../../core/redact.ts';
 import { filesUnder } from '../reporting/helpers.ts';
 import { startFlis } from '../runner/helpers.ts';
 

@@ -18,8 +18,8 @@ import { startMock } from '../../mock/server.ts';
 import { runSuites, type SuiteRunResult } from '../../runner/run-suites.ts';
 import type { ListedGroup } from '../../suites/billing/groups.ts';
 import { groupsForRun } from '../../suites/billing/shared-groups.ts';
-import { nearMissTokens } from '../../suites/lib/near-miss-tokens.ts';
-import { WHOLE_BILLING_WINDOW } from '../../suites/lib/whole-list.ts';
+import { nearMissTokens } from '../../core/near-miss-tokens.ts';
+import { WHOLE_BILLING_WINDOW } from '../../core/whole-list.ts';
 import { runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `new-checks-${randomBytes(12).toString('hex')}`;

@@ -9,10 +9,10 @@ process.env.FLIS_BASE_URL = 'http://127.0.0.1:9/apis/v0';
 process.env.FLIS_TOKEN = 'sweep-test-token';
 
 const { CheckBlocked } = await import('../../suites/lib/check-blocked.ts');
-const { CheckFailure } = await import('../../suites/lib/check-failure.ts');
+const { CheckFailure } = await import('../../core/check-failure.ts');
 const { Check } = await import('../../suites/lib/check.ts');
 const { NO_5XX, expectNo5xxOnEvery, reportsA5xx } = await import('../../suites/lib/no-5xx.ts');
-type Exchange = import('../../suites/lib/exchange.ts').Exchange;
+type Exchange = import('../../core/exchange.ts').Exchange;
 
 function exchange(method: string, path: string, status: number): Exchange {
   return {

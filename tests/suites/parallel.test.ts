@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { concurrency, mapBounded, mapBoundedInOrder } from '../../suites/lib/parallel.ts';
-import { DEFAULT_CONCURRENCY } from '../../suites/lib/suite-env.ts';
+import { DEFAULT_CONCURRENCY } from '../../core/suite-env.ts';
 
 test('mapBounded keeps the order of its items and never runs more than the bound at once', async () => {
   let running = 0;

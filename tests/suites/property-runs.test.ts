@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { CheckBlocked } from '../../suites/lib/check-blocked.ts';
-import { CheckFailure } from '../../suites/lib/check-failure.ts';
+import { CheckFailure } from '../../core/check-failure.ts';
 import type { CheckContext } from '../../suites/lib/check-test.ts';
 import { checkProperty } from '../../suites/lib/property.ts';
 

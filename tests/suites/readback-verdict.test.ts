@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readBackOwner, unmetVerdict, type Expectation } from '../../suites/lib/readback.ts';
-import { pollUntil } from '../../suites/lib/poll.ts';
+import { pollUntil } from '../../core/poll.ts';
 
 describe('pollUntil', () => {
   it('stops at the first impossible answer, long before its deadline', async () => {

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { REDACTED, redactText, secretForms } from '../../suites/lib/worker/redact.ts';
+import { REDACTED, redactText, secretForms } from '../../core/redact.ts';
 
 const TOKEN = 'tok-Q8vX2mZr7LpK4nW9sB3yH6dF1cJ5gT0e';
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
-describe('suites/lib/worker/redact.ts shares the recorder forms', () => {
+describe('core/redact.ts shares the recorder forms', () => {
   it('redacts base64 credential forms and partly percent-encoded tokens', () => {
     for (const leaked of [
       TOKEN,

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readRunOutcomes } from '../../reporting/outcomes.ts';
-import type { FailureRecord } from '../../suites/lib/check-failure.ts';
-import { parseReplayPath, replayPathOf } from '../../suites/lib/replay-path.ts';
+import type { FailureRecord } from '../../core/check-failure.ts';
+import { parseReplayPath, replayPathOf } from '../../core/replay-path.ts';
 import { startFlis } from '../runner/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flis-replay-path-'));

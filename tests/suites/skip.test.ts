@@ -1,5 +1,5 @@
 /**
- * The one skip API of the checks (suites/lib/skip.ts): each kind leaves the annotation and reason the reports read
+ * The one skip API of the checks (core/skip.ts): each kind leaves the annotation and reason the reports read
  * (reporting/outcomes.ts), so a skip said through it is reported as that kind, with the reason as given.
  */
 import assert from 'node:assert/strict';

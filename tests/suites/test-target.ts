@@ -1,5 +1,5 @@
 /** A Target for tests that drive the suites' client against a loopback server of their own. */
-import type { Target } from '../../suites/lib/target.ts';
+import type { Target } from '../../core/target.ts';
 
 export function testTarget(baseUrl: string, extra: Partial<Target> = {}): Target {
   return {

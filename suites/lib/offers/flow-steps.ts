@@ -10,7 +10,7 @@ import { operationById } from '../../../specs/contract.ts';
 import type { CheckId } from '../catalogue.ts';
 import { RECORD_IDENTITY } from '../check-blocked.ts';
 import type { CheckContext } from '../check-test.ts';
-import type { Exchange } from '../exchange.ts';
+import type { Exchange } from '../../../core/exchange.ts';
 import { answeredListedOther } from '../offer-identity.ts';
 import { mismatches, unmetVerdict, type Expectation } from '../readback.ts';
 

@@ -3,9 +3,9 @@
  * target's visibility deadline (pollVisible), before a check or the cleanup relies on it.
  */
 import { operationById } from '../../../specs/contract.ts';
-import type { FlisClient } from '../client.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
-import type { PollResult } from '../poll.ts';
+import type { FlisClient } from '../../../core/client.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
+import type { PollResult } from '../../../core/poll.ts';
 import { pollVisible } from '../visibility-deadline.ts';
 
 /** GET /offers/{offerId} answers an array of Offer (spec 4.1): visible means a 2xx with at least one element. */

@@ -5,7 +5,7 @@
  */
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { offerWriteBody } from '../fixtures.ts';
 import { freshId } from '../fresh-id.ts';
 import { waitForOffer } from './offer-visible.ts';

@@ -1,6 +1,6 @@
 /**
  * A billing group in the world: what its status must be (forced to a value, or no longer that value) and the views
- * the spec names for it (spec 4.2, 2.4, 2.5): the list (over the whole window, suites/lib/whole-list.ts), the GET by
+ * the spec names for it (spec 4.2, 2.4, 2.5): the list (over the whole window, core/whole-list.ts), the GET by
  * id, its details, and the list under the `state` filter with the status the group shows, over the same window. Once a
  * write has had time to show (the visibility deadline; never a fixed wait), the views agree with each other and with
  * the model, both ways: what one view shows of the group another shows too.
@@ -26,12 +26,12 @@ import { RECORD_IDENTITY, RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Step } from './step.ts';
-import { statusOf } from '../cleanup.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
-import { isForeignTag } from '../forced-tag.ts';
+import { statusOf } from '../../../core/listed-records.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
+import { isForeignTag } from '../../../core/forced-tag.ts';
 import { pollVisible } from '../visibility-deadline.ts';
-import { target } from '../target.ts';
-import { narrowedListQuery, WHOLE_BILLING_WINDOW } from '../whole-list.ts';
+import { target } from '../../../core/target.ts';
+import { narrowedListQuery, WHOLE_BILLING_WINDOW } from '../../../core/whole-list.ts';
 import { wholeness } from './whole-lists.ts';
 import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
 
@@ -132,7 +132,7 @@ export function sameField(field: string, a: unknown, b: unknown): boolean {
 }
 
 /**
- * Whether the whole window (suites/lib/whole-list.ts) lists a group of this date for sure: a date strictly between
+ * Whether the whole window (core/whole-list.ts) lists a group of this date for sure: a date strictly between
  * its bounds (whether a bound includes its own day is not shown).
  */
 export function surelyInWholeWindow(date: unknown): boolean {

@@ -1,6 +1,6 @@
 /**
  * The billing groups other views show, for judging the whole GET /billingGroups both ways (spec 4.2): the list over
- * the whole window (suites/lib/whole-list.ts) is "array of billing group", and every filter it documents only narrows
+ * the whole window (core/whole-list.ts) is "array of billing group", and every filter it documents only narrows
  * it, so a group that a filtered list shows (`inactive` is true or false for every group: the two lists together show
  * every group), or that an invoice names (spec 2.6, `billingGroupIds`) and the GET by id answers dated inside the
  * window, is in the whole list, when nothing says that list was cut (suites/lib/world/whole-lists.ts).
@@ -12,8 +12,8 @@
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckId } from '../catalogue.ts';
 import type { CheckContext } from '../check-test.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
-import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../whole-list.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
+import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../../../core/whole-list.ts';
 import { surelyInWholeWindow } from './billing-groups.ts';
 import { wholeness } from './whole-lists.ts';
 import { VIEW_CONSISTENCY, type Divergence } from './world.ts';

@@ -7,7 +7,7 @@
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Step } from './step.ts';
-import { is2xx } from '../exchange.ts';
+import { is2xx } from '../../../core/exchange.ts';
 import { cancelledBy } from './cancelled.ts';
 import { EVENT_CANCEL } from './transport-orders.ts';
 import type { Divergence, WorldRecord } from './world.ts';

@@ -1,5 +1,5 @@
 /**
- * A section 4.3 record in the world, addressed by its path (suites/lib/world/record-groups.ts). The model holds one of:
+ * A section 4.3 record in the world, addressed by its path (specs/record-groups.ts). The model holds one of:
  * - present, with the marker of its latest write (spec 1: "a PUT to a path that carries the resource id creates or
  *   updates it"): every view that has it shows it, and a view that echoes what was written shows that marker;
  * - gone (a DELETE answered 2xx): a GET by id answers 4xx or a record that says it was deleted, or at least one that no
@@ -17,11 +17,11 @@
 import type { CheckId } from '../catalogue.ts';
 import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
-import type { Exchange } from '../exchange.ts';
-import { recordsOf } from '../listed-records.ts';
+import type { Exchange } from '../../../core/exchange.ts';
+import { recordsOf } from '../../../core/listed-records.ts';
 import { pollVisible } from '../visibility-deadline.ts';
 import type { RecordBook } from './record-book.ts';
-import type { RecordGroup } from './record-groups.ts';
+import { type RecordGroup, recordKey } from '../../../specs/record-groups.ts';
 import { readingById, readingInList, type ViewReading } from './record-views.ts';
 import type { Step } from './step.ts';
 import { type Divergence, VIEW_CONSISTENCY, type WorldRecord } from './world.ts';
@@ -38,11 +38,6 @@ interface Problem {
 }
 
 const EVENT_CANCEL = 'event-cancel' satisfies CheckId;
-
-/** The path a record is known by: its template filled with its ids as they are (not percent-encoded). */
-export function recordKey(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
-}
 
 /**
  * The same write on a fresh record of the group, left for `leftMs` with no write to it: answers whether it then no

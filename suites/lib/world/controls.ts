@@ -11,9 +11,9 @@
  */
 import type { CheckId } from '../catalogue.ts';
 import type { CheckContext } from '../check-test.ts';
-import { recordGroup, type RecordGroup } from './record-groups.ts';
+import { recordGroup, type RecordGroup } from '../../../specs/record-groups.ts';
 import { deleteShape, isolationShape, type ShapeResult, upsertShape } from './record-shapes.ts';
-import { skip } from '../skip.ts';
+import { skip } from '../../../core/skip.ts';
 import type { Divergence } from './world.ts';
 
 /** The shape of one check's rule, run on fresh records about the divergence's subject. */

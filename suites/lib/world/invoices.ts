@@ -19,7 +19,7 @@ import { operationById } from '../../../specs/contract.ts';
 import { RECORD_IDENTITY } from '../check-blocked.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Step } from './step.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { sameValue } from './billing-groups.ts';
 import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { CheckContext } from '../check-test.ts';
 import type { CatalogueRecord } from './catalogue-record.ts';
-import { type RecordGroup, recordGroup, recordGroups } from './record-groups.ts';
+import { type RecordGroup, recordGroup, recordGroups } from '../../../specs/record-groups.ts';
 import { deleteOffer, offerBody, offerIn, putOffer } from './offer-writes.ts';
 import { type BodyId, caseTwin, recordId, Records } from './records.ts';
 import { Step } from './step.ts';

@@ -4,8 +4,8 @@
  * (to find markers in), and whether it says the record was deleted. A list is whole (it must show every record of its
  * parent) only when nothing says it was cut (docs/verdicts.md, "Lists that are whole").
  */
-import { type Exchange, is2xx } from '../exchange.ts';
-import { recordsOf } from '../listed-records.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
+import { recordsOf } from '../../../core/listed-records.ts';
 import { goneBy } from './gone.ts';
 import type { RecordBook, ViewKind } from './record-book.ts';
 

@@ -7,13 +7,13 @@
  */
 import type { Operation } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { freshId } from '../fresh-id.ts';
 import { pollVisible } from '../visibility-deadline.ts';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CatalogueRecord, recordKey, type TimeControl } from './catalogue-record.ts';
+import { CatalogueRecord, type TimeControl } from './catalogue-record.ts';
 import { RecordBook } from './record-book.ts';
-import { type RecordGroup, recordGroup } from './record-groups.ts';
+import { type RecordGroup, recordGroup, recordKey } from '../../../specs/record-groups.ts';
 import { Step } from './step.ts';
 import { World } from './world.ts';
 

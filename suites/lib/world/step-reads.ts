@@ -4,7 +4,7 @@
  */
 import type { Operation } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
-import type { Exchange } from '../exchange.ts';
+import type { Exchange } from '../../../core/exchange.ts';
 
 export class StepReads {
   private readonly cache = new Map<string, Promise<Exchange>>();

@@ -13,8 +13,8 @@
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Step } from './step.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
-import { recordsOf } from '../listed-records.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
+import { recordsOf } from '../../../core/listed-records.ts';
 import { cancelledBy } from './cancelled.ts';
 import type { Divergence, WorldRecord } from './world.ts';
 

@@ -9,7 +9,7 @@
  * A list that is not whole is judged on what it shows only (each element as its record's other views show it).
  */
 import type { CheckContext } from '../check-test.ts';
-import { type Exchange, is2xx } from '../exchange.ts';
+import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { pagingSign, WHOLE_LIST_BELOW } from './record-views.ts';
 
 export interface Wholeness {

@@ -11,10 +11,10 @@
 import type { CheckId } from '../catalogue.ts';
 import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
-import type { Exchange } from '../exchange.ts';
+import type { Exchange } from '../../../core/exchange.ts';
 import { mapBounded } from '../parallel.ts';
-import { target } from '../target.ts';
-import { skip } from '../skip.ts';
+import { target } from '../../../core/target.ts';
+import { skip } from '../../../core/skip.ts';
 import { Step } from './step.ts';
 
 /** The check that owns "one record, the same in every view that shows it" (suites/billing/views.spec.ts). */

@@ -4,7 +4,7 @@
  * body with the path's id) and both ways of making one (PUT to its path, POST to its collection).
  */
 import fc from 'fast-check';
-import { type RecordGroup, recordGroups } from '../../lib/world/record-groups.ts';
+import { type RecordGroup, recordGroups } from '../../../specs/record-groups.ts';
 import { CreateRecordCommand } from './create-record.ts';
 import { DeleteOfferCommand } from './delete-offer.ts';
 import { DeleteRecordCommand } from './delete-record.ts';

@@ -10,7 +10,7 @@
  */
 import type fc from 'fast-check';
 import type { CheckContext } from '../../lib/index.ts';
-import type { RecordGroup } from '../../lib/world/record-groups.ts';
+import type { RecordGroup } from '../../../specs/record-groups.ts';
 import type { Records } from '../../lib/world/records.ts';
 import type { Step } from '../../lib/world/step.ts';
 import type { World } from '../../lib/world/world.ts';

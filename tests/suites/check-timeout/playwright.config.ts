@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import type { SuiteEnv } from '../../../suites/lib/suite-env.ts';
+import type { SuiteEnv } from '../../../core/suite-env.ts';
 
 const env: SuiteEnv = process.env;
 const reportDir = env.FLIS_REPORT_DIR ?? 'reports';

@@ -1,6 +1,6 @@
 /**
  * What the runner tells the suites about the deployment under test. The suites
- * read only the variables of suites/lib/suite-env.ts (docs/architecture.md), so
+ * read only the variables of core/suite-env.ts (docs/architecture.md), so
  * they run the same under `flis run` and under a bare `npx playwright test` with
  * the variables set.
  */
@@ -18,7 +18,7 @@ export interface Target {
   baseUrl: string;
   /** The deployment's own base URL, as exchanges, failure records and curl commands show it; baseUrl when absent. */
   publicBaseUrl?: string;
-  /** The nonce of the gateway's own answers (suites/lib/worker/gateway-answer.ts); absent without a gateway. */
+  /** The nonce of the gateway's own answers (core/gateway-answer.ts); absent without a gateway. */
   gatewayNonce?: string | undefined;
   token: string;
   deployment: string;
@@ -30,7 +30,7 @@ export interface Target {
   /** FLIS_EXPLORE: the world-model explorer runs this many times more sequences, this many times longer (--explore). */
   explore: number;
   visibilityTimeoutMs: number;
-  /** FLIS_PATH: one failing property's path to replay (suites/lib/replay-path.ts). */
+  /** FLIS_PATH: one failing property's path to replay (core/replay-path.ts). */
   path?: string | undefined;
   /** FLIS_WORLD_MODEL=off: the world model (suites/lib/world/) is left out, for the bench's side-by-side figure. */
   worldModelOff?: true | undefined;

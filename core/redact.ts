@@ -4,8 +4,8 @@
  * can take (raw, percent-encoded, base64 at any alignment...) are the
  * recorder's too: both use errors/secret-forms.ts.
  */
-import { base64Cores, SecretForms } from '../../../errors/secret-forms.ts';
-import { nearMissTokens } from '../near-miss-tokens.ts';
+import { base64Cores, SecretForms } from '../errors/secret-forms.ts';
+import { nearMissTokens } from './near-miss-tokens.ts';
 
 export const REDACTED = '[REDACTED]';
 

@@ -8,11 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { matchOperation } from '../../../specs/contract.ts';
-import type { Exchange } from '../exchange.ts';
+import { matchOperation } from '../specs/contract.ts';
+import type { Exchange } from './exchange.ts';
 import { emptyObservations, observe, type Observations } from './observations.ts';
 import { redactText, secretsWithDerived } from './redact.ts';
-import type { Target } from '../target.ts';
+import type { Target } from './target.ts';
 
 /** The operationId of an exchange: set by FlisClient.op, else matched from the path under the base URL. */
 export function operationIdOf(x: Exchange, baseUrl: string): string | undefined {

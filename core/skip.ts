@@ -13,7 +13,6 @@
  */
 import type { TestInfo } from '@playwright/test';
 import type { Exchange } from './exchange.ts';
-import type { Check } from './check.ts';
 
 /** What a skip needs of the check's context (a CheckContext, or anything that carries its testInfo). */
 interface Skippable {
@@ -25,14 +24,22 @@ function stop(testInfo: TestInfo, message: string, reason: string): never {
   throw new Error(`unreachable: the test was skipped (${reason})`);
 }
 
-type Owner = Parameters<Check['blocked']>[0];
+/** What `blockedBy` needs of the check's context: its check (suites/lib/check.ts), whose ids type the owner. */
+interface Blocker<Owner extends string> {
+  blocked(owner: Owner, x: Exchange | undefined, reason: string): never;
+}
 
 /** Typed out so that TypeScript knows each call ends the test (a `never` call narrows only through a declared type). */
 export interface Skip {
   nothingToJudge(ctx: Skippable, reason: string): never;
   notShown(ctx: Skippable, reason: string): never;
   inconclusive(ctx: Skippable, reason: string): never;
-  blockedBy(ctx: { check: Check }, owner: Owner, x: Exchange | undefined, reason: string): never;
+  blockedBy<Owner extends string>(
+    ctx: { check: Blocker<Owner> },
+    owner: NoInfer<Owner>,
+    x: Exchange | undefined,
+    reason: string,
+  ): never;
 }
 
 export const skip: Skip = {
@@ -57,7 +64,12 @@ export const skip: Skip = {
    * `owner` (a check id) owns what is broken; `x` is the exchange that showed it (its operation names where), else
    * the check's own operation. Thrown as a CheckBlocked, which checkTest turns into the `blocked-by` skip.
    */
-  blockedBy(ctx: { check: Check }, owner: Owner, x: Exchange | undefined, reason: string): never {
+  blockedBy<Owner extends string>(
+    ctx: { check: Blocker<Owner> },
+    owner: NoInfer<Owner>,
+    x: Exchange | undefined,
+    reason: string,
+  ): never {
     return ctx.check.blocked(owner, x, reason);
   },
 };

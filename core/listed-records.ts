@@ -12,3 +12,9 @@ export function recordsOf(body: unknown): Json[] {
   if (!isRecord(body)) return [];
   return Object.values(body).flatMap((v) => (Array.isArray(v) ? v.filter(isRecord) : []));
 }
+
+/** The status a billing group shows (spec 4.2), when it shows one as a string. */
+export function statusOf(body: unknown): string | undefined {
+  const s = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
+  return typeof s === 'string' ? s : undefined;
+}

@@ -23,7 +23,7 @@ export interface Exchange {
   operationId?: string;
   request: SentRequest;
   response: ReceivedResponse;
-  /** The first attempt, when a 502/503/504 to a GET was retried once (suites/lib/client.ts): this is the second. */
+  /** The first attempt, when a 502/503/504 to a GET was retried once (core/client.ts): this is the second. */
   retryOf?: Exchange;
   /** What a failure record says about this exchange besides what it holds (e.g. that it was the first attempt). */
   note?: string;

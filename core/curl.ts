@@ -2,7 +2,7 @@
  * A curl command that reproduces one request. The token is never written out:
  * the command reads it from $FLIS_TOKEN, as the suite did.
  */
-import type { SentRequest } from '../exchange.ts';
+import type { SentRequest } from './exchange.ts';
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;

@@ -7,7 +7,7 @@
  *
  * Bodies are not shown (spec 4.3), so nothing here assumes a field: a record is known by its path.
  */
-import { operations, type Operation } from '../../../specs/contract.ts';
+import { operations, type Operation } from './contract.ts';
 
 export interface RecordGroup {
   /** The item template, e.g. `/orders/{orderId}/attachment/{attachmentId}`. */
@@ -155,4 +155,9 @@ export function actionTarget(op: Operation): string | undefined {
 function templateThroughLastParam(segs: string[]): string | undefined {
   for (let i = segs.length - 1; i >= 0; i--) if (isParam(segs[i] ?? '')) return `/${segs.slice(0, i + 1).join('/')}`;
   return undefined;
+}
+
+/** The path a record is known by: its template filled with its ids as they are (not percent-encoded). */
+export function recordKey(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
 }

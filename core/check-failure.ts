@@ -5,10 +5,10 @@
  * curl command that reproduces it. Thrown by checks; the check-test wrapper
  * attaches it to the Playwright test as `flis-failure` (JSON).
  */
-import { toCurl } from './worker/curl.ts';
+import { toCurl } from './curl.ts';
 import type { Exchange } from './exchange.ts';
 import { formatReplayPath } from './replay-path.ts';
-import { redactHeaders, redactText } from './worker/redact.ts';
+import { redactHeaders, redactText } from './redact.ts';
 
 /**
  * How much a failure weighs (docs/writing-a-check.md, docs/checks-and-severity.md): `contract` when a
@@ -20,7 +20,7 @@ import { redactHeaders, redactText } from './worker/redact.ts';
 export type Severity = 'contract' | 'advisory';
 
 export interface PropertyFailure {
-  /** Which property of the run failed (suites/lib/replay-path.ts): with the path, what `--path` replays. */
+  /** Which property of the run failed (core/replay-path.ts): with the path, what `--path` replays. */
   id?: string;
   seed: number;
   path: string;
@@ -83,7 +83,7 @@ function redactExchange(x: Exchange, secrets: readonly string[]): Exchange {
   };
 }
 
-/** A GET retried after a 502/503/504 shows both attempts, the first one first (suites/lib/client.ts). */
+/** A GET retried after a 502/503/504 shows both attempts, the first one first (core/client.ts). */
 function withRetries(exchanges: readonly Exchange[]): Exchange[] {
   return exchanges.flatMap(({ retryOf, ...x }) =>
     retryOf ? [{ ...retryOf, note: 'first attempt; asked once more after a short pause' }, x] : [x],

@@ -11,10 +11,10 @@
  */
 import { test, type TestInfo } from '@playwright/test';
 import { type Dispatcher, request } from 'undici';
-import { IDEMPOTENT_METHODS, isConnectionReset } from '../../errors/connection-reset.ts';
-import { fillPath, type Operation } from '../../specs/contract.ts';
+import { IDEMPOTENT_METHODS, isConnectionReset } from '../errors/connection-reset.ts';
+import { fillPath, type Operation } from '../specs/contract.ts';
 import type { Exchange } from './exchange.ts';
-import { syntheticAnswer, type SyntheticBody } from './worker/gateway-answer.ts';
+import { syntheticAnswer, type SyntheticBody } from './gateway-answer.ts';
 import { skip } from './skip.ts';
 import type { Target } from './target.ts';
 
