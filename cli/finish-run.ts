@@ -11,7 +11,7 @@ import { partyLines, whoFailedLine } from '../reporting/parties.ts';
 import { scopePhrase, verdictWord } from '../reporting/verdict-words.ts';
 import { notJudgedLine } from '../reporting/skip-groups.ts';
 import { certificateSummary } from '../reporting/write-certificate.ts';
-import type { Certificate } from '../reporting/certificate.ts';
+import type { Certificate } from '../reporting/certificate-types.ts';
 import { EXIT, SIGNAL_EXIT, type CommandIo, type StopSignal } from './command.ts';
 import { showReportHint } from './commands/show-report.ts';
 

@@ -356,5 +356,3 @@ async function checkedCassettes(files: string[]): Promise<string[]> {
   for (const f of files) forEachCassetteExchange(f, () => {});
   return files;
 }
-
-export { executeRun } from './execute-run.ts';

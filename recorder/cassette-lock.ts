@@ -15,15 +15,7 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CassetteLockedError } from './errors.ts';
-
-export interface LockHolder {
-  pid: number;
-  /** The process's start time in clock ticks since boot (Linux), which tells a reused pid apart. */
-  procStart: string | null;
-  host: string;
-  command: string;
-  since: string;
-}
+import type { LockHolder } from './lock-holder.ts';
 
 /** Start time of a process (field 22 of /proc/PID/stat), or null where /proc is not there. */
 function procStart(pid: number): string | null {

@@ -4,7 +4,7 @@
  * a secret value (only the name of where it came from).
  */
 import { FlisError } from '../errors/flis-error.ts';
-import type { LockHolder } from './cassette-lock.ts';
+import type { LockHolder } from './lock-holder.ts';
 
 /** A cassette that cannot be read: names the file, the 1-based line and what was expected there. */
 export class CassetteParseError extends FlisError {

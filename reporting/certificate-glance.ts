@@ -8,7 +8,7 @@
  * yet (the data model grows: blocked and inconclusive checks), and then it is
  * drawn as skipped rather than dropped.
  */
-import type { Certificate } from './certificate.ts';
+import type { Certificate } from './certificate-types.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 

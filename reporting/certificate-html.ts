@@ -11,7 +11,7 @@
  * solid red with a white ✗ that links to its failure.
  */
 import { describeNetwork } from './network-summary.ts';
-import type { Certificate, CertificateFailure, ClauseEntry } from './certificate.ts';
+import type { Certificate, CertificateFailure, ClauseEntry } from './certificate-types.ts';
 import {
   abbreviate,
   advisoryFailures,
@@ -31,7 +31,8 @@ import type { MatrixCell, MatrixRow } from './matrix.ts';
 import { groupSkips, notJudgedLine, notJudgedSummary, skipGroupLine, tests } from './skip-groups.ts';
 import { clientUsageLine, serviceUsageLine } from './parties.ts';
 import { gaveUpLines } from './robustness.ts';
-import { scopePhrase, verdictWord, type PartyStatus } from './verdict-words.ts';
+import { scopePhrase, verdictWord } from './verdict-words.ts';
+import type { PartyStatus } from './certificate-types.ts';
 
 export { escapeHtml };
 

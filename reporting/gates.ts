@@ -4,7 +4,7 @@
  * --min-coverage, 4 drift found with --fail-on drift. When several fail, the
  * lowest code wins (a failed check says most); every gate prints its line.
  */
-import type { Certificate } from './certificate.ts';
+import type { Certificate } from './certificate-types.ts';
 import { driftCount, type DriftReport } from './drift.ts';
 
 export const GATE_EXIT = { checkFailed: 1, coverage: 3, drift: 4 } as const;

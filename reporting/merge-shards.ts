@@ -27,7 +27,7 @@ import { crc32, inflateRawSync } from 'node:zlib';
 import { ConfigError, FlisError } from '../errors/flis-error.ts';
 import { openRegular, readUserFile, unreadableWhy } from '../errors/user-file.ts';
 import { redactText } from '../core/redact.ts';
-import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts';
+import type { Certificate, CertificateSubject, RunFacts } from './certificate-types.ts';
 import { clearReportFolder } from './report-folder.ts';
 import { CERTIFICATE_JSON } from './write-certificate.ts';
 

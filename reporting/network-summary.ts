@@ -3,7 +3,7 @@
  * certificate: requests sent, throttling waited out, token refreshes and
  * timeouts (docs/throttling.md). None of them is a failure of the deployment.
  */
-import type { NetworkFacts } from './certificate.ts';
+import type { NetworkFacts } from './certificate-types.ts';
 
 export function describeNetwork(n: NetworkFacts): string {
   const capped = n.waitCapReached ? `, ${n.waitCapReached} given up at the wait cap (inconclusive)` : '';

@@ -10,47 +10,19 @@
  * The certificate's own verdict is the worse of the two; the exit code stays one number, and the line before the
  * last says which party failed.
  */
-import type { Certificate, CertificateFailure, Verdict, VerdictStatus } from './certificate.ts';
 import type { ClientUsage } from './client-usage.ts';
 import { type RobustnessRow, robustnessReason } from './robustness.ts';
-import { type PartyStatus, verdictWord } from './verdict-words.ts';
-
-export interface ClientParty {
-  status: PartyStatus;
-  reasons: string[];
-  /** Client-traffic failures on a rule that binds the client. */
-  violations: number;
-  /** Absent when no cassette was given. */
-  usage?: ClientUsage | undefined;
-  /** The operations the partner says its client integrates, and those its traffic did not use. */
-  required?: { operations: string[]; missing: string[]; source: string } | undefined;
-  /** The client command against each conformant variant of the embedded mock (--client-command). */
-  robustness?: RobustnessRow[] | undefined;
-}
-
-export interface ServiceParty {
-  status: VerdictStatus;
-  reasons: string[];
-  scope: Verdict['scope'];
-  /** Failures of the suites on contract rules. */
-  failures: number;
-  /** Operations a suite check ran on, of `operationsTotal`. */
-  operationsExercised: string[];
-  operationsNotExercised: string[];
-  operationsTotal: number;
-}
-
-export interface Parties {
-  client: ClientParty;
-  service: ServiceParty;
-}
-
-/** What the partner says its client integrates: `--require-operations`, or the operations of a partner profile. */
-export interface ClientClaim {
-  operations: string[];
-  /** `--require-operations` or the profile file. */
-  source: string;
-}
+import { verdictWord } from './verdict-words.ts';
+import type {
+  Certificate,
+  CertificateFailure,
+  ClientClaim,
+  ClientParty,
+  Parties,
+  ServiceParty,
+  Verdict,
+  VerdictStatus,
+} from './certificate-types.ts';
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -5,7 +5,7 @@
  * `flis certify` and `flis merge` produce them the same way.
  */
 import { join } from 'node:path';
-import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts';
+import type { Certificate, CertificateSubject, RunFacts } from './certificate-types.ts';
 import { buildDriftReport, type DriftReport } from './drift.ts';
 import { writeDriftReport } from './drift-write.ts';
 import { readRunOutcomes, type CheckOutcome } from './outcomes.ts';
@@ -13,7 +13,7 @@ import { mergeObservations, type Observations } from '../core/observations.ts';
 import { observationsFromCassette, readObservationsDir } from './traffic-sources.ts';
 import { trafficOutcomes } from './traffic-outcomes.ts';
 import { clientUsage } from './client-usage.ts';
-import type { ClientClaim } from './parties.ts';
+import type { ClientClaim } from './certificate-types.ts';
 import type { RobustnessRow } from './robustness.ts';
 import { writeCertificate } from './write-certificate.ts';
 import { fixJunitFile } from './junit-failures.ts';

@@ -10,10 +10,7 @@
  * - **skipped**: a test that did not run its check (blocked by another check, inconclusive, not shown by the spec,
  *   or plainly skipped: writes not allowed, a suite not chosen).
  */
-import type { Certificate, VerdictStatus } from './certificate.ts';
-
-/** A party's verdict: the certificate's, and `not-judged` for a client whose traffic was not given. */
-export type PartyStatus = VerdictStatus | 'not-judged';
+import type { Certificate, PartyStatus } from './certificate-types.ts';
 
 export const VERDICT_WORDS: Record<PartyStatus, string> = {
   certified: 'CERTIFIED',

@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../core/redact.ts';
-import { buildCertificate, type Certificate, type CertificateInput } from './certificate.ts';
+import { buildCertificate, type CertificateInput } from './certificate.ts';
+import type { Certificate } from './certificate-types.ts';
 import { certificateBaseName, renderCertificateHtml } from './certificate-html.ts';
 import { scopePhrase, verdictWord } from './verdict-words.ts';
 

@@ -3,7 +3,7 @@
  * requests it forwarded, how many the deployment throttled, how long the run
  * waited because of that, how many token refreshes, retries and timeouts.
  */
-import type { NetworkFacts } from '../reporting/certificate.ts';
+import type { NetworkFacts } from '../reporting/certificate-types.ts';
 
 /**
  * The gateway's counts are the certificate's network facts, field for field; the gateway counts every one of them

@@ -13,7 +13,7 @@ import { openConnection } from '../net/connection.ts';
 import { StaticToken } from '../net/static-token.ts';
 import { withTargetToken, type TokenOptions } from '../net/token-options.ts';
 import type { Connection, ConnectionSettings } from '../net/types.ts';
-import type { NetworkFacts } from '../reporting/certificate.ts';
+import type { NetworkFacts } from '../reporting/certificate-types.ts';
 import { type RecordedRunLabels, recordThrough, startCassetteTarget } from './cassette-target.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { probeTarget } from './probe-target.ts';

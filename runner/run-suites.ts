@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { ConfigError, FlisError } from '../errors/flis-error.ts';
-import type { NetworkFacts } from '../reporting/certificate.ts';
+import type { NetworkFacts } from '../reporting/certificate-types.ts';
 import { clearReportFolder } from '../reporting/report-folder.ts';
 import { redactText } from '../core/redact.ts';
 import {

@@ -2,7 +2,9 @@
  * Each source folder says what it may import (docs/architecture.md), the way
  * Playwright checks its DEPS: recorder/ never imports suites/, mock/ imports
  * only schemas/, a suite never imports another suite, nor the plumbing of core/ (it takes what it needs of core/
- * through the front door, suites/lib/index.ts). Run in `npm test`; exits 1 naming every file:line that breaks a rule.
+ * through the front door, suites/lib/index.ts). No file imports itself through a circle of imports, and inside
+ * suites/ no two folders of one parent import each other (an arrow up). Run in `npm test`; exits 1 naming every
+ * file:line that breaks a rule, and every circle.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -136,16 +138,108 @@ export function checkFile(file: string, root = ROOT): Violation[] {
   return out;
 }
 
+function checkedFiles(root: string): string[] {
+  return Object.keys(ALLOWED).flatMap((folder) => {
+    try {
+      return sourceFiles(join(root, folder));
+    } catch {
+      return [];
+    }
+  });
+}
+
 export function checkAll(root = ROOT): Violation[] {
-  return Object.keys(ALLOWED)
-    .flatMap((folder) => {
-      try {
-        return sourceFiles(join(root, folder));
-      } catch {
-        return [];
-      }
-    })
-    .flatMap((file) => checkFile(file, root));
+  return checkedFiles(root).flatMap((file) => checkFile(file, root));
+}
+
+/** Each checked file (relative to root) → the files of ours it imports, type-only imports included. */
+function importGraph(root: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of checkedFiles(root)) {
+    const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+      .map((m) => m[1] ?? m[2] ?? m[3])
+      .filter((s): s is string => s?.startsWith('.') === true)
+      .map((s) => relative(root, resolve(dirname(file), s)));
+    graph.set(relative(root, file), targets);
+  }
+  return graph;
+}
+
+/**
+ * The import circles of the tree: each a set of files that import one another round (Tarjan's strongly connected
+ * components), type-only imports included, since a circle of types is the same knot for a reader. A type both sides
+ * need gets a file of its own.
+ */
+export function importCircles(root = ROOT): string[][] {
+  const graph = importGraph(root);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)?.includes(v)) circles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** Top folders whose folders, at every depth, import one way only: of two folders of one parent, one is below. */
+export const ONE_WAY_WITHIN: readonly string[] = ['suites'];
+
+/** A folder's front door and its specs sit on top of it: what they import is never an arrow up. */
+const ON_TOP = /(^|\/)index\.ts$|\.spec\.ts$/;
+
+export interface ArrowUp {
+  /** The folder whose two folders import each other (`.` is its own files). */
+  parent: string;
+  rooms: [string, string];
+  /** One import each way, `file -> file`. */
+  examples: [string, string];
+}
+
+/** Folders of one parent (or the parent's own files, `.`) that import each other, inside ONE_WAY_WITHIN. */
+export function arrowsUp(root = ROOT): ArrowUp[] {
+  const edges = new Map<string, string>();
+  for (const [from, targets] of importGraph(root)) {
+    if (!ONE_WAY_WITHIN.includes(from.split(sep)[0]!) || ON_TOP.test(from)) continue;
+    const f = from.split(sep);
+    for (const target of targets) {
+      const t = target.split(sep);
+      if (t[0] !== f[0]) continue;
+      let i = 1;
+      while (i < f.length - 1 && i < t.length - 1 && f[i] === t[i]) i++;
+      const a = i < f.length - 1 ? f[i]! : '.';
+      const b = i < t.length - 1 ? t[i]! : '.';
+      if (a !== b) edges.set(`${f.slice(0, i).join('/')}\t${a}\t${b}`, `${from} -> ${target}`);
+    }
+  }
+  const out: ArrowUp[] = [];
+  for (const [key, example] of edges) {
+    const [parent, a, b] = key.split('\t') as [string, string, string];
+    const back = edges.get(`${parent}\t${b}\t${a}`);
+    if (back && a < b) out.push({ parent, rooms: [a, b], examples: [example, back] });
+  }
+  return out;
 }
 
 /** What `from` may import, for the message. */
@@ -162,6 +256,19 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(
       `${v.file}:${v.line}: ${v.from}/ may not import ${v.to}/ ('${v.specifier}'); allowed: ${allowedFor(v.from)}`,
     );
-  console.log(violations.length ? `import rules: ${violations.length} violation(s)` : 'import rules: ok');
-  process.exitCode = violations.length ? 1 : 0;
+  const circles = importCircles();
+  for (const c of circles)
+    console.error(`import circle: ${c.join(', ')} import one another round; give what they share a file of its own`);
+  const arrows = arrowsUp();
+  for (const a of arrows)
+    console.error(
+      `arrow up in ${a.parent}/: ${a.rooms[0]} and ${a.rooms[1]} import each other (${a.examples.join('; ')})`,
+    );
+  const problems = violations.length + circles.length + arrows.length;
+  console.log(
+    problems
+      ? `import rules: ${violations.length} violation(s), ${circles.length} circle(s), ${arrows.length} arrow(s) up`
+      : 'import rules: ok',
+  );
+  process.exitCode = problems ? 1 : 0;
 }

@@ -11,7 +11,8 @@ import { parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { STRICT_HELP } from '../gate-options.ts';
 import { LIMITS_HELP } from '../limit-options.ts';
-import { certifyOptionSpec, executeRun, parseRunPlan } from '../run-plan.ts';
+import { executeRun } from '../execute-run.ts';
+import { certifyOptionSpec, parseRunPlan } from '../run-plan.ts';
 
 const help = `Usage: flis certify --partner NAME [--deployment sandbox] [--cassette FILE ...] [options]
 

@@ -97,7 +97,7 @@ async function serve(v: Values, io: CommandIo): Promise<number> {
   const port = intOption(portIn.name, portIn.raw, { max: 65_535 }) ?? 4545;
   const maxUploadBytes = megabytes(v, io, 'max-upload-mb', 'FLIS_REGISTRY_MAX_UPLOAD_MB', 32);
   const maxCassetteBytes = megabytes(v, io, 'max-cassette-mb', 'FLIS_REGISTRY_MAX_CASSETTE_MB', 16);
-  const { openDatabase } = await import('../../registry/database.ts');
+  const { openDatabase } = await import('../../registry/open-database.ts');
   const { startRegistry } = await import('../../registry/server.ts');
   const db = await openDatabase(database);
   let registry: Awaited<ReturnType<typeof startRegistry>>;

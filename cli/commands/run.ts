@@ -11,7 +11,8 @@ import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { STRICT_HELP } from '../gate-options.ts';
 import { LIMITS_HELP } from '../limit-options.ts';
 import { variantNames } from '../mock-options.ts';
-import { executeRun, parseRunPlan, runOptionSpec } from '../run-plan.ts';
+import { executeRun } from '../execute-run.ts';
+import { parseRunPlan, runOptionSpec } from '../run-plan.ts';
 
 export { reproduceCommand } from '../mock-options.ts';
 export { parseShard } from '../run-plan.ts';

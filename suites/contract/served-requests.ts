@@ -20,7 +20,7 @@ import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
 import type { CheckContext } from '../lib/index.ts';
 import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { waitForOffer } from '../lib/offers/offer-visible.ts';
+import { waitForOffer } from '../lib/offer-visible.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';
 import { wholeListQuery } from '../lib/index.ts';
 

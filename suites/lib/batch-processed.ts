@@ -7,7 +7,7 @@
  * out its deadline as before: this only lets a wrong server fail sooner.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { CheckContext } from './check-test.ts';
+import type { CheckContext } from './check-context.ts';
 
 const DONE_WORDS = /^(processed|done|completed?|succeeded|successful|success|finished)$/i;
 

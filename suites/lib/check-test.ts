@@ -17,6 +17,7 @@ import type { TestDetails, TestInfo } from '@playwright/test';
 import { Agent, type Dispatcher } from 'undici';
 import type { Operation } from '../../specs/contract.ts';
 import { CheckBlocked } from './check-blocked.ts';
+import type { CheckContext } from './check-context.ts';
 import type { CheckId } from './catalogue.ts';
 import { Check, resolveMeta, type CheckMeta, type ResolvedMeta } from './check.ts';
 import { CheckFailure, formatFailure, withoutFrames } from '../../core/check-failure.ts';
@@ -77,16 +78,6 @@ export interface CheckTestMeta<C extends CheckId = CheckId> extends CheckMeta<C>
   title?: string;
   /** True when the test writes to the target: skipped unless writes are allowed. */
   writes?: boolean;
-}
-
-export interface CheckContext {
-  api: FlisClient;
-  check: Check;
-  testInfo: TestInfo;
-  /** What the test wrote, undone when it ends, pass or fail (suites/lib/cleanup.ts). */
-  cleanup: Cleanup;
-  /** The run id every id and reference the test writes carries (FLIS_RUN_ID). */
-  runId: string;
 }
 
 export function checkTitle(meta: ResolvedMeta & Pick<CheckTestMeta, 'title'>): string {

@@ -14,7 +14,7 @@ import type { FlisClient } from '../../core/client.ts';
 import { is2xx } from '../../core/exchange.ts';
 import { isForeignTag } from '../../core/forced-tag.ts';
 import { statusOf } from '../../core/listed-records.ts';
-import { waitForOffer } from './offers/offer-visible.ts';
+import { waitForOffer } from './offer-visible.ts';
 import { mapBounded } from './parallel.ts';
 import { pollVisible } from './visibility-deadline.ts';
 import { target } from '../../core/target.ts';

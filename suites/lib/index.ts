@@ -20,7 +20,8 @@
  */
 
 // The check itself: its test, its context, its verdicts.
-export { type CheckContext, type CheckTestMeta, checkTest, test } from './check-test.ts';
+export type { CheckContext } from './check-context.ts';
+export { type CheckTestMeta, checkTest, test } from './check-test.ts';
 export type { Check, Clause } from './check.ts';
 export { RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
 export { skip } from '../../core/skip.ts';

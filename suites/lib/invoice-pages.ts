@@ -8,7 +8,7 @@
  * Every request carries the whole list's `createdSince` where the query has none (core/whole-list.ts).
  */
 import { operationById } from '../../specs/contract.ts';
-import type { CheckContext } from './check-test.ts';
+import type { CheckContext } from './check-context.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { concurrency } from './parallel.ts';
 import { narrowedListQuery } from '../../core/whole-list.ts';

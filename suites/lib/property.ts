@@ -13,7 +13,7 @@
 import { secretsWithDerived } from '../../core/redact.ts';
 import fc from 'fast-check';
 import { CheckBlocked } from './check-blocked.ts';
-import type { CheckContext } from './check-test.ts';
+import type { CheckContext } from './check-context.ts';
 import { CheckFailure, type FailureDetails } from '../../core/check-failure.ts';
 import type { Exchange } from '../../core/exchange.ts';
 import { concurrency, settleBounded } from './parallel.ts';

@@ -1,14 +1,15 @@
 /**
  * The import rules have one source, `ALLOWED` of scripts/check-imports.ts: docs/architecture.md's table must say the
  * same, every allowance must be used (but `net`, used by branches being merged), the rule below the top folder
- * (a suite never imports another suite) must hold, and `checkAll(root)` must judge the tree at `root`.
+ * (a suite never imports another suite) must hold, and `checkAll(root)` must judge the tree at `root`; the tree has no
+ * import circle and no arrow up inside suites/, and both are found where they are.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { ALLOWED, checkAll } from '../../scripts/check-imports.ts';
+import { ALLOWED, arrowsUp, checkAll, importCircles } from '../../scripts/check-imports.ts';
 import { ROOT } from '../runner/helpers.ts';
 
 const DOC = 'docs/architecture.md';
@@ -107,4 +108,35 @@ test('checkAll(root) judges the tree at root: a folder rule, a suite importing a
     'suites/billing/b.spec.ts:3 suites/billing -> suites/offers',
     'suites/records/r.spec.ts:1 suites/records -> core',
   ]);
+});
+
+test('the tree has no import circle and no arrow up inside suites/', () => {
+  assert.deepEqual(importCircles(), [], 'give what the files of a circle share a file of its own');
+  assert.deepEqual(arrowsUp(), [], 'of two folders of one parent inside suites/, one imports the other, never both');
+});
+
+test('importCircles and arrowsUp find them: a type circle, an arrow up, and a spec on top of its folder', () => {
+  const root = mkdtempSync(join(tmpdir(), 'flis-import-circles-'));
+  try {
+    const put = (file: string, text: string) => {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), text);
+    };
+    put('recorder/errors.ts', "import type { Holder } from './lock.ts';\nexport type E = Holder;\n");
+    put('recorder/lock.ts', "import { type E } from './errors.ts';\nexport interface Holder { e?: E }\n");
+    put('suites/lib/cleanup.ts', "import { wait } from './offers/visible.ts';\nexport const c = wait;\n");
+    put('suites/lib/offers/visible.ts', "import { poll } from '../poll.ts';\nexport const wait = poll;\n");
+    put('suites/lib/poll.ts', 'export const poll = 1;\n');
+    put('suites/lib/index.ts', "export { wait } from './offers/visible.ts';\n");
+    put('suites/lifecycle/lifecycle.spec.ts', "import { c } from './commands/create.ts';\nexport const s = c;\n");
+    put('suites/lifecycle/commands/create.ts', "import { m } from '../model.ts';\nexport const c = m;\n");
+    put('suites/lifecycle/model.ts', 'export const m = 1;\n');
+    assert.deepEqual(importCircles(root), [['recorder/errors.ts', 'recorder/lock.ts']]);
+    assert.deepEqual(
+      arrowsUp(root).map((a) => `${a.parent}: ${a.rooms.join(' <-> ')}`),
+      ['suites/lib: . <-> offers'],
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

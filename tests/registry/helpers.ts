@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { recordPartner, partnerClients } from '../../bench/partner-clients.ts';
-import { openDatabase } from '../../registry/database.ts';
+import { openDatabase } from '../../registry/open-database.ts';
 import { type RunningRegistry, startRegistry } from '../../registry/server.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
 

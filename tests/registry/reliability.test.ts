@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openDatabase } from '../../registry/database.ts';
+import { openDatabase } from '../../registry/open-database.ts';
 import { waitForOutput } from '../child-output.ts';
 import { ROOT } from '../runner/helpers.ts';
 import {

@@ -19,7 +19,7 @@ import { contractCommand } from '../../cli/commands/contract.ts';
 import { registryCommand } from '../../cli/commands/registry.ts';
 import { regressCommand } from '../../cli/commands/regress.ts';
 import { startMock, type RunningMock } from '../../mock/server.ts';
-import { openDatabase } from '../../registry/database.ts';
+import { openDatabase } from '../../registry/open-database.ts';
 import { Store } from '../../registry/store.ts';
 import type { Command } from '../../cli/command.ts';
 import { FlisError } from '../../errors/flis-error.ts';

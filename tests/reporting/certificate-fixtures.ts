@@ -5,7 +5,8 @@
  * (failures, two on one cell, an advisory, blocked and inconclusive cells), and
  * partial (writes skipped, whole groups not covered).
  */
-import { buildCertificate, type Certificate } from '../../reporting/certificate.ts';
+import { buildCertificate } from '../../reporting/certificate.ts';
+import type { Certificate } from '../../reporting/certificate-types.ts';
 import type { MatrixCell } from '../../reporting/matrix.ts';
 import type { CheckOutcome } from '../../reporting/outcomes.ts';
 import { operations } from '../../specs/contract.ts';

@@ -16,7 +16,7 @@ import { startMock, type RunningMock } from '../../mock/server.ts';
 import { encodeBody, jsonValue } from '../../recorder/body.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { cassetteHeader } from '../../recorder/header.ts';
-import type { Certificate } from '../../reporting/certificate.ts';
+import type { Certificate } from '../../reporting/certificate-types.ts';
 import { launchChromium, NO_CHROMIUM, openOffline, SHOTS } from './chromium-helpers.ts';
 import { runCommand, type CommandResult } from './helpers.ts';
 

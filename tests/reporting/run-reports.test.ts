@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { reportCommand } from '../../cli/commands/report.ts';
 import { runCommand as flisRun } from '../../cli/commands/run.ts';
 import { startMock, type RunningMock } from '../../mock/server.ts';
-import type { Certificate } from '../../reporting/certificate.ts';
+import type { Certificate } from '../../reporting/certificate-types.ts';
 import { secretForms } from '../../core/redact.ts';
 import { filesContaining, runCommand, type CommandResult } from './helpers.ts';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { mergeCommand } from '../../cli/commands/merge.ts';
 import { runCommand as flisRun } from '../../cli/commands/run.ts';
-import type { Certificate } from '../../reporting/certificate.ts';
+import type { Certificate } from '../../reporting/certificate-types.ts';
 import { runCommand, type CommandResult } from './helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'flis-shards-'));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runSummaryLines } from '../../cli/execute-run.ts';
 import { verdictLine } from '../../cli/finish-run.ts';
-import type { Certificate, VerdictStatus } from '../../reporting/certificate.ts';
+import type { Certificate, VerdictStatus } from '../../reporting/certificate-types.ts';
 import { renderCertificateHtml, whatFailed } from '../../reporting/certificate-html.ts';
 import { VERDICT_WORDS, scopePhrase, verdictWord } from '../../reporting/verdict-words.ts';
 import { certificateSummary } from '../../reporting/write-certificate.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startMock } from '../../mock/server.ts';
-import type { Certificate } from '../../reporting/certificate.ts';
+import type { Certificate } from '../../reporting/certificate-types.ts';
 import { countingProxy, startFlis } from './helpers.ts';
 
 const TOKEN = 'read-only-token-Hq83Lm';

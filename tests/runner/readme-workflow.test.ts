@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import type { Certificate } from '../../reporting/certificate.ts';
+import type { Certificate } from '../../reporting/certificate-types.ts';
 import { ROOT } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'flis-readme-workflow-'));

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { CheckBlocked } from '../../suites/lib/check-blocked.ts';
 import { CheckFailure } from '../../core/check-failure.ts';
-import type { CheckContext } from '../../suites/lib/check-test.ts';
+import type { CheckContext } from '../../suites/lib/check-context.ts';
 import { checkProperty } from '../../suites/lib/property.ts';
 
 const SEED = 9_041;

@@ -5,7 +5,7 @@
  */
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
 import type { CheckId } from '../catalogue.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { freshId } from '../fresh-id.ts';
 import { expectationsOf, type Expectation } from '../readback.ts';
 import { bookingNeighbourControl, uncancelledByNeighbourControl } from './controls.ts';

@@ -8,7 +8,7 @@ import type { OfferBulkItem, OfferWrite } from '../../../schemas/types.generated
 import { batchesProcessed } from '../batch-processed.ts';
 import type { CheckId } from '../catalogue.ts';
 import { CheckBlocked, RESPONSE_SCHEMA } from '../check-blocked.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { freshId } from '../fresh-id.ts';
 import { offerWriteBody } from '../fixtures.ts';
 import { pollVisible } from '../visibility-deadline.ts';

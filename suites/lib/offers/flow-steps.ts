@@ -9,7 +9,7 @@ import { validate } from '../../../schemas/registry.ts';
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckId } from '../catalogue.ts';
 import { RECORD_IDENTITY } from '../check-blocked.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Exchange } from '../../../core/exchange.ts';
 import { answeredListedOther } from '../offer-identity.ts';
 import { mismatches, unmetVerdict, type Expectation } from '../readback.ts';

@@ -10,7 +10,7 @@ import { BATCH_CHECK_EVERY_MS, batchesProcessed } from '../batch-processed.ts';
 import type { CheckId } from '../catalogue.ts';
 import { RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { Clause } from '../check.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { noteVisibleAfter, pollVisible } from '../visibility-deadline.ts';
 import { mismatches, readBackOwner, unmetPointers, type Expectation } from '../readback.ts';
 import { type OfferRead, type ReadOptions, readOffer, readVerdict, writtenVersion } from './flow-steps.ts';

@@ -4,11 +4,11 @@
  * (a DELETE that overtakes its create could miss it).
  */
 import { operationById } from '../../../specs/contract.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { offerWriteBody } from '../fixtures.ts';
 import { freshId } from '../fresh-id.ts';
-import { waitForOffer } from './offer-visible.ts';
+import { waitForOffer } from '../offer-visible.ts';
 
 export interface WrittenOffer {
   id: string;

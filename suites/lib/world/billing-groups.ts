@@ -24,7 +24,7 @@ import { operationById } from '../../../specs/contract.ts';
 import type { CheckId } from '../catalogue.ts';
 import { RECORD_IDENTITY, RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { Clause } from '../check.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Step } from './step.ts';
 import { statusOf } from '../../../core/listed-records.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';

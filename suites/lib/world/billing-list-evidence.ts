@@ -11,7 +11,7 @@
  */
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckId } from '../catalogue.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../../../core/whole-list.ts';
 import { surelyInWholeWindow } from './billing-groups.ts';

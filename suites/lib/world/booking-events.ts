@@ -5,7 +5,7 @@
  * waits for that first), so nothing waits on a conformant server. A divergence is event-cancel's, the owner of rule 5.
  */
 import { operationById } from '../../../specs/contract.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Step } from './step.ts';
 import { is2xx } from '../../../core/exchange.ts';
 import { cancelledBy } from './cancelled.ts';

@@ -16,7 +16,7 @@
  */
 import type { CheckId } from '../catalogue.ts';
 import type { Clause } from '../check.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Exchange } from '../../../core/exchange.ts';
 import { recordsOf } from '../../../core/listed-records.ts';
 import { pollVisible } from '../visibility-deadline.ts';

@@ -10,7 +10,7 @@
  * (offer-upsert, event-cancel, response-schema, ...) is that owner's: its own tests judge that rule on every run.
  */
 import type { CheckId } from '../catalogue.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { recordGroup, type RecordGroup } from '../../../specs/record-groups.ts';
 import { deleteShape, isolationShape, type ShapeResult, upsertShape } from './record-shapes.ts';
 import { skip } from '../../../core/skip.ts';

@@ -17,7 +17,7 @@
  */
 import { operationById } from '../../../specs/contract.ts';
 import { RECORD_IDENTITY } from '../check-blocked.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Step } from './step.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { sameValue } from './billing-groups.ts';

@@ -10,7 +10,7 @@
 import type { CheckId } from '../catalogue.ts';
 import { RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { Clause } from '../check.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { type OfferRead, readOffer, readVerdict, writtenVersion } from '../offers/flow-steps.ts';
 import { type Expectation, mismatches, readBackOwner, unmetPointers } from '../readback.ts';
 import { pollVisible } from '../visibility-deadline.ts';

@@ -6,7 +6,7 @@
  */
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
 import { operationById } from '../../../specs/contract.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { offerWriteBody } from '../fixtures.ts';
 import { expectationsOf } from '../readback.ts';

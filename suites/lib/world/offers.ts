@@ -9,7 +9,7 @@
  * response-schema own those).
  */
 import { readOffer } from '../offers/flow-steps.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Step } from './step.ts';
 import type { Divergence, WorldRecord } from './world.ts';
 

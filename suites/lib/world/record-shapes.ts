@@ -4,7 +4,7 @@
  * before it blames a divergence on a sequence (suites/lib/world/controls.ts). Each answers the first divergence it met,
  * or why it could judge nothing (the server refused the run's body: spec 4.3 shows none), never reporting itself.
  */
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { CatalogueRecord } from './catalogue-record.ts';
 import { type RecordGroup, recordGroup, recordGroups } from '../../../specs/record-groups.ts';
 import { deleteOffer, offerBody, offerIn, putOffer } from './offer-writes.ts';

@@ -6,7 +6,7 @@
  * Every record a write may have made is undone when the test ends (ctx.cleanup).
  */
 import type { Operation } from '../../../specs/contract.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { freshId } from '../fresh-id.ts';
 import { pollVisible } from '../visibility-deadline.ts';

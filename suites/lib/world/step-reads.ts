@@ -3,7 +3,7 @@
  * them. A record the step's write names polls its views afresh instead, until they show the write.
  */
 import type { Operation } from '../../../specs/contract.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Exchange } from '../../../core/exchange.ts';
 
 export class StepReads {

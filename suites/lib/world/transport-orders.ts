@@ -11,7 +11,7 @@
  * on a conformant server. A divergence is event-cancel's, the owner of rule 5.
  */
 import { operationById } from '../../../specs/contract.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Step } from './step.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { recordsOf } from '../../../core/listed-records.ts';

@@ -8,7 +8,7 @@
  *   answer shorter than another one was not cut by it.
  * A list that is not whole is judged on what it shows only (each element as its record's other views show it).
  */
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import { type Exchange, is2xx } from '../../../core/exchange.ts';
 import { pagingSign, WHOLE_LIST_BELOW } from './record-views.ts';
 

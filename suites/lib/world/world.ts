@@ -10,7 +10,7 @@
  */
 import type { CheckId } from '../catalogue.ts';
 import type { Clause } from '../check.ts';
-import type { CheckContext } from '../check-test.ts';
+import type { CheckContext } from '../check-context.ts';
 import type { Exchange } from '../../../core/exchange.ts';
 import { mapBounded } from '../parallel.ts';
 import { target } from '../../../core/target.ts';
