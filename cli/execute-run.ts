@@ -17,7 +17,7 @@ import {
   runWorkers,
   workerConcurrency,
 } from '../runner/run-limits.ts';
-import type { Reached, ReachOptions } from '../runner/reach-target.ts';
+import type { ReachedRun, ReachOptions } from '../runner/reach-target.ts';
 import type { SuiteRunOptions, SuiteRunResult } from '../runner/run-suites.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import type { CommandIo } from './command.ts';
@@ -172,7 +172,7 @@ function recording(plan: RunPlan, io: CommandIo): ReachOptions['record'] {
 }
 
 /** The suites' options: the target as reached, and the workers (--workers, else by the deployment's round trip). */
-function suiteRunOptions(plan: RunPlan, live: Reached, io: CommandIo): SuiteRunOptions {
+function suiteRunOptions(plan: RunPlan, live: ReachedRun, io: CommandIo): SuiteRunOptions {
   const { target, limits } = plan;
   // --distant stands for a network the probe cannot see: a loopback tunnel or front to a deployment far away.
   const roundTripMs = plan.distant ? Math.max(live.roundTripMs ?? 0, DISTANT_ROUND_TRIP_MS) : live.roundTripMs;
@@ -238,7 +238,7 @@ async function judgeClient(
 /** What the certificate and drift report are written from. */
 function runReportsInput(
   plan: RunPlan,
-  live: Reached,
+  live: ReachedRun,
   result: SuiteRunResult,
   client: { cassettes: string[]; robustness: RobustnessRow[] | undefined },
 ): RunReportsInput {

@@ -8,7 +8,7 @@
 
 /** Every variable the suites and playwright.config.ts read. */
 export const SUITE_ENV_NAMES = [
-  'FLIS_BASE_URL',
+  'FLIS_GATEWAY_URL',
   'FLIS_PUBLIC_BASE_URL',
   'FLIS_GATEWAY_NONCE',
   'FLIS_CONCURRENCY',

@@ -45,10 +45,11 @@ function intFrom(env: SuiteEnv, name: SuiteEnvName, fallback: number): number {
 }
 
 export function readTarget(env: SuiteEnv = process.env): Target {
-  const baseUrl = env.FLIS_BASE_URL;
+  // The gateway's URL, named apart from the deployment's base URL that the user's shell gives `flis run --base-url`.
+  const baseUrl = env.FLIS_GATEWAY_URL;
   if (!baseUrl) {
     throw new Error(
-      'FLIS_BASE_URL is not set: run the suites with `npx flis run`, which starts the target and sets it',
+      'FLIS_GATEWAY_URL is not set: run the suites with `npx flis run`, which starts the target and sets it',
     );
   }
   const nonce = env.FLIS_GATEWAY_NONCE;

@@ -1,15 +1,19 @@
 /**
- * What the suites talk to, put together for one run: the target (the embedded
- * mock, a deployment, or a cassette served offline), the connection that
- * reaches it (dispatcher and token source), the gateway every request passes
- * through, and with --record the recording proxy in front of the gateway:
- * worker → recorder → gateway → deployment. A cassette replay needs no
- * gateway: it is answered locally and never throttles.
+ * Reaching a resolved target, the one place flis does it. Two ways, one per kind of user:
+ * - `reachTarget`, for a run of the suites (`flis run`, `flis certify`): the target (the embedded mock, a deployment,
+ *   or a cassette served offline), the connection that reaches it (dispatcher and token source), the gateway every
+ *   request passes through, and with --record the recording proxy in front of the gateway:
+ *   worker → recorder → gateway → deployment. A cassette replay needs no gateway: it is answered locally and never
+ *   throttles.
+ * - `reachDirect`, for a command that sends its own requests (`flis diff`, `flis regress`): the embedded mock is
+ *   started in this process and reached directly with its minted token; any other deployment gets its connection
+ *   (proxy, CAs, client certificate, token source) opened and checked before anything is sent.
  */
 import { secretsWithDerived } from '../core/redact.ts';
 import { Agent } from 'undici';
 import type { ResolvedTarget } from '../config/deployments.ts';
-import { openConnection } from '../net/connection.ts';
+import { closeConnection, openConnection, withoutProxyEnv } from '../net/connection.ts';
+import { checkConnection } from '../net/preflight.ts';
 import { StaticToken } from '../net/static-token.ts';
 import { withTargetToken, type TokenOptions } from '../net/token-options.ts';
 import type { Connection, ConnectionSettings } from '../net/types.ts';
@@ -32,7 +36,21 @@ export interface ReachOptions {
   env: NodeJS.ProcessEnv;
 }
 
+/** A target made reachable: where requests go, and how to let go of it (and of what reaching it started). */
 export interface Reached {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** A target reached for a command that sends its own requests: its own connection, no gateway. */
+export interface ReachedDirect extends Reached {
+  /** The name the command knows the target by (a deployment, or the side of a diff). */
+  name: string;
+  connection: Connection;
+}
+
+/** A target reached for a run of the suites. */
+export interface ReachedRun extends Reached {
   /** Where the workers send (the gateway, or the recorder in front of it, or the replay server). */
   baseUrl: string;
   /** The deployment's own base URL, as failure records and curl commands show it. */
@@ -47,7 +65,6 @@ export interface Reached {
   network(): NetworkFacts | undefined;
   /** The median of a few round trips to the deployment (ms); absent for the embedded mock, a replay and a loopback host. */
   roundTripMs?: number | undefined;
-  close(): Promise<void>;
 }
 
 /** The embedded mock is in this process on loopback: no proxy (HTTP_PROXY must not catch it), no CA, its own token. */
@@ -59,7 +76,7 @@ async function closeAll(...closers: (() => Promise<void>)[]): Promise<void> {
   for (const close of closers) await close().catch(() => {});
 }
 
-async function replay(cassette: string): Promise<Reached> {
+async function replay(cassette: string): Promise<ReachedRun> {
   const live = await startCassetteTarget(cassette);
   return {
     baseUrl: live.baseUrl,
@@ -120,7 +137,7 @@ async function connect(opts: ReachOptions): Promise<Connection | undefined> {
   return connection;
 }
 
-export async function reachTarget(opts: ReachOptions): Promise<Reached> {
+export async function reachTarget(opts: ReachOptions): Promise<ReachedRun> {
   if (opts.replay) return replay(opts.replay);
   const opened = await connect(opts);
   let target: LiveTarget;
@@ -171,4 +188,36 @@ export async function reachTarget(opts: ReachOptions): Promise<Reached> {
     close: () => front.close(),
     roundTripMs: roundTripMs !== undefined ? Math.round(roundTripMs) : undefined,
   };
+}
+
+export async function reachDirect(
+  name: string,
+  r: ResolvedTarget,
+  net: { settings: ConnectionSettings; token: TokenOptions },
+  env: NodeJS.ProcessEnv,
+  embedded: EmbeddedOptions = {},
+): Promise<ReachedDirect> {
+  if (r.embedded) {
+    const live = await startTarget(r, embedded);
+    const connection = await openConnection({}, { kind: 'static', token: live.token }, withoutProxyEnv(env)).catch(
+      async (e: unknown) => {
+        await live.close();
+        throw e;
+      },
+    );
+    const close = async () => {
+      await closeConnection(connection);
+      await live.close();
+    };
+    return { name, baseUrl: live.baseUrl, connection, close };
+  }
+  const baseUrl = r.baseUrl!;
+  const connection = await openConnection(net.settings, withTargetToken(net.token, r.token), env);
+  try {
+    await checkConnection(connection, baseUrl, env);
+  } catch (e) {
+    await closeConnection(connection);
+    throw e;
+  }
+  return { name, baseUrl, connection, close: () => closeConnection(connection) };
 }

@@ -160,7 +160,7 @@ function suiteVariables(
   runId: string,
 ): Record<Exclude<SuiteEnvName, (typeof FROM_USER_ENV)[number]>, string | undefined> {
   return {
-    FLIS_BASE_URL: opts.baseUrl,
+    FLIS_GATEWAY_URL: opts.baseUrl,
     FLIS_PUBLIC_BASE_URL: opts.publicBaseUrl ?? opts.baseUrl,
     FLIS_GATEWAY_NONCE: opts.gatewayNonce || undefined,
     FLIS_CHECK_TIMEOUT_MS: String(opts.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS),

@@ -13,7 +13,7 @@ import { newRunId, newSeed } from '../../runner/run-suites.ts';
 import { reportDirOf } from '../args.ts';
 import { intOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
-import { type Reached, reachTarget } from '../reach-target.ts';
+import { type ReachedDirect, reachDirect } from '../../runner/reach-target.ts';
 import { markdownText } from '../../reporting/escape-markdown.ts';
 
 const help = `Usage: flis diff --deployment A --deployment B [--seed N] [options]
@@ -87,9 +87,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const writes = resolved.every((r) => r.allowWrites);
   // Before either deployment is reached: a report folder flis may not write is one line, not a wasted diff.
   checkDiffFolder(reportDir, reportDirFrom);
-  const live: Reached[] = [];
+  const live: ReachedDirect[] = [];
   try {
-    for (const [i, r] of resolved.entries()) live.push(await reachTarget(names[i] ?? '', r, net, io.env));
+    for (const [i, r] of resolved.entries()) live.push(await reachDirect(names[i] ?? '', r, net, io.env));
     const [a, b] = live.map((l) => ({ name: l.name, baseUrl: l.baseUrl, connection: l.connection }));
     io.out(
       `flis diff: ${a!.name} (${a!.baseUrl}) vs ${b!.name} (${b!.baseUrl}), seed ${seed}${writes ? '' : ', reads only'}`,

@@ -20,7 +20,7 @@ import { flagOrEnv, intOption, namedValue, parseCommandArgs, reportDirOf, shardO
 import { EXIT, SIGNAL_EXIT, type Command, type CommandIo, type StopSignal } from '../command.ts';
 import { envSecrets } from '../finish-run.ts';
 import { embeddedOptions, variantNames } from '../mock-options.ts';
-import { reachTarget } from '../reach-target.ts';
+import { reachDirect } from '../../runner/reach-target.ts';
 import { recordVerdicts, registryPartners, registryRegressOptions } from '../registry-regress.ts';
 import { registryClient } from '../registry-options.ts';
 
@@ -146,7 +146,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return SIGNAL_EXIT[signal ?? 'SIGINT'];
   }
   const runId = newRunId();
-  const live = await reachTarget(resolved.name, resolved, net, io.env, embedded);
+  const live = await reachDirect(resolved.name, resolved, net, io.env, embedded);
   try {
     io.out(
       `flis regress: run ${runId}: ${partners.length} partner(s)${shard ? ` (shard ${shard.index}/${shard.total} of ${all.length})` : ''} against ${resolved.name} (${live.baseUrl})${resolved.allowWrites ? '' : `, reads only: ${resolved.writesSkippedReason}`}`,

@@ -66,7 +66,7 @@ test('answers restart the check timeout; silence and the cap stop a check, incon
         env: {
           PATH: process.env.PATH,
           HOME: process.env.HOME,
-          FLIS_BASE_URL: `http://127.0.0.1:${port}/apis/v0`,
+          FLIS_GATEWAY_URL: `http://127.0.0.1:${port}/apis/v0`,
           FLIS_TOKEN: 'check-timeout-token',
           FLIS_CHECK_TIMEOUT_MS: String(CHECK_TIMEOUT_MS),
           FLIS_REPORT_DIR: dir,

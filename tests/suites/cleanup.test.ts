@@ -21,7 +21,7 @@ import { testTarget } from './test-target.ts';
 
 const RUN_ID = 'flis-cleanup-test';
 // pollVisible reads the visibility deadline from the suites' target.
-process.env.FLIS_BASE_URL = 'http://127.0.0.1:9/apis/v0';
+process.env.FLIS_GATEWAY_URL = 'http://127.0.0.1:9/apis/v0';
 process.env.FLIS_RUN_ID = RUN_ID;
 process.env.FLIS_VISIBILITY_TIMEOUT_MS = '20000';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-process.env.FLIS_BASE_URL = 'http://127.0.0.1:9/apis/v0';
+process.env.FLIS_GATEWAY_URL = 'http://127.0.0.1:9/apis/v0';
 process.env.FLIS_TOKEN = 'sweep-test-token';
 
 const { CheckBlocked } = await import('../../suites/lib/check-blocked.ts');

@@ -14,7 +14,7 @@ import { checkProperty } from '../../suites/lib/property.ts';
 
 const SEED = 9_041;
 const RUNS = 24;
-process.env.FLIS_BASE_URL = 'http://127.0.0.1:9/apis/v0';
+process.env.FLIS_GATEWAY_URL = 'http://127.0.0.1:9/apis/v0';
 process.env.FLIS_SEED = String(SEED);
 process.env.FLIS_RUNS = String(RUNS);
 process.env.FLIS_VISIBILITY_TIMEOUT_MS = '1000';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { TestInfo } from '@playwright/test';
 
-process.env.FLIS_BASE_URL = 'http://127.0.0.1:9/apis/v0';
+process.env.FLIS_GATEWAY_URL = 'http://127.0.0.1:9/apis/v0';
 process.env.FLIS_TOKEN = 'skip-test-token';
 
 const { skip } = await import('../../suites/lib/index.ts');

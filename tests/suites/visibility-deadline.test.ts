@@ -15,7 +15,7 @@ import {
 } from '../../suites/lib/visibility-deadline.ts';
 
 const FULL_MS = 1000;
-process.env.FLIS_BASE_URL = 'http://127.0.0.1:9/apis/v0';
+process.env.FLIS_GATEWAY_URL = 'http://127.0.0.1:9/apis/v0';
 process.env.FLIS_VISIBILITY_TIMEOUT_MS = String(FULL_MS);
 
 const deadlineUnder = (mode: 'full' | 'cut' | 'speculate') => underDeadlines(mode, async () => visibilityDeadlineMs());
