@@ -1,7 +1,7 @@
 /**
  * The environment contract between the runner and the suites (docs/architecture.md): the names of the variables
  * `flis run` gives Playwright and its workers, and what each means when it is not given. Both sides import it: the
- * runner (runner/suites-env.ts) builds the child's environment from these names alone, so a variable left over in
+ * runner (`suitesEnv` in runner/run-suites.ts) builds the child's environment from these names alone, so a variable left over in
  * the user's shell (a stale FLIS_SHARD, FLIS_REPRODUCE) never reaches the suites; the suites and
  * playwright.config.ts read these names and no other, with these defaults (also under a bare `npx playwright test`).
  */

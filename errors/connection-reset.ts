@@ -1,8 +1,9 @@
 /**
  * The other side closed or reset a connection a request went out on before its answer was whole: most often a
  * kept-alive connection closed as idle just as the client reused it. A busy machine widens that race, so a request
- * that may be repeated (an idempotent method) is sent once more rather than failing the run. Both the gateway (to
- * the deployment, net/) and the suites' client (to the gateway, core/client.ts) use it.
+ * that may be repeated (an idempotent method) is sent again rather than failing the run. Both the gateway (to the
+ * deployment, runner/gateway.ts: up to 3 times more, RESENDS_ON_RESET) and the suites' client (to the gateway,
+ * core/client.ts: once more) use it.
  */
 
 const RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);

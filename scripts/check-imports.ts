@@ -78,7 +78,7 @@ export interface Violation {
   from: string;
   to: string;
   specifier: string;
-  /** The folder one below `to` that was reached (`generators` of `suites/generators/x.ts`), if any. */
+  /** The folder one below `to` that was reached (`generators` of `suites/generators/date-time.ts`), if any. */
   sub?: string | undefined;
 }
 
