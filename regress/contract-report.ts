@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { checkNamesIn, claimNamesIn, type OwnedName } from '../errors/owned-paths.ts';
 import { markdownText } from '../reporting/escape-markdown.ts';
 import { firstLine, jsonOf } from '../reporting/report-folder.ts';
-import type { ContractChange } from './contract-diff.ts';
+import type { ContractChange } from './contract-change.ts';
 import { type PartnerUsage, type SharedSchemaLocator, type Touch, touches } from './contract-usage.ts';
 
 export interface ClassifiedChange extends ContractChange {

@@ -9,7 +9,8 @@
 import { jsonValue } from '../recorder/body.ts';
 import type { LocatedExchange } from '../recorder/cassette-format.ts';
 import { fileParts, parseExchange, parseRequestHead, walkCassette } from '../recorder/cassette-reader.ts';
-import { type ContractChange, componentOf, flatSchema } from './contract-diff.ts';
+import { componentOf, flatSchema } from './schema-nodes.ts';
+import type { ContractChange } from './contract-change.ts';
 import type { DocOperation, Json, OpenApiDocument } from './openapi-document.ts';
 import type { PartnerCassette } from './replay-partner.ts';
 
