@@ -47,7 +47,7 @@ export async function buildApp({ token, context, drift = false, switches }: AppO
     forceCloseConnections: true,
     frameworkErrors: frameworkErrorAnswer,
   });
-  installErrorHandling(app);
+  installErrorHandling(app, context.variant.missingStatus);
   if (context.variant.throttle) installThrottle(app, context.variant.throttle);
   // Before auth and before any route: a fault may accept a token auth would refuse, or bend a route.
   const prefix = switches ? installFaults(app, { context, token, apiPrefix: API_PREFIX, ...switches }) : API_PREFIX;

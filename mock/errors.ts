@@ -82,6 +82,10 @@ function toHttpError(err: FastifyError | HttpError): HttpError {
   return new HttpError(500, 'INTERNAL', 'internal error in the mock');
 }
 
+function withStatus(e: HttpError, statusCode: number): HttpError {
+  return new HttpError(statusCode, e.code, e.message, e.details);
+}
+
 function sendError(reply: FastifyReply, err: HttpError): FastifyReply {
   return reply
     .code(err.statusCode)
@@ -95,8 +99,13 @@ function routeNotFound(request: FastifyRequest, reply: FastifyReply): FastifyRep
   return sendError(reply, new HttpError(404, 'ROUTE_NOT_FOUND', `no operation ${request.method} ${path}`));
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | HttpError, _request, reply) => sendError(reply, toHttpError(err)));
+/** `missingStatus`: what a record that does not exist is answered with (spec 7: error status codes are not shown). */
+export function installErrorHandling(app: FastifyInstance, missingStatus = 404): void {
+  app.setErrorHandler((err: FastifyError | HttpError, _request, reply) => {
+    const e = toHttpError(err);
+    const answered = e.code === 'NOT_FOUND' && missingStatus !== e.statusCode ? withStatus(e, missingStatus) : e;
+    return sendError(reply, answered);
+  });
   app.setNotFoundHandler(routeNotFound);
 }
 

@@ -19,6 +19,11 @@ export interface MockVariant {
    * (spec 5 rule 3; no field is marked required), so this is conformant: only advisory checks may object.
    */
   lenientInput: boolean;
+  /**
+   * The status answering a request about a record that does not exist (spec 7: "Error status codes: not shown").
+   * Default 404.
+   */
+  missingStatus?: 404 | 410 | 400;
   /** The most items POST /offers/bulk takes; a larger bulk answers 413 (spec 8: maximum bulk size not shown). 0: none. */
   maxBulkItems: number;
   /** Answer 429 with Retry-After while this quota is spent (mock/throttle.ts); spec 8 leaves rate limits open. */
@@ -126,7 +131,8 @@ export const variantPresets: Record<
     throttle: { perSecond: 100, burst: 100 },
   },
   // Every choice a filter, a window or a page leaves open, taken the other way: offers windowed on their write time,
-  // bounds that exclude themselves, pages from 0, and a list cut at 20 when no limit is asked for.
+  // bounds that exclude themselves, pages from 0, a list cut at 20 when no limit is asked for, and 410 for a record
+  // that does not exist.
   'open-choices': {
     createdStatus: 202,
     idFormat: 'numeric',
@@ -137,6 +143,7 @@ export const variantPresets: Record<
     windowBounds: 'exclusive',
     firstPage: 0,
     defaultPageSize: 20,
+    missingStatus: 410,
   },
   // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, whose listing leaves
   // cancelled offers out, and whose offers move on from Open by themselves with time (spec 3).
@@ -251,6 +258,8 @@ function checkOpenChoices(v: MockVariant): void {
     throw new Error('variant.firstPage must be 0 or 1');
   if (v.defaultPageSize !== undefined && (!Number.isInteger(v.defaultPageSize) || v.defaultPageSize < 0))
     throw new Error('variant.defaultPageSize must be a whole number, 0 for none');
+  if (v.missingStatus !== undefined && ![404, 410, 400].includes(v.missingStatus))
+    throw new Error('variant.missingStatus must be 404, 410 or 400');
 }
 
 /** The optional layout of the billing and invoice lists and views. */

@@ -17,7 +17,7 @@ import { skip } from '../../../core/skip.ts';
 import type { Divergence } from './world.ts';
 
 /** The shape of one check's rule, run on fresh records about the divergence's subject. */
-type Control = (ctx: CheckContext, d: Divergence) => Promise<ShapeResult | undefined>;
+export type Control = (ctx: CheckContext, d: Divergence) => Promise<ShapeResult | undefined>;
 
 function onGroup(shape: (ctx: CheckContext, group: RecordGroup) => Promise<ShapeResult>): Control {
   return async (ctx, d) => {
@@ -37,9 +37,15 @@ const CONTROLS: Partial<Record<CheckId, Control>> = {
  * The check that reports `d`, which the test of `self` met: `self` when it owns the rule; the owner when it has no
  * shape, or when its shape meets a divergence of its rule on fresh records; else `self`, whose shape alone shows it.
  */
-export async function reporterOf(ctx: CheckContext, d: Divergence, self: CheckId): Promise<CheckId> {
+export async function reporterOf(
+  ctx: CheckContext,
+  d: Divergence,
+  self: CheckId,
+  /** Controls of owners whose trials live in a suite of their own (safe-reads' in suites/model/). */
+  more: Partial<Record<CheckId, Control>> = {},
+): Promise<CheckId> {
   if (d.owner === self) return self;
-  const control = CONTROLS[d.owner];
+  const control = CONTROLS[d.owner] ?? more[d.owner];
   if (!control) return d.owner;
   const result = await control(ctx, d);
   return result && 'divergence' in result && result.divergence.owner === d.owner ? d.owner : self;
