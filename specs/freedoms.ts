@@ -23,7 +23,7 @@ export const FREEDOMS: readonly Freedom[] = [
   {
     freedom: 'any 2xx for a write, a create or an acknowledgement (200, 201, 202)',
     spec: 'spec 7: "status codes: not shown" beyond the error model',
-    leftOpenIn: ['suites/lib/exchange.ts'],
+    leftOpenIn: ['core/exchange.ts'],
     proof: { preset: 'different', options: ['createdStatus'] },
   },
   {

@@ -8,7 +8,7 @@
  */
 import type { CheckContext } from '../lib/index.ts';
 import type { Control } from '../lib/world/controls.ts';
-import { recordGroup, recordGroups } from '../lib/world/record-groups.ts';
+import { recordGroup, recordGroups } from '../../specs/record-groups.ts';
 import type { ShapeResult } from '../lib/world/record-shapes.ts';
 import type { Divergence } from '../lib/world/world.ts';
 import { offerTwins } from './offer-twins.ts';
