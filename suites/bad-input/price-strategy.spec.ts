@@ -9,12 +9,16 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test, skip } from '../lib/index.ts';
-import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { target } from '../lib/index.ts';
-import { awaitOffer } from '../lib/offers/await-offer.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  checkTest,
+  test,
+  skip,
+  target,
+  offerWriteBodyArb,
+  RESPONSE_SCHEMA,
+  awaitOffer,
+  freshId,
+} from '../lib/index.ts';
 
 const ENUM: readonly unknown[] = ['Deferred', 'Fixed', 'Group', 'Precision', 'Provided', null];
 

@@ -19,16 +19,21 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 import { invalidOfferBodies, invalidOfferBodyArb, type InvalidBody } from '../generators/invalid-offer-body.ts';
-import type { Severity } from '../lib/index.ts';
-import { type CheckContext, type Clause, checkTest, test } from '../lib/index.ts';
-import { freshId } from '../lib/fresh-id.ts';
-import type { Exchange } from '../lib/index.ts';
-import { mapBounded } from '../lib/parallel.ts';
-import { checkProperty } from '../lib/property.ts';
-import { secretForms } from '../lib/index.ts';
-import { target } from '../lib/index.ts';
+import {
+  type Severity,
+  type CheckContext,
+  type Clause,
+  checkTest,
+  test,
+  type Exchange,
+  secretForms,
+  target,
+  offerWriteBodyArb,
+  freshId,
+  checkProperty,
+  mapBounded,
+} from '../lib/index.ts';
 
 type WriteOp = 'createOffer' | 'upsertOffer' | 'bulkWriteOffers';
 const SINGLE_OPS: readonly WriteOp[] = ['createOffer', 'upsertOffer'];

@@ -7,10 +7,7 @@
  * change it while other checks run. Every listed group is read, side by side, on every run. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { caseTwinOf } from '../lib/case-twin.ts';
-import { is2xx } from '../lib/index.ts';
-import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
+import { is2xx, checkTest, test, type CheckContext, caseTwinOf, mapBoundedInOrder } from '../lib/index.ts';
 import { sameField } from '../lib/world/billing-groups.ts';
 import { listGroups } from './groups.ts';
 

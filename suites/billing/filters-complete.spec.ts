@@ -13,12 +13,16 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { billingFilterArb, combinedFilters, listedFilters, type BillingFilter } from '../generators/billing-filter.ts';
-import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import type { Exchange } from '../lib/index.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
-import { checkProperty } from '../lib/property.ts';
+import {
+  checkTest,
+  test,
+  type CheckContext,
+  type Exchange,
+  narrowedListQuery,
+  checkProperty,
+  mapBoundedInOrder,
+} from '../lib/index.ts';
 import { pagingSign } from '../lib/world/record-views.ts';
-import { narrowedListQuery } from '../lib/index.ts';
 import { mismatch } from './filter-match.ts';
 import { listGroups, type ListedGroup } from './groups.ts';
 

@@ -15,10 +15,14 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { billingFilterArb, combinedFilters, listedFilters, type BillingFilter } from '../generators/billing-filter.ts';
-import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
-import { checkProperty } from '../lib/property.ts';
-import { narrowedListQuery } from '../lib/index.ts';
+import {
+  checkTest,
+  test,
+  type CheckContext,
+  narrowedListQuery,
+  checkProperty,
+  mapBoundedInOrder,
+} from '../lib/index.ts';
 import { mismatch } from './filter-match.ts';
 import { listGroups } from './groups.ts';
 

@@ -5,14 +5,10 @@
  * groups (sorted by id), so parallel tests never force the same group.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/index.ts';
-import { statusOf } from '../lib/index.ts';
-import { isForcedTag } from '../lib/index.ts';
+import { type Exchange, statusOf, isForcedTag, WHOLE_BILLING_WINDOW, type CheckContext, skip } from '../lib/index.ts';
 import type { GroupFacts } from '../generators/billing-filter.ts';
-import { WHOLE_BILLING_WINDOW } from '../lib/index.ts';
 import { groupLeftOutOfWholeList } from '../lib/world/billing-list-evidence.ts';
 import { reportDivergence } from '../lib/world/world.ts';
-import { type CheckContext, skip } from '../lib/index.ts';
 
 export interface ListedGroup extends GroupFacts {
   id: string;

@@ -10,7 +10,6 @@
  */
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { runNow } from '../lib/clock.ts';
 import {
   awaitOffer,
   checkTest,
@@ -22,8 +21,11 @@ import {
   skip,
   test,
   upsertOffer,
+  runNow,
+  documentedOffer,
+  fieldsThatDiffer,
+  offerIn,
 } from '../lib/index.ts';
-import { documentedOffer, fieldsThatDiffer, offerIn } from '../lib/offers/offer-fields.ts';
 import { worldModelOn } from '../lib/world/world.ts';
 
 const HOUR = 3_600_000;

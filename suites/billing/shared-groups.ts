@@ -15,11 +15,14 @@
  */
 import { createHash } from 'node:crypto';
 import { operationById } from '../../specs/contract.ts';
-import { statusOf } from '../lib/index.ts';
-import type { CheckContext } from '../lib/index.ts';
-import type { Exchange } from '../lib/index.ts';
-import { isForeignTag } from '../lib/index.ts';
-import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
+import {
+  statusOf,
+  type CheckContext,
+  type Exchange,
+  isForeignTag,
+  noteVisibleAfter,
+  pollVisible,
+} from '../lib/index.ts';
 import { writableGroups, type ListedGroup } from './groups.ts';
 import { blockIfOtherGroup, currentStatus, otherGroupId } from './status.ts';
 

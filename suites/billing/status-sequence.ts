@@ -20,9 +20,7 @@
  */
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/index.ts';
-import { forcedTag, isForcedTag } from '../lib/index.ts';
-import { type CheckContext, skip } from '../lib/index.ts';
+import { type Exchange, forcedTag, isForcedTag, type CheckContext, skip } from '../lib/index.ts';
 import { BillingGroupRecord, type EffectOwner, type StatusModel } from '../lib/world/billing-groups.ts';
 import { Step } from '../lib/world/step.ts';
 import { reportDivergence, World } from '../lib/world/world.ts';

@@ -28,15 +28,21 @@ import fc from 'fast-check';
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { billingGroupStatusUpdateItemArb } from '../generators/billing-group-status-update-item.ts';
-import { CheckFailure } from '../lib/index.ts';
-import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
-import type { Exchange } from '../lib/index.ts';
-import { forcedTag, isForeignTag } from '../lib/index.ts';
-import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/index.ts';
+import {
+  CheckFailure,
+  type CheckContext,
+  checkTest,
+  test,
+  skip,
+  type Exchange,
+  forcedTag,
+  isForeignTag,
+  target,
+  checkProperty,
+  caseTwinOf,
+} from '../lib/index.ts';
 import { BillingGroupRecord, ForeignStatus } from '../lib/world/billing-groups.ts';
 import { World } from '../lib/world/world.ts';
-import { caseTwinOf } from '../lib/case-twin.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
 import {
   pairOfGroups,

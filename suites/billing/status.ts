@@ -6,11 +6,16 @@
  */
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { statusOf } from '../lib/index.ts';
-import type { Exchange } from '../lib/index.ts';
-import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
-import { noteVisibleAfter, pollVisible } from '../lib/visibility-deadline.ts';
-import { type CheckContext, type Clause, skip } from '../lib/index.ts';
+import {
+  statusOf,
+  type Exchange,
+  type CheckContext,
+  type Clause,
+  skip,
+  RECORD_IDENTITY,
+  noteVisibleAfter,
+  pollVisible,
+} from '../lib/index.ts';
 
 /** The id of the group a GET /billingGroups/{id} answered with, when it is another one. */
 export function otherGroupId(x: Exchange, billingGroupId: string): string | undefined {

@@ -21,9 +21,16 @@
  * filter leaving out a match) blocks this check by that owner.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { forcedTag, isForeignTag } from '../lib/index.ts';
-import { WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/index.ts';
+import {
+  checkTest,
+  test,
+  type CheckContext,
+  skip,
+  forcedTag,
+  isForeignTag,
+  WHOLE_BILLING_WINDOW,
+  WHOLE_INVOICE_SINCE,
+} from '../lib/index.ts';
 import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
 import { groupLeftOutOfWholeList } from '../lib/world/billing-list-evidence.ts';
 import { InvoiceBook, InvoiceRecord } from '../lib/world/invoices.ts';

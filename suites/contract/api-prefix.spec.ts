@@ -14,8 +14,7 @@
  * response-schema's.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { WHOLE_BILLING_WINDOW } from '../lib/index.ts';
+import { checkTest, test, WHOLE_BILLING_WINDOW } from '../lib/index.ts';
 
 const PREFIX = '/apis/v0';
 

@@ -24,14 +24,22 @@
  * as secret as the token: every report redacts them.
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import { Check } from '../lib/check.ts';
-import type { AuthMode, CallOptions } from '../lib/index.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { mapBounded } from '../lib/parallel.ts';
+import {
+  type AuthMode,
+  type CallOptions,
+  type Exchange,
+  is2xx,
+  checkTest,
+  test,
+  type CheckContext,
+  skip,
+  nearMissTokens,
+  Check,
+  mapBounded,
+  placeholderParams,
+  validLookingBody,
+} from '../lib/index.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater } from './catalogue-writes.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { placeholderParams, validLookingBody } from '../lib/fixtures.ts';
-import { nearMissTokens } from '../lib/index.ts';
 import { SharedRecords, prepareServed } from './served-requests.ts';
 
 /** Spec 7 shows no error status codes: any 4xx refuses; a 2xx lets the request through, a 5xx is no answer. */

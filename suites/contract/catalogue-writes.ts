@@ -3,9 +3,7 @@
  * may have created. Shared by the checks that write there for real (deprecated-served, auth-required).
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/index.ts';
-import type { CheckContext } from '../lib/index.ts';
-import { opaqueRecord } from '../lib/fixtures.ts';
+import { type Exchange, type CheckContext, opaqueRecord } from '../lib/index.ts';
 
 export function operationAt(method: Operation['method'], path: string): Operation | undefined {
   return operations().find((o) => o.method === method && o.path === path);

@@ -5,7 +5,7 @@
  */
 import { readSchemaFile, type SchemaName } from '../../schemas/registry.ts';
 import type { Operation } from '../../specs/contract.ts';
-import { type ClauseOf, clausesOf } from '../lib/catalogue.ts';
+import { type ClauseOf, clausesOf } from '../lib/index.ts';
 
 /** "spec 2.x" of a shape; for an array schema, the clause of its items ("array of Offer" is shaped by 2.2). */
 export function shapeClause(schema: SchemaName): string | undefined {

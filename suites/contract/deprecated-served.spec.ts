@@ -12,12 +12,18 @@
  * shown), a 404 judges nothing and the test is skipped, saying so.
  */
 import { operations } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
+import {
+  type Exchange,
+  is2xx,
+  checkTest,
+  test,
+  type CheckContext,
+  skip,
+  pollVisible,
+  freshId,
+  opaqueRecord,
+} from '../lib/index.ts';
 import { catalogueBody, deleteCreatedLater, deleteLater, operationAt } from './catalogue-writes.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { opaqueRecord } from '../lib/fixtures.ts';
-import { freshId } from '../lib/fresh-id.ts';
 import { recordTemplate } from './records.ts';
 
 const NEVER_SERVED = new Set([405, 410]);

@@ -5,9 +5,7 @@
  * with nothing to read is skipped and says why.
  */
 import { operationById } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { wholeListQuery } from '../lib/index.ts';
-import { type CheckContext, skip } from '../lib/index.ts';
+import { type Exchange, is2xx, wholeListQuery, type CheckContext, skip } from '../lib/index.ts';
 
 export interface Listed {
   id: string;

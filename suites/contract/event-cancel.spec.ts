@@ -25,11 +25,17 @@
  * These are writes: skipped on read-only targets; every id carries the run id.
  */
 import { operationById } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { opaqueRecord } from '../lib/fixtures.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  type Exchange,
+  is2xx,
+  checkTest,
+  test,
+  type CheckContext,
+  skip,
+  pollVisible,
+  freshId,
+  opaqueRecord,
+} from '../lib/index.ts';
 import { recordsOf } from './listed-records.ts';
 import { BookingEventNeighbour } from '../lib/world/booking-events.ts';
 import { TransportOrderRecord } from '../lib/world/transport-orders.ts';

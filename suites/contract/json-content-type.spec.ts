@@ -7,8 +7,7 @@
  * 8.1 forbids it, the spec says only that bodies are JSON.
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
+import { type Exchange, is2xx, checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { scenarioFor } from './scenarios.ts';
 
 const meta = (op: Operation) => ({ check: 'json-content-type' as const, operation: op });

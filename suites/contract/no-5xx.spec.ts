@@ -11,14 +11,21 @@
  * advisory bad-input-rejected check reports acceptance.
  */
 import { operationById, operations, type Operation, type QueryParam } from '../../specs/contract.ts';
-import type { CallOptions } from '../lib/index.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
+import {
+  type CallOptions,
+  type Exchange,
+  is2xx,
+  checkTest,
+  test,
+  type CheckContext,
+  WHOLE_OFFER_WINDOW,
+  freshId,
+  MALFORMED_JSON,
+  placeholderParams,
+  schemaInvalidBody,
+} from '../lib/index.ts';
 import { requestClause } from './clauses.ts';
-import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { firstListed } from './discover.ts';
-import { MALFORMED_JSON, placeholderParams, schemaInvalidBody } from '../lib/fixtures.ts';
-import { freshId } from '../lib/fresh-id.ts';
-import { WHOLE_OFFER_WINDOW } from '../lib/index.ts';
 
 const WRONG_TYPED: Record<string, string> = {
   date: 'not-a-date',

@@ -6,8 +6,7 @@
  * the operation is not there; 5xx means it is broken.
  */
 import { operations } from '../../specs/contract.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { is2xx } from '../lib/index.ts';
+import { checkTest, test, is2xx } from '../lib/index.ts';
 
 const NOT_THERE = new Set([404, 405, 410]);
 

@@ -20,15 +20,24 @@
  * other write's offers alone.
  */
 import { operationById } from '../../specs/contract.ts';
-import { caseTwinOf } from '../lib/case-twin.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { offerBulkItem, offerWriteBody, opaqueRecord } from '../lib/fixtures.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  type Exchange,
+  is2xx,
+  checkTest,
+  test,
+  type CheckContext,
+  skip,
+  wholeListQuery,
+  pollVisible,
+  freshId,
+  caseTwinOf,
+  offerBulkItem,
+  offerWriteBody,
+  opaqueRecord,
+  listedOfferIds,
+  otherOfferIds,
+} from '../lib/index.ts';
 import { recordsOf } from './listed-records.ts';
-import { listedOfferIds, otherOfferIds } from '../lib/offer-identity.ts';
-import { wholeListQuery } from '../lib/index.ts';
 
 /** Records read per kind: enough to see a GET answer a neighbour, few enough to stay cheap. */
 const PER_KIND = 3;

@@ -9,14 +9,18 @@
  * A parameter that none of these yields is unresolved, and says why.
  */
 import { fillPath, operations, type Operation } from '../../specs/contract.ts';
-import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { opaqueRecord } from '../lib/fixtures.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  type Exchange,
+  is2xx,
+  type CheckContext,
+  skip,
+  RESPONSE_SCHEMA,
+  pollVisible,
+  freshId,
+  opaqueRecord,
+  putOffer,
+} from '../lib/index.ts';
 import { recordsOf } from './listed-records.ts';
-import { putOffer } from '../lib/offers/setup-offers.ts';
-import { type CheckContext, skip } from '../lib/index.ts';
 
 type Json = Record<string, unknown>;
 

@@ -9,9 +9,7 @@
  * found for is skipped, saying why.
  */
 import { operations, type Operation } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
+import { type Exchange, is2xx, checkTest, test, type CheckContext, skip, pollVisible } from '../lib/index.ts';
 import { resolveIds } from './record-ids.ts';
 
 const NOT_THERE = new Set([404, 405, 410]);

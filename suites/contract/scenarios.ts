@@ -9,14 +9,23 @@
  * without a scenario fails loudly instead of going untested.
  */
 import { operationById, type Operation } from '../../specs/contract.ts';
-import { runNow } from '../lib/clock.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import type { CheckContext } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
+import {
+  type Exchange,
+  is2xx,
+  type CheckContext,
+  narrowedListQuery,
+  WHOLE_BILLING_WINDOW,
+  WHOLE_INVOICE_SINCE,
+  WHOLE_OFFER_WINDOW,
+  pollVisible,
+  runNow,
+  SHOWN_BILLING_GROUP_STATUS,
+  offerBulkItem,
+  offerWriteBody,
+  putOffer,
+  putVisibleOffer,
+} from '../lib/index.ts';
 import { firstListed } from './discover.ts';
-import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
-import { putOffer, putVisibleOffer } from '../lib/offers/setup-offers.ts';
-import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/index.ts';
 
 export interface Scenario {
   /** True when exercising the operation writes to the deployment: skipped unless writes are allowed. */

@@ -11,18 +11,23 @@
  * listed; a DELETE gets a record of its own.
  */
 import { operationById, type Operation } from '../../specs/contract.ts';
-import { CheckBlocked } from '../lib/check-blocked.ts';
-import { CheckFailure } from '../lib/index.ts';
-import type { CallOptions } from '../lib/index.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { scopedIds } from '../lib/fresh-id.ts';
+import {
+  CheckFailure,
+  type CallOptions,
+  type Exchange,
+  is2xx,
+  type CheckContext,
+  wholeListQuery,
+  CheckBlocked,
+  scopedIds,
+  SHOWN_BILLING_GROUP_STATUS,
+  offerBulkItem,
+  offerWriteBody,
+  waitForOffer,
+} from '../lib/index.ts';
 import { catalogueBody, deleteCreatedLater } from './catalogue-writes.ts';
-import type { CheckContext } from '../lib/index.ts';
-import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
 import { recordsOf } from './listed-records.ts';
-import { waitForOffer } from '../lib/offer-visible.ts';
 import { resolveIds, type ResolveOptions } from './record-ids.ts';
-import { wholeListQuery } from '../lib/index.ts';
 
 export interface ServedRequest {
   call: CallOptions;

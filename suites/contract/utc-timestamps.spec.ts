@@ -10,8 +10,7 @@
  */
 import type { SchemaName } from '../../schemas/registry.ts';
 import { operations, type Operation } from '../../specs/contract.ts';
-import { checkTest, test, skip } from '../lib/index.ts';
-import { is2xx } from '../lib/index.ts';
+import { checkTest, test, skip, is2xx } from '../lib/index.ts';
 import { hasTimestamps, notUtc, timestampsOf } from './date-time-fields.ts';
 import { scenarioFor } from './scenarios.ts';
 

@@ -7,10 +7,7 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
-import { checkTest, test, skip } from '../lib/index.ts';
-import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/index.ts';
+import { checkTest, test, skip, target, RECORD_IDENTITY, checkProperty } from '../lib/index.ts';
 import { allInvoices } from './invoices.ts';
 
 test(

@@ -4,9 +4,7 @@
  * leaves no invoice out, so a check's own parameters alone narrow the answer.
  */
 import { operationById } from '../../specs/contract.ts';
-import type { Exchange } from '../lib/index.ts';
-import { narrowedListQuery } from '../lib/index.ts';
-import { type CheckContext, skip } from '../lib/index.ts';
+import { type Exchange, narrowedListQuery, type CheckContext, skip } from '../lib/index.ts';
 
 export interface ListedInvoice {
   id: string;

@@ -8,8 +8,7 @@
  * where it has none (core/whole-list.ts), which a server may need. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
+import { checkTest, test, type CheckContext, mapBoundedInOrder } from '../lib/index.ts';
 import { allInvoices, listInvoices, pagedFilters, type InvoiceQuery } from './invoices.ts';
 
 const MAX_LIMITS = 50;

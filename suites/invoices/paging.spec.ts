@@ -19,10 +19,16 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { walkPages } from '../lib/invoice-pages.ts';
-import { checkProperty } from '../lib/property.ts';
+import {
+  checkTest,
+  test,
+  type CheckContext,
+  skip,
+  type Exchange,
+  is2xx,
+  checkProperty,
+  walkPages,
+} from '../lib/index.ts';
 import { wholeness } from '../lib/world/whole-lists.ts';
 import { reportDivergence, VIEW_CONSISTENCY } from '../lib/world/world.ts';
 import {

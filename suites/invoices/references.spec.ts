@@ -4,8 +4,7 @@
  * GET /billingGroups/{id} answers. Read-only; at most 100 distinct ids are read.
  */
 import { operationById } from '../../specs/contract.ts';
-import { RECORD_IDENTITY } from '../lib/check-blocked.ts';
-import { checkTest, test, skip } from '../lib/index.ts';
+import { checkTest, test, skip, RECORD_IDENTITY } from '../lib/index.ts';
 import { allInvoices } from './invoices.ts';
 
 const MAX_READS = 100;

@@ -11,9 +11,7 @@
  * another answer without a limit, or than 10 invoices). Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import { knownInvoices } from '../lib/invoice-pages.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
+import { checkTest, test, type CheckContext, knownInvoices, mapBoundedInOrder } from '../lib/index.ts';
 import { wholeness } from '../lib/world/whole-lists.ts';
 import {
   allInvoices,

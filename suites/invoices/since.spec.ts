@@ -11,10 +11,7 @@
  * which a server may need and which leaves no invoice out. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext } from '../lib/index.ts';
-import type { Exchange } from '../lib/index.ts';
-import { walkPages } from '../lib/invoice-pages.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
+import { checkTest, test, type CheckContext, type Exchange, walkPages, mapBoundedInOrder } from '../lib/index.ts';
 import {
   allInvoices,
   describeFilter,

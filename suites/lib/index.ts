@@ -21,9 +21,11 @@
 
 // The check itself: its test, its context, its verdicts.
 export type { CheckContext } from './check-context.ts';
+export { Cleanup } from './cleanup.ts';
 export { type CheckTestMeta, checkTest, test } from './check-test.ts';
-export type { Check, Clause } from './check.ts';
-export { RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
+export { Check, type Clause, schemaProblem } from './check.ts';
+export { CheckBlocked, RECORD_IDENTITY, RESPONSE_SCHEMA } from './check-blocked.ts';
+export { type CheckId, type ClauseOf, clausesOf } from './catalogue.ts';
 export { skip } from '../../core/skip.ts';
 export { type Exchange, is2xx } from '../../core/exchange.ts';
 export { type Target, target } from '../../core/target.ts';
@@ -35,11 +37,37 @@ export { checkProperty } from './property.ts';
 export { noteVisibleAfter, pollVisible } from './visibility-deadline.ts';
 export { offerWriteBodyArb } from '../generators/offer-write-body.ts';
 export { bulkItemArb } from '../generators/bulk-item.ts';
-export { freshId } from './fresh-id.ts';
-export { offerWriteBody } from './fixtures.ts';
+export { freshId, scopedIds } from './fresh-id.ts';
+export { runNow } from './clock.ts';
+export { caseTwinOf } from './case-twin.ts';
+export { concurrency, mapBounded, mapBoundedInOrder, settleBounded } from './parallel.ts';
+
+// Bodies to send: valid ones, and the invalid ones the bad-input and served checks need.
+export {
+  MALFORMED_JSON,
+  offerBulkItem,
+  offerWriteBody,
+  opaqueRecord,
+  placeholderParams,
+  SHOWN_BILLING_GROUP_STATUS,
+  schemaInvalidBody,
+  validLookingBody,
+} from './fixtures.ts';
 
 // Offers: the flow steps, the expected read-back, and the six controls that find a fault's owner.
-export { bulkWriteOffers, createOffer, deleteOffer, readOffer, upsertOffer } from './offers/flow-steps.ts';
+export {
+  bulkWriteOffers,
+  createOffer,
+  deleteOffer,
+  readOffer,
+  readVerdict,
+  upsertOffer,
+  writtenVersion,
+} from './offers/flow-steps.ts';
+export { putOffer, putVisibleOffer } from './offers/setup-offers.ts';
+export { waitForOffer } from './offer-visible.ts';
+export { listedOfferIds, otherOfferIds } from './offer-identity.ts';
+export { documentedOffer, fieldsThatDiffer, offerIn } from './offers/offer-fields.ts';
 export { type AwaitOptions, awaitOffer, writeLiveOffer } from './offers/await-offer.ts';
 export {
   bulkControl,
@@ -49,7 +77,10 @@ export {
   updateReplayControl,
   writeControl,
 } from './offers/controls.ts';
-export { type Expectation, expectationsOf } from './readback.ts';
+export { type Expectation, expectationsOf, mismatches, readBackOwner, unmetPointers } from './readback.ts';
+
+// Invoices: the pages of a list walked whole.
+export { knownInvoices, walkPages } from './invoice-pages.ts';
 
 // Lists, records and the run's tags, as the product's core reads them (core/).
 export {

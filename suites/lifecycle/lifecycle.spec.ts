@@ -16,11 +16,7 @@
  */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { expectationsOf } from '../lib/readback.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/index.ts';
+import { checkTest, test, target, offerWriteBodyArb, expectationsOf, checkProperty } from '../lib/index.ts';
 import { BulkCommand } from './commands/bulk.ts';
 import { CancelByFlagCommand } from './commands/cancel-by-flag.ts';
 import { CreateCommand } from './commands/create.ts';

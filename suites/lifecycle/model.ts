@@ -7,10 +7,16 @@
 import type fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import type { OfferBulkItem } from '../../schemas/types.generated.ts';
-import type { CheckContext } from '../lib/index.ts';
-import { awaitOffer } from '../lib/offers/await-offer.ts';
-import { bulkControl, deleteControl, postControl, updateReplayControl, writeControl } from '../lib/offers/controls.ts';
-import type { Expectation } from '../lib/readback.ts';
+import {
+  type CheckContext,
+  awaitOffer,
+  bulkControl,
+  deleteControl,
+  postControl,
+  updateReplayControl,
+  writeControl,
+  type Expectation,
+} from '../lib/index.ts';
 
 export interface ModelOffer {
   id: string;

@@ -11,16 +11,28 @@
  */
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import type { CheckId } from '../lib/catalogue.ts';
-import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { type Clause, schemaProblem } from '../lib/check.ts';
-import { statusOf } from '../lib/index.ts';
-import { isForcedTag } from '../lib/index.ts';
-import { type CheckContext, type Exchange, freshId, is2xx, offerWriteBody, readOffer } from '../lib/index.ts';
-import { recordsOf } from '../lib/index.ts';
-import { expectationsOf, type Expectation, mismatches, readBackOwner, unmetPointers } from '../lib/readback.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { WHOLE_BILLING_WINDOW } from '../lib/index.ts';
+import {
+  statusOf,
+  isForcedTag,
+  type CheckContext,
+  type Exchange,
+  freshId,
+  is2xx,
+  offerWriteBody,
+  readOffer,
+  recordsOf,
+  WHOLE_BILLING_WINDOW,
+  type CheckId,
+  RESPONSE_SCHEMA,
+  type Clause,
+  schemaProblem,
+  expectationsOf,
+  type Expectation,
+  mismatches,
+  readBackOwner,
+  unmetPointers,
+  pollVisible,
+} from '../lib/index.ts';
 import { cancelledBy } from '../lib/world/cancelled.ts';
 import type { CatalogueRecord } from '../lib/world/catalogue-record.ts';
 import type { RecordGroup } from '../../specs/record-groups.ts';

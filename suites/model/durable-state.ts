@@ -14,13 +14,20 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { operationById } from '../../specs/contract.ts';
-import { Cleanup } from '../lib/cleanup.ts';
-import { statusOf } from '../lib/index.ts';
-import { forcedTag, isForcedTag } from '../lib/index.ts';
-import { type CheckContext, freshId, is2xx, skip, target } from '../lib/index.ts';
-import { recordsOf } from '../lib/index.ts';
-import { mapBounded } from '../lib/parallel.ts';
-import { WHOLE_BILLING_WINDOW } from '../lib/index.ts';
+import {
+  statusOf,
+  forcedTag,
+  isForcedTag,
+  type CheckContext,
+  freshId,
+  is2xx,
+  skip,
+  target,
+  recordsOf,
+  WHOLE_BILLING_WINDOW,
+  Cleanup,
+  mapBounded,
+} from '../lib/index.ts';
 import { recordGroups } from '../../specs/record-groups.ts';
 import { recordId, Records } from '../lib/world/records.ts';
 import { Step } from '../lib/world/step.ts';

@@ -6,8 +6,7 @@
  */
 import { readSchemaFile, type SchemaName } from '../../schemas/registry.ts';
 import { operationById } from '../../specs/contract.ts';
-import { type Exchange, is2xx } from '../lib/index.ts';
-import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/index.ts';
+import { type Exchange, is2xx, narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/index.ts';
 import type { ListedView } from './control-trial.ts';
 import type { Json } from './twin-trial.ts';
 

@@ -9,11 +9,19 @@
 import { createHash } from 'node:crypto';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { runNow } from '../lib/clock.ts';
-import { type CheckContext, type Exchange, freshId, is2xx, offerWriteBody } from '../lib/index.ts';
-import { expectationsOf, mismatches } from '../lib/readback.ts';
+import {
+  type CheckContext,
+  type Exchange,
+  freshId,
+  is2xx,
+  offerWriteBody,
+  runNow,
+  expectationsOf,
+  mismatches,
+  documentedOffer,
+  offerIn,
+} from '../lib/index.ts';
 import { WHOLE_LIST_BELOW } from '../lib/world/record-views.ts';
-import { documentedOffer, offerIn } from '../lib/offers/offer-fields.ts';
 import type { Json, Twins, View, Written } from './twin-trial.ts';
 
 export interface WrittenOffer extends Written {

@@ -6,8 +6,7 @@
  * compared, with the record's own id and marker written as `<id>` and `<marker>`. A list that may be cut (a sign of
  * paging, or as long as a page may be: suites/lib/world/record-views.ts) says nothing by leaving a record out.
  */
-import { type CheckContext, type Exchange, freshId, is2xx } from '../lib/index.ts';
-import { recordsOf } from '../lib/index.ts';
+import { type CheckContext, type Exchange, freshId, is2xx, recordsOf } from '../lib/index.ts';
 import { type RecordGroup, recordKey } from '../../specs/record-groups.ts';
 import { markedBody, recordId } from '../lib/world/records.ts';
 import { elementFor, pagingSign, WHOLE_LIST_BELOW } from '../lib/world/record-views.ts';

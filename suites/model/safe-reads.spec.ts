@@ -16,11 +16,18 @@
  * with values of their own, give records values of their own.
  */
 import { operationById } from '../../specs/contract.ts';
-import { type CheckContext, checkTest, is2xx, skip, test } from '../lib/index.ts';
-import { isForcedTag } from '../lib/index.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
+import {
+  type CheckContext,
+  checkTest,
+  is2xx,
+  skip,
+  test,
+  isForcedTag,
+  WHOLE_BILLING_WINDOW,
+  WHOLE_INVOICE_SINCE,
+  mapBoundedInOrder,
+} from '../lib/index.ts';
 import { type RecordGroup, recordGroups } from '../../specs/record-groups.ts';
-import { WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE } from '../lib/index.ts';
 import { controlTrial, describeControlFinding, type ListedView } from './control-trial.ts';
 import {
   GROUP_BY_ID,

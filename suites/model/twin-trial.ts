@@ -17,8 +17,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SchemaName } from '../../schemas/registry.ts';
-import type { CheckContext, Exchange } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
+import { type CheckContext, type Exchange, pollVisible } from '../lib/index.ts';
 
 export type Json = Record<string, unknown>;
 

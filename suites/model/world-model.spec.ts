@@ -12,9 +12,16 @@
  * check reports it.
  */
 import fc from 'fast-check';
-import { CheckFailure } from '../lib/index.ts';
-import { checkProperty, checkTest, type CheckContext, target, test } from '../lib/index.ts';
-import { concurrency, settleBounded } from '../lib/parallel.ts';
+import {
+  CheckFailure,
+  checkProperty,
+  checkTest,
+  type CheckContext,
+  target,
+  test,
+  concurrency,
+  settleBounded,
+} from '../lib/index.ts';
 import { reporterOf } from '../lib/world/controls.ts';
 import { type RecordGroup, recordGroup } from '../../specs/record-groups.ts';
 import { caseTwin, recordId, Records } from '../lib/world/records.ts';

@@ -15,13 +15,20 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { type CheckContext, checkTest, test } from '../lib/index.ts';
-import type { Severity } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { target } from '../lib/index.ts';
-import { bulkWriteOffers, createOffer, deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  type CheckContext,
+  checkTest,
+  test,
+  type Severity,
+  target,
+  offerWriteBodyArb,
+  pollVisible,
+  bulkWriteOffers,
+  createOffer,
+  deleteOffer,
+  upsertOffer,
+  freshId,
+} from '../lib/index.ts';
 
 function answersStatus(status: number, text: string): boolean {
   return status >= 200 && status < 300 && text !== '';

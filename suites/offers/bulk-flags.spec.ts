@@ -10,14 +10,24 @@
  */
 import type { OfferBulkItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBody } from '../lib/fixtures.ts';
-import { RESPONSE_SCHEMA } from '../lib/check-blocked.ts';
-import { type CheckContext, checkTest, test, skip } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { target } from '../lib/index.ts';
-import { bulkWriteOffers, readOffer, readVerdict, writtenVersion } from '../lib/offers/flow-steps.ts';
-import { expectationsOf, mismatches, type Expectation } from '../lib/readback.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  type CheckContext,
+  checkTest,
+  test,
+  skip,
+  target,
+  offerWriteBody,
+  RESPONSE_SCHEMA,
+  pollVisible,
+  freshId,
+  bulkWriteOffers,
+  readOffer,
+  readVerdict,
+  writtenVersion,
+  expectationsOf,
+  mismatches,
+  type Expectation,
+} from '../lib/index.ts';
 
 const FLAGS = new Set(['/canceled', '/settled', '/noPayment']);
 const CHOICES = [true, false, undefined] as const;

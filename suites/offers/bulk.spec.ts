@@ -7,15 +7,18 @@
  */
 import fc from 'fast-check';
 import { operationById } from '../../specs/contract.ts';
-import { bulkItemArb } from '../generators/bulk-item.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/index.ts';
-import { awaitOffer } from '../lib/offers/await-offer.ts';
-import { bulkWriteOffers } from '../lib/offers/flow-steps.ts';
-import { writeControl } from '../lib/offers/controls.ts';
-import { expectationsOf } from '../lib/readback.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  checkTest,
+  test,
+  target,
+  bulkItemArb,
+  checkProperty,
+  awaitOffer,
+  bulkWriteOffers,
+  writeControl,
+  expectationsOf,
+  freshId,
+} from '../lib/index.ts';
 
 /** Maximum bulk size: not shown (spec 8); ten is a size no bulk endpoint should refuse. */
 const MAX_ITEMS = 10;

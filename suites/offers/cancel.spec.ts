@@ -8,16 +8,25 @@
  */
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { type CheckContext, checkTest, pollVisible, readOffer, skip, test } from '../lib/index.ts';
-import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/index.ts';
-import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
-import { deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
-import { updateControl } from '../lib/offers/controls.ts';
-import { expectationsOf } from '../lib/readback.ts';
-import { offerWriteBody } from '../lib/fixtures.ts';
-import { freshId } from '../lib/fresh-id.ts';
+import {
+  type CheckContext,
+  checkTest,
+  pollVisible,
+  readOffer,
+  skip,
+  test,
+  target,
+  offerWriteBodyArb,
+  checkProperty,
+  awaitOffer,
+  writeLiveOffer,
+  deleteOffer,
+  upsertOffer,
+  updateControl,
+  expectationsOf,
+  offerWriteBody,
+  freshId,
+} from '../lib/index.ts';
 import { OfferNeighbour } from '../lib/world/offers.ts';
 import { World, worldModelOn } from '../lib/world/world.ts';
 

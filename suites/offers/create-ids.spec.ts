@@ -5,13 +5,16 @@
  * server's; only sameness is judged.
  */
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBody } from '../lib/fixtures.ts';
-import { freshId } from '../lib/fresh-id.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { awaitOffer } from '../lib/offers/await-offer.ts';
-import { createOffer } from '../lib/offers/flow-steps.ts';
-import { writeControl } from '../lib/offers/controls.ts';
-import { expectationsOf } from '../lib/readback.ts';
+import {
+  checkTest,
+  test,
+  offerWriteBody,
+  freshId,
+  awaitOffer,
+  createOffer,
+  writeControl,
+  expectationsOf,
+} from '../lib/index.ts';
 
 test(
   ...checkTest(

@@ -6,13 +6,19 @@
  * offerVersion) are two copies of one write.
  */
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { checkProperty } from '../lib/property.ts';
-import { target } from '../lib/index.ts';
-import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
-import { readOffer, upsertOffer, writtenVersion } from '../lib/offers/flow-steps.ts';
-import { expectationsOf } from '../lib/readback.ts';
+import {
+  checkTest,
+  test,
+  target,
+  offerWriteBodyArb,
+  checkProperty,
+  awaitOffer,
+  writeLiveOffer,
+  expectationsOf,
+  readOffer,
+  upsertOffer,
+  writtenVersion,
+} from '../lib/index.ts';
 
 test(
   ...checkTest(

@@ -10,18 +10,22 @@
  * Nothing is asserted about the other offers a window holds.
  */
 import fc from 'fast-check';
-import { runNow } from '../lib/clock.ts';
 import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { type CheckContext, checkTest, test } from '../lib/index.ts';
-import { pollVisible } from '../lib/visibility-deadline.ts';
-import { target } from '../lib/index.ts';
-import { awaitOffer } from '../lib/offers/await-offer.ts';
-import { upsertOffer } from '../lib/offers/flow-steps.ts';
-import { expectationsOf } from '../lib/readback.ts';
-import { freshId } from '../lib/fresh-id.ts';
-import { offerWriteBody } from '../lib/fixtures.ts';
+import {
+  type CheckContext,
+  checkTest,
+  test,
+  target,
+  offerWriteBodyArb,
+  pollVisible,
+  awaitOffer,
+  upsertOffer,
+  expectationsOf,
+  freshId,
+  offerWriteBody,
+  runNow,
+} from '../lib/index.ts';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 
 const HOUR = 3_600_000;

@@ -7,11 +7,15 @@
  * flag fails on every seed; generated bodies elsewhere leave the flag to this check.
  */
 import { operationById } from '../../specs/contract.ts';
-import { offerWriteBody } from '../lib/fixtures.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
-import { updateControl } from '../lib/offers/controls.ts';
-import { upsertOffer } from '../lib/offers/flow-steps.ts';
+import {
+  checkTest,
+  test,
+  offerWriteBody,
+  awaitOffer,
+  writeLiveOffer,
+  updateControl,
+  upsertOffer,
+} from '../lib/index.ts';
 
 test(
   ...checkTest(

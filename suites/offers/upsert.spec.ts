@@ -7,17 +7,21 @@
  * each reads back as written, a timestamp as the same instant.
  */
 import { offerEdgeBodies, type EdgeBody } from '../generators/offer-edge-bodies.ts';
-import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { mapBoundedInOrder } from '../lib/parallel.ts';
-import { checkTest, test } from '../lib/index.ts';
-import { checkProperty } from '../lib/property.ts';
+import {
+  checkTest,
+  test,
+  offerWriteBodyArb,
+  checkProperty,
+  awaitOffer,
+  createOffer,
+  upsertOffer,
+  offerWriteBody,
+  expectationsOf,
+  freshId,
+  mapBoundedInOrder,
+} from '../lib/index.ts';
 import { operationById } from '../../specs/contract.ts';
-import { awaitOffer } from '../lib/offers/await-offer.ts';
-import { createOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
-import { offerWriteBody } from '../lib/fixtures.ts';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
-import { expectationsOf } from '../lib/readback.ts';
-import { freshId } from '../lib/fresh-id.ts';
 
 /** A body without the settled flag, which offer-settled owns. */
 export function withoutSettled(body: OfferWrite): OfferWrite {

@@ -10,11 +10,15 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { startReceiver, type Delivery, type Receiver } from '../../webhooks/receiver.ts';
-import type { Exchange } from '../lib/index.ts';
-import { redactText, secretsWithDerived } from '../lib/index.ts';
-import { freshId } from '../lib/fresh-id.ts';
-import { target } from '../lib/index.ts';
-import { type CheckContext, skip } from '../lib/index.ts';
+import {
+  type Exchange,
+  redactText,
+  secretsWithDerived,
+  target,
+  type CheckContext,
+  skip,
+  freshId,
+} from '../lib/index.ts';
 
 export const ADMIN_PATH = '/__flis/webhooks';
 export const NO_SUBSCRIPTION =

@@ -92,14 +92,20 @@ function write(file: string, text: string): void {
   writeFileSync(join(tree, file), text);
 }
 
-test('checkAll(root) judges the tree at root: a folder rule, a suite importing another suite or the plumbing', () => {
+test('checkAll(root) judges the tree at root: a folder rule, a suite importing another suite, the plumbing or past the front door', () => {
   write('mock/server.ts', "import { x } from '../suites/lib/x.ts';\n");
   write('core/poll.ts', 'export const poll = 1;\n');
   write('suites/lib/x.ts', "export { poll } from '../../core/poll.ts';\nexport const x = 1;\n");
+  write('suites/lib/index.ts', "export { poll, x } from './x.ts';\n");
+  write('suites/lib/world/world.ts', "import { x } from '../x.ts';\nexport const w = x;\n");
   write('suites/generators/g.ts', 'export const g = 1;\n');
-  write('suites/offers/api.ts', "import { x } from '../lib/x.ts';\nimport { g } from '../generators/g.ts';\n");
-  write('suites/billing/b.spec.ts', "import { x } from '../lib/x.ts';\n\nimport { api } from '../offers/api.ts';\n");
-  write('suites/records/r.spec.ts', "import { poll } from '../../core/poll.ts';\n");
+  write('suites/offers/api.ts', "import { x } from '../lib/index.ts';\nimport { g } from '../generators/g.ts';\n");
+  write(
+    'suites/billing/b.spec.ts',
+    "import { x } from '../lib/index.ts';\n\nimport { api } from '../offers/api.ts';\n",
+  );
+  write('suites/records/r.spec.ts', "import { poll } from '../../core/poll.ts';\nimport { x } from '../lib/x.ts';\n");
+  write('suites/model/m.spec.ts', "import { w } from '../lib/world/world.ts';\n");
   write('runner/d.ts', "import { g } from '../suites/generators/g.ts';\nimport { x } from '../suites/lib/x.ts';\n");
   const found = checkAll(tree).map((v) => `${v.file}:${v.line} ${v.from} -> ${v.to}`);
   assert.deepEqual(found.sort(), [
@@ -107,6 +113,7 @@ test('checkAll(root) judges the tree at root: a folder rule, a suite importing a
     'runner/d.ts:2 runner -> suites',
     'suites/billing/b.spec.ts:3 suites/billing -> suites/offers',
     'suites/records/r.spec.ts:1 suites/records -> core',
+    'suites/records/r.spec.ts:2 suites/records -> suites/lib',
   ]);
 });
 

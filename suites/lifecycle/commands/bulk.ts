@@ -5,8 +5,6 @@
  */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { bulkWriteOffers } from '../../lib/offers/flow-steps.ts';
-import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,
   MAX_OFFERS,
@@ -16,7 +14,7 @@ import {
   type OfferModel,
   type Real,
 } from '../model.ts';
-import { freshId } from '../../lib/fresh-id.ts';
+import { bulkWriteOffers, expectationsOf, freshId } from '../../lib/index.ts';
 
 export interface BulkEntry {
   /** Index of a live offer to update, or 'new'. */

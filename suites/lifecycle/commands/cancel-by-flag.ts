@@ -1,8 +1,6 @@
 /** PUT /offers/{offerId} with cancel: true: cancels the offer (spec 3 rule 4) and applies the rest of the body. */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../lib/offers/flow-steps.ts';
-import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,
   liveOffers,
@@ -12,6 +10,7 @@ import {
   type OfferModel,
   type Real,
 } from '../model.ts';
+import { upsertOffer, expectationsOf } from '../../lib/index.ts';
 
 export class CancelByFlagCommand implements OfferCommand {
   constructor(

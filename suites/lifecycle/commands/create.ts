@@ -1,9 +1,8 @@
 /** POST /offers: a new offer under an id the server assigns (spec 4.1). */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { createOffer } from '../../lib/offers/flow-steps.ts';
-import { expectationsOf } from '../../lib/readback.ts';
 import { checkModel, MAX_OFFERS, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+import { createOffer, expectationsOf } from '../../lib/index.ts';
 
 export class CreateCommand implements OfferCommand {
   constructor(readonly body: OfferWrite) {}

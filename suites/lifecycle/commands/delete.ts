@@ -1,5 +1,4 @@
 /** DELETE /offers/{offerId}: cancels the offer (spec 3 rule 4); everything else it held stays as it was. */
-import { deleteOffer } from '../../lib/offers/flow-steps.ts';
 import {
   checkModel,
   liveOffers,
@@ -9,6 +8,7 @@ import {
   type OfferModel,
   type Real,
 } from '../model.ts';
+import { deleteOffer } from '../../lib/index.ts';
 
 export class DeleteCommand implements OfferCommand {
   constructor(readonly pick: number) {}

@@ -1,6 +1,6 @@
 /** GET /offers/{offerId} of any offer the run wrote, live or cancelled: it reads as the model says (spec 4.1). */
-import { awaitOffer } from '../../lib/offers/await-offer.ts';
 import { expectedOf, type OfferCommand, type OfferModel, type Real } from '../model.ts';
+import { awaitOffer } from '../../lib/index.ts';
 
 export class ReadCommand implements OfferCommand {
   constructor(readonly pick: number) {}

@@ -5,8 +5,6 @@
  */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../lib/offers/flow-steps.ts';
-import { expectationsOf } from '../../lib/readback.ts';
 import {
   checkModel,
   liveOffers,
@@ -16,6 +14,7 @@ import {
   type OfferModel,
   type Real,
 } from '../model.ts';
+import { upsertOffer, expectationsOf } from '../../lib/index.ts';
 
 export class UpdateCommand implements OfferCommand {
   constructor(

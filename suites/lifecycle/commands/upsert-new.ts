@@ -1,10 +1,8 @@
 /** PUT /offers/{offerId} to an id nothing has been written to: creates the offer (spec 1, 4.1). */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../../schemas/types.generated.ts';
-import { upsertOffer } from '../../lib/offers/flow-steps.ts';
-import { expectationsOf } from '../../lib/readback.ts';
 import { checkModel, MAX_OFFERS, upsertModel, type OfferCommand, type OfferModel, type Real } from '../model.ts';
-import { freshId } from '../../lib/fresh-id.ts';
+import { upsertOffer, expectationsOf, freshId } from '../../lib/index.ts';
 
 export class UpsertNewCommand implements OfferCommand {
   constructor(readonly body: OfferWrite) {}
