@@ -311,14 +311,18 @@ export class RecordState implements DurableState {
     // Only the record written is compared: the others are the audit's, and each was compared after its own write.
     const put = await this.records.put(ctx, this.record);
     if (this.record.state().kind !== 'present') return undefined;
+    // A write that showed and was then undone by time alone (durable-state's own rule) showed: the audit judges it.
     const shown = await this.record.diverges(ctx, put.step);
-    if (shown) return { owner: shown.owner, message: shown.message, x: shown.exchanges.at(-1) };
+    if (shown && shown.owner !== 'durable-state')
+      return { owner: shown.owner, message: shown.message, x: shown.exchanges.at(-1) };
     if (this.kind === 'present') return undefined;
     this.writtenAt = Date.now();
     const del = await this.records.delete(ctx, this.record);
     if (this.record.state().kind !== 'gone') return undefined;
     const gone = await this.record.diverges(ctx, del.step);
-    return gone ? { owner: gone.owner, message: gone.message, x: gone.exchanges.at(-1) } : undefined;
+    return gone && gone.owner !== 'durable-state'
+      ? { owner: gone.owner, message: gone.message, x: gone.exchanges.at(-1) }
+      : undefined;
   }
 
   /** Whether the server took the writes (a refused PUT or DELETE leaves nothing to judge: bodies are not shown). */

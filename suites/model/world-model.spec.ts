@@ -4,13 +4,15 @@
  * The commands write and read section 4.3 records of every group (PUT, DELETE, POST), offers, and every view, with ids
  * drawn from three slots so they meet as neighbours (suites/model/explore/). After each command every view of every
  * record the run holds is compared with the model both ways (suites/lib/world/). A failure shrinks to the shortest
- * sequence that still diverges, and prints its `--seed` and `--path`.
+ * sequence that still diverges, and prints its `--seed` and `--path`. Last, the audit re-reads every record the long
+ * histories left, in every view, at least one visibility deadline after their last write.
  *
  * One fault, one failure: the owner of the broken rule reports it. When a sequence diverges, the shapes the owners run
  * as their own tests are run as controls (suites/lib/world/controls.ts): a control that meets the fault means its
  * check fails on it too, and this check is blocked by it; when none does, only a sequence shows the fault, and this
  * check reports it.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import {
   CheckFailure,
@@ -25,11 +27,12 @@ import {
 import { reporterOf } from '../lib/world/controls.ts';
 import { type RecordGroup, recordGroup } from '../../specs/record-groups.ts';
 import { caseTwin, recordId, Records } from '../lib/world/records.ts';
-import type { Step } from '../lib/world/step.ts';
+import { Step } from '../lib/world/step.ts';
 import { type Divergence, requireWorldModel, World } from '../lib/world/world.ts';
 import { commandArbs, EXPLORED_GROUPS, groupsArb } from './explore/commands.ts';
 import { HistoryCommand, type HistoryOp } from './explore/history.ts';
 import { safeReadsControl } from './safe-reads-control.ts';
+import { durableStateControl } from './durable-control.ts';
 import type { ExploreCommand, Explored, Real } from './explore/model.ts';
 
 const BASE_COMMANDS = 10;
@@ -59,10 +62,6 @@ function realFor(ctx: CheckContext, groups: readonly RecordGroup[], seen: { last
   };
 }
 
-/**
- * After the property failed on its shortest sequence: the owner's control decides who reports it. Blocked by the owner
- * whose own test meets the fault; else this check's own failure.
- */
 function initial(): Explored {
   return { present: [], offers: ['none', 'none', 'none'], written: 0 };
 }
@@ -102,14 +101,21 @@ async function playHistories(
   ctx: CheckContext,
   templates: readonly string[],
   seen: { last?: Divergence },
+  /** Filled with the families' worlds, for the audit. */
+  worlds: World[],
 ): Promise<void> {
   const all = families(templates);
   const seenBy = all.map((): { last?: Divergence } => ({}));
+  worlds.length = 0;
   const { failures } = await settleBounded(
     all,
     (family, i) =>
       fc.asyncModelRun(
-        () => ({ model: initial(), real: realFor(ctx, family.map(recordGroup), seenBy[i] ?? {}) }),
+        () => {
+          const real = realFor(ctx, family.map(recordGroup), seenBy[i] ?? {});
+          worlds.push(real.world);
+          return { model: initial(), real };
+        },
         family.map((_, pick) => new HistoryCommand(pick, 0, LONG_HISTORY)),
       ),
     concurrency(),
@@ -121,9 +127,42 @@ async function playHistories(
   throw first.error;
 }
 
+/**
+ * The audit: every record the long histories left (present, deleted, made again), in every view, at least one
+ * visibility deadline after their last write, with no write to them since (the random sequences ran meanwhile, on ids
+ * of their own). A record that changed with time alone is durable-state's rule (spec 1: what was written stays until
+ * it is written again); the first world in order with a divergence is reported.
+ */
+async function audit(
+  ctx: CheckContext,
+  worlds: readonly World[],
+  lastWriteAt: number,
+  seen: { last?: Divergence },
+): Promise<void> {
+  const due = lastWriteAt + target().visibilityTimeoutMs - Date.now();
+  if (due > 0) await delay(due);
+  const step = Step.audit(`the audit, ${Date.now() - lastWriteAt} ms after the long histories' last write`);
+  const found = await Promise.all(worlds.map((w) => w.firstDivergence(ctx, step)));
+  const d = found.find((f) => f !== undefined);
+  if (!d) return;
+  seen.last = d;
+  ctx.check.fail(
+    d.message,
+    { exchanges: d.exchanges, ...(d.pointer !== undefined ? { pointer: d.pointer } : {}) },
+    d.clause as ModelClause,
+  );
+}
+
+/**
+ * After the property failed on its shortest sequence, or the audit: the owner's control decides who reports it.
+ * Blocked by the owner whose own test meets the fault; else this check's own failure.
+ */
 async function judgeFailure(ctx: CheckContext, failure: CheckFailure, d: Divergence | undefined): Promise<never> {
   if (!d) throw failure;
-  const who = await reporterOf(ctx, d, 'world-model', { 'safe-reads': safeReadsControl });
+  const who = await reporterOf(ctx, d, 'world-model', {
+    'safe-reads': safeReadsControl,
+    'durable-state': durableStateControl,
+  });
   if (who !== 'world-model') ctx.check.blocked(who, d.exchanges.at(-1), d.message);
   throw failure;
 }
@@ -139,6 +178,7 @@ test(
       requireWorldModel(ctx);
       const explore = target().explore;
       const seen: { last?: Divergence } = {};
+      const historyWorlds: World[] = [];
       const play = async (templates: readonly string[], cmds: Iterable<ExploreCommand>): Promise<void> => {
         const groups = templates.map(recordGroup);
         await fc.asyncModelRun(() => ({ model: initial(), real: realFor(ctx, groups, seen) }), cmds);
@@ -149,18 +189,20 @@ test(
         await checkProperty(
           ctx,
           [fc.constant(DELETABLE_TEMPLATES)],
-          (templates) => playHistories(ctx, templates, seen),
+          (templates) => playHistories(ctx, templates, seen, historyWorlds),
           {
             numRuns: 1,
             waitsPerRun: Math.max(...families(DELETABLE_TEMPLATES).map((f) => f.length)) * LONG_HISTORY.length,
           },
         );
+        const historiesEnd = Date.now();
         const commands = fc.commands(commandArbs(), { maxCommands: BASE_COMMANDS * explore, size: 'max' });
         await checkProperty(ctx, [groupsArb(), commands], play, {
           numRuns: Math.max(1, Math.ceil(target().runs / 2)) * explore,
           waitsPerRun: BASE_COMMANDS * explore,
           independentRuns: true,
         });
+        await audit(ctx, historyWorlds, historiesEnd, seen);
       } catch (error) {
         if (error instanceof CheckFailure) await judgeFailure(ctx, error, seen.last);
         throw error;

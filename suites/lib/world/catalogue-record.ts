@@ -113,10 +113,16 @@ export class CatalogueRecord implements WorldRecord {
     if (this.held.kind === 'free') return undefined;
     // The record the step's write names may take its time to show it (spec 1: writes are asynchronous); any other
     // record is read once, after the named one showed the write (World.settle compares named records first).
+    // The views that showed the step's effect while it was polled: one that shows it no longer lost it afterwards.
+    const showed = new Set<ViewReading['view']>();
     const readings = step.namesRecord(this.key)
       ? (
           await pollVisible(
-            () => this.read(ctx, step, true),
+            async () => {
+              const rs = await this.read(ctx, step, true);
+              for (const r of rs) if (this.problemOf(r) === undefined) showed.add(r.view);
+              return rs;
+            },
             (rs) => this.problems(rs).length === 0,
           )
         ).value
@@ -128,7 +134,26 @@ export class CatalogueRecord implements WorldRecord {
       this.matchedSinceWrite = true;
       return undefined;
     }
-    return this.overTime(ctx, this.classify(readings, problems, step), step);
+    const d = this.classify(readings, problems, step);
+    if (problems.some((p) => showed.has(p.reading.view))) return this.lostAfterShowing(ctx, d);
+    return this.overTime(ctx, d, step);
+  }
+
+  /**
+   * A view showed the step's write and then no longer did, while the step was waited on: the write took effect, and
+   * something undid it, time alone or another write of the step. The time control tells them apart (as `overTime`):
+   * changed alike, durable-state owns it, however slow the machine made the reads after the write.
+   */
+  private async lostAfterShowing(ctx: CheckContext, d: Divergence): Promise<Divergence> {
+    if (!this.timeControl || d.owner === VIEW_CONSISTENCY) return d;
+    const leftMs = Date.now() - this.lastWriteAt;
+    if (!(await this.timeControl(ctx, this, leftMs))) return d;
+    return {
+      ...d,
+      owner: 'durable-state',
+      clause: 'spec 1',
+      message: `${d.message}; a view showed the write before, and the same write on a fresh record of ${this.group.template}, left ${leftMs} ms with no write to it, changed alike: time undid it`,
+    };
   }
 
   /**

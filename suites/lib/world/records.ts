@@ -57,6 +57,8 @@ export class Records {
   constructor(
     private readonly world: World,
     runId: string,
+    /** Whether a change its records show is told from time alone by a time control (a control's own records: not). */
+    private readonly timed = true,
   ) {
     this.book = new RecordBook(runId);
   }
@@ -67,7 +69,7 @@ export class Records {
     const key = recordKey(template, values);
     let r = this.byKey.get(key);
     if (!r) {
-      r = new CatalogueRecord(group, values, this.book, timeControl);
+      r = new CatalogueRecord(group, values, this.book, this.timed ? timeControl : undefined);
       this.byKey.set(key, r);
       this.world.add(key, r);
     }
@@ -196,7 +198,7 @@ function answeredIds(body: unknown): string[] {
  */
 const timeControl: TimeControl = async (ctx, original, leftMs) => {
   const world = new World();
-  const records = new Records(world, ctx.runId);
+  const records = new Records(world, ctx.runId, false);
   const g = original.group;
   const r = records.record(g.template, { ...original.values, [g.params.at(-1) ?? 'id']: recordId(ctx, 'time') });
   const put = await records.put(ctx, r);
