@@ -9,7 +9,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type CheckContext, freshId, target } from '../lib/index.ts';
 import type { Control } from '../lib/world/controls.ts';
-import { recordGroup } from '../lib/world/record-groups.ts';
+import { recordGroup } from '../../specs/record-groups.ts';
 import { recordId, Records } from '../lib/world/records.ts';
 import type { ShapeResult } from '../lib/world/record-shapes.ts';
 import { type Divergence, World } from '../lib/world/world.ts';
