@@ -20,13 +20,21 @@ const DOCS = [
     .filter((f) => f !== HISTORY),
 ];
 
+/** What git ignores at the top (node_modules/, reports/, dist/, …): a run's output, no part of the repository. */
+const IGNORED = new Set(
+  readFileSync(join(ROOT, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim().replace(/^\//, '').replace(/\/$/, ''))
+    .filter((l) => l !== '' && !l.includes('*')),
+);
+
 /** The repository's top folders: a path the docs name starts with one of them. */
 const TOPS = readdirSync(ROOT).filter(
-  (n) => (!n.startsWith('.') || n === '.ci') && n !== 'node_modules' && statSync(join(ROOT, n)).isDirectory(),
+  (n) => (!n.startsWith('.') || n === '.ci') && !IGNORED.has(n) && statSync(join(ROOT, n)).isDirectory(),
 );
 
 /** Folders whose files are flis's own code (its commands, the suites, the bench, `npm test`). */
-const PRODUCT = TOPS.filter((t) => !['docs', 'tests', 'dist', 'reports', '.ci'].includes(t));
+const PRODUCT = TOPS.filter((t) => !['docs', 'tests', '.ci'].includes(t));
 
 function files(dir: string, ext: RegExp): string[] {
   if (!existsSync(dir)) return [];
