@@ -186,6 +186,9 @@ async function pool<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
+/** Ctrl-C before any mutant ran: nothing to report. */
+class Interrupted extends Error {}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const started = performance.now();
   const date = new Date().toISOString();
@@ -243,6 +246,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       stopEarly: false,
       coverageDir,
     });
+    if (interrupted) throw new Interrupted();
     const cleanVerdict = verdictOf(clean);
     if (cleanVerdict.status !== 'survived' || cleanVerdict.detail !== undefined)
       throw new FlisError(
@@ -313,7 +317,10 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
       process.exitCode = code;
     },
     (err: unknown) => {
-      if (err instanceof FlisError) {
+      if (err instanceof Interrupted) {
+        console.error('npm run mutation: interrupted during the clean run; nothing to report');
+        process.exitCode = 130;
+      } else if (err instanceof FlisError) {
         console.error(`npm run mutation: ${err.message}`);
         process.exitCode = err instanceof UsageError || err.code === 'FLIS_ERR_PATH' ? 2 : 1;
       } else {
