@@ -105,7 +105,7 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
     const client = await judgeClient(plan, io);
     if (networkWorthSaying(result.network))
       io.out(`network: ${describeNetwork(result.network)}; none of these is a failure of the deployment`);
-    const { exitCode } = finishRun(io, runReportsInput(plan, live, result, client), {
+    const { exitCode, reports } = finishRun(io, runReportsInput(plan, live, result, client), {
       command: plan.command,
       gates: plan.gates,
       strict: plan.strict,
@@ -114,9 +114,43 @@ export async function executeRun(plan: RunPlan, io: CommandIo): Promise<number> 
       onFailure: plan.reproduce ? [`reproduce against the embedded mock: ${plan.reproduce}`] : undefined,
       interrupted: result.interrupted,
     });
+    if (plan.publish && !result.interrupted)
+      return Math.max(exitCode, await publishRun(plan, reports.certificate, client.cassettes, io));
     return exitCode;
   } finally {
     await live.close();
+  }
+}
+
+/**
+ * flis certify --publish: the certificate and the partner's cassette go to the registry. A refusal is one line and
+ * exit 2; the certification's own verdict and exit code stand beside it.
+ */
+async function publishRun(
+  plan: RunPlan,
+  certificate: RunReports['certificate'],
+  cassettes: string[],
+  io: CommandIo,
+): Promise<number> {
+  const [{ publishCertificate }, { RegistryClient }, { certificateBaseName }] = await Promise.all([
+    import('../registry/publish.ts'),
+    import('../registry/client.ts'),
+    import('../reporting/write-certificate.ts'),
+  ]);
+  const file = join(plan.reportDir, `${certificateBaseName(certificate.subject.partner)}.json`);
+  try {
+    const r = await publishCertificate(RegistryClient.fromEnv(plan.publish as string, io.env, '--publish'), {
+      certificate: file,
+      cassette: cassettes[0],
+      env: io.env,
+    });
+    io.out(
+      `flis certify: ${r.created ? 'published' : 'already published'} to ${plan.publish}: publication ${r.id} of ${r.partner}${cassettes[0] ? ', with its cassette' : ', without a cassette'}; ${r.url}`,
+    );
+    return 0;
+  } catch (e) {
+    io.err(`flis certify: not published to ${plan.publish}: ${(e as Error).message}`);
+    return 2;
   }
 }
 
@@ -130,6 +164,7 @@ function recording(plan: RunPlan, io: CommandIo): ReachOptions['record'] {
       seed: plan.seed as number,
       startedAt: plan.startedAt,
       runs: plan.runs,
+      explore: plan.explore,
       suites: plan.suites,
     },
     log: (line: string) => io.err(line),
@@ -164,6 +199,7 @@ function suiteRunOptions(plan: RunPlan, live: Reached, io: CommandIo): SuiteRunO
     seed: plan.seed,
     path: plan.path || undefined,
     runs: plan.runs,
+    explore: plan.explore,
     visibilityTimeoutMs: plan.visibilityTimeoutMs,
     workers: runWorkers(plan.workers, roundTripMs),
     // Recorded and replayed runs send one request at a time too: requests a cassette cannot tell apart (a valid and a

@@ -67,6 +67,7 @@ export function reproduceCommand(v: {
   seed: number;
   suites?: string[] | undefined;
   runs?: number | undefined;
+  explore?: number | undefined;
   visibilityTimeoutMs?: number | undefined;
   embedded: EmbeddedOptions;
   variantName?: string | undefined;
@@ -77,6 +78,7 @@ export function reproduceCommand(v: {
     `--seed ${v.seed}`,
     ...(v.suites ? [`--suite ${v.suites.join(',')}`] : []),
     ...(v.runs !== undefined ? [`--runs ${v.runs}`] : []),
+    ...(v.explore !== undefined ? [`--explore ${v.explore}`] : []),
     ...(v.visibilityTimeoutMs !== undefined ? [`--visibility-timeout ${v.visibilityTimeoutMs}`] : []),
     ...(e.faults ?? []).map((f) => `--mock-fault ${f}`),
     ...(v.variantName ? [`--mock-variant ${v.variantName}`] : []),

@@ -9,12 +9,18 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMock } from '../mock/server.ts';
 import { type MockVariant, variantPresetNames, variantPresets } from '../mock/variant.ts';
 import { startRecorder } from '../recorder/proxy.ts';
-import { type RobustnessRow, robustnessRow, type TrafficFacts, trafficFacts } from '../reporting/robustness.ts';
+import {
+  gaveUpLines,
+  type RobustnessRow,
+  robustnessRow,
+  type TrafficFacts,
+  trafficFacts,
+} from '../reporting/robustness.ts';
 import { mintToken } from '../runner/start-target.ts';
 
 export const ROBUSTNESS_DIR = 'robustness';
@@ -69,7 +75,7 @@ async function oneVariant(
   variant: string,
   o: RobustnessOptions,
   dir: string,
-): Promise<{ exitCode: number | null; facts: TrafficFacts }> {
+): Promise<{ exitCode: number | null; facts: TrafficFacts; output: string; token: string }> {
   const token = mintToken();
   const mock = await startMock({
     token,
@@ -101,7 +107,12 @@ async function oneVariant(
     // Closing writes what is still queued: the cassette is whole before it is read.
     await recorder.close();
     closed = true;
-    return { exitCode, facts: trafficFacts(cassette) };
+    return {
+      exitCode,
+      facts: trafficFacts(cassette),
+      output: readFileSync(join(dir, `${variant}.log`), 'utf8'),
+      token,
+    };
   } finally {
     if (!closed) await recorder.close();
     await mock.close();
@@ -117,10 +128,14 @@ export async function runRobustness(o: RobustnessOptions): Promise<RobustnessRow
   let plain: TrafficFacts | undefined;
   for (const variant of names) {
     o.progress?.(`robustness: running the client command against the '${variant}' mock`);
-    const { exitCode, facts } = await oneVariant(variant, o, dir);
+    const { exitCode, facts, output, token } = await oneVariant(variant, o, dir);
     if (variant === 'default') plain = facts;
-    const row = robustnessRow(variant, exitCode, facts, variant === 'default' ? undefined : plain);
+    const row = robustnessRow(variant, exitCode, facts, variant === 'default' ? undefined : plain, {
+      output,
+      secrets: [token],
+    });
     o.progress?.(`robustness: ${variant}: ${row.verdict}`);
+    for (const line of row.gaveUp ? gaveUpLines(row.gaveUp) : []) o.progress?.(`  ${line}`);
     rows.push(row);
   }
   return rows;

@@ -21,6 +21,7 @@ import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import { parseReplayPath } from '../suites/lib/replay-path.ts';
+import { registryUrl } from '../registry/client.ts';
 import { flagOrEnv, flagOrEnvValue, intOption, listOption, reportDirOf, sourceName } from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
@@ -33,6 +34,7 @@ export const sharedRunOptionSpec = {
   suite: { type: 'string', multiple: true },
   seed: { type: 'string' },
   runs: { type: 'string' },
+  explore: { type: 'string' },
   'visibility-timeout': { type: 'string' },
   'report-dir': { type: 'string' },
   progress: { type: 'string' },
@@ -60,6 +62,7 @@ export const certifyOptionSpec = {
   'require-operations': { type: 'string' },
   'partner-profile': { type: 'string' },
   'client-command': { type: 'string' },
+  publish: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
@@ -67,6 +70,7 @@ type Values = { [K in keyof typeof runOptionSpec]?: unknown } & {
   'require-operations'?: unknown;
   'partner-profile'?: unknown;
   'client-command'?: unknown;
+  publish?: unknown;
 };
 
 export interface RunPlan {
@@ -79,6 +83,8 @@ export interface RunPlan {
   clientClaim?: OperationClaim | undefined;
   /** flis certify --client-command: the partner's own command, run against each conformant variant of the mock. */
   clientCommand?: string | undefined;
+  /** flis certify --publish URL: the registry the certificate and the cassette are published to when the run ends. */
+  publish?: string | undefined;
   /** flis run --cassette: the cassette served offline and the run it was recorded from. */
   replay?: Replay | undefined;
   /** flis run --record: the cassette written. */
@@ -91,6 +97,8 @@ export interface RunPlan {
   /** --path (FLIS_PATH): the one failing property to replay by its path, `<property id>:<path>`. */
   path?: string | undefined;
   runs?: number | undefined;
+  /** --explore N: the world-model explorer runs N times more sequences, N times longer (nightly CI). */
+  explore?: number | undefined;
   visibilityTimeoutMs?: number | undefined;
   workers?: number | undefined;
   /** FLIS_CONCURRENCY: requests one worker may have in flight within a check (default: by the round trip). */
@@ -193,6 +201,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
   const workers = record || replay ? 1 : intOption('workers', str(v.workers), { min: 1, max: 64 });
   // Before any test runs: a cassette that cannot be read must not cost the user the whole run first.
   const clientCassettes = command === 'certify' ? await checkedCassettes(cassettes) : [];
+  const publish = command === 'certify' ? publishOf(v, env, clientCassettes) : undefined;
   return {
     command,
     target,
@@ -210,6 +219,7 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     partner,
     clientClaim,
     clientCommand: command === 'certify' ? str(v['client-command'])?.trim() || clientCommandFromEnv(env) : undefined,
+    publish,
     replay,
     record: record ? resolve(record) : undefined,
     ...shape,
@@ -256,7 +266,7 @@ async function cassettesOf(
   return { record, cassettes, replay };
 }
 
-type RunShape = Pick<RunPlan, 'suites' | 'seed' | 'runs' | 'concurrency' | 'visibilityTimeoutMs'>;
+type RunShape = Pick<RunPlan, 'suites' | 'seed' | 'runs' | 'explore' | 'concurrency' | 'visibilityTimeoutMs'>;
 
 /**
  * What the suites run and how: a replay reruns its recorded run's suites, seed and runs. The seed is drawn here, not
@@ -270,12 +280,14 @@ function runShapeOf(v: Values, env: NodeJS.ProcessEnv, replay: Replay | undefine
       : selectSuites(env.FLIS_SUITES ? [env.FLIS_SUITES] : undefined, 'FLIS_SUITES')) ?? replay?.run.suites;
   const seedIn = flagOrEnvValue('seed', str(v.seed), env, 'FLIS_SEED');
   const runsIn = flagOrEnvValue('runs', str(v.runs), env, 'FLIS_RUNS');
+  const exploreIn = flagOrEnvValue('explore', str(v.explore), env, 'FLIS_EXPLORE');
   const seed =
     replay?.run.seed ?? intOption(seedIn.name, seedIn.raw, { max: 2 ** 31 - 1 }) ?? (needsSeed ? newSeed() : undefined);
   return {
     suites,
     seed,
     runs: replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 }),
+    explore: replay?.run.explore ?? intOption(exploreIn.name, exploreIn.raw, { min: 1, max: 1_000 }),
     concurrency: intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 }),
     visibilityTimeoutMs: intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 }),
   };
@@ -290,8 +302,26 @@ function reproduceOf(v: Values, shape: RunShape, embedded: EmbeddedOptions): str
     variantName: variantName && variantName !== 'default' ? variantName : undefined,
     suites: shape.suites,
     runs: shape.runs,
+    explore: shape.explore,
     visibilityTimeoutMs: shape.visibilityTimeoutMs,
   });
+}
+
+/**
+ * --publish URL (FLIS_PUBLISH): the registry, checked with its token before the run, and one cassette at most (the
+ * registry replays one per partner; its secrets are scanned when the run ends, before anything is sent).
+ */
+function publishOf(v: Values, env: NodeJS.ProcessEnv, cassettes: string[]): string | undefined {
+  const given = flagOrEnvValue('publish', str(v.publish), env, 'FLIS_PUBLISH');
+  if (!given.raw) return undefined;
+  const url = registryUrl(given.raw, sourceName(given.name));
+  if (!env.FLIS_REGISTRY_TOKEN?.trim())
+    throw new UsageError(`${sourceName(given.name)} needs the partner's registry token in FLIS_REGISTRY_TOKEN`);
+  if (cassettes.length > 1)
+    throw new UsageError(
+      `${sourceName(given.name)} publishes one cassette of the partner's traffic; got ${cassettes.length} --cassette files: record the client once into one cassette`,
+    );
+  return url;
 }
 
 function clientCommandFromEnv(env: NodeJS.ProcessEnv): string | undefined {

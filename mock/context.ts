@@ -31,7 +31,7 @@ export function createContext(
     offers: new OffersStore(writeDelayMs),
     billing: new BillingStore(),
     invoices: new InvoiceStore(),
-    records: new RecordStore(),
+    records: new RecordStore(variant.catalogueWriteDelayMs ?? 0),
   };
   const directory = seedStores(ids, stores);
   return { variant, ids, directory, ...stores, webhooks };

@@ -78,6 +78,14 @@ export const faultNames = [
   'snapshot-other-invoice-groups',
   'forced-status-list-stale',
   'booking-event-delete-cancels-booking-events',
+  // Section 4.3 records addressed by their path (spec 1, 4.3): effects across records, ids at the edges, sequences
+  // across operations, both directions of a view.
+  'record-child-overwrites-parent',
+  'record-ids-fold-case',
+  'record-posted-not-updated',
+  'record-list-omits-updated',
+  'record-list-keeps-deleted',
+  'record-second-delete-ignored',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -193,6 +201,18 @@ export const faultDescriptions: Record<FaultName, string> = {
     "After a forced status, GET /billingGroups/{id} and its details show it, but GET /billingGroups and its state filter keep showing the group's own status (spec 3 rule 1, spec 4.2).",
   'booking-event-delete-cancels-booking-events':
     'DELETE /bookings/{bookingId}/events/{eventId} marks the event canceled, and also every other event of the booking (spec 3 rule 5: the event).',
+  'record-child-overwrites-parent':
+    'PUT /orders/{orderId}/attachment/{attachmentId} also writes its body over the order /orders/{orderId} (spec 1: a write creates or updates the record its path names, a child is not its parent).',
+  'record-ids-fold-case':
+    'Section 4.3 records are keyed by their ids folded to lower case, so ids that differ only by case name one record (spec 2: identifiers are strings).',
+  'record-posted-not-updated':
+    'A customer or product made by POST /customers, /products or their bulk answers a PUT to its id with success and stays as the POST made it (spec 1: a PUT updates the record at its path).',
+  'record-list-omits-updated':
+    'GET /orders leaves out every order written more than once, while GET /orders/{orderId} shows it (spec 1, 4.3: one record in every view).',
+  'record-list-keeps-deleted':
+    'DELETE /orders/{orderId} removes the order from GET /orders/{orderId}, but GET /orders keeps listing it as it was (spec 1: clients delete).',
+  'record-second-delete-ignored':
+    'Only the first DELETE of a section 4.3 record path removes it: a record made again and deleted again answers success and stays (spec 1).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question the fault layer asks. */

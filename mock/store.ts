@@ -41,10 +41,40 @@ export function keyOf(parts: readonly string[]): string {
   return parts.map((p) => p.replaceAll('%', '%25').replaceAll('/', '%2F')).join('/');
 }
 
+/** A write the store has taken and not yet shown: it applies at `at` (ms since the epoch). */
+interface PendingWrite {
+  at: number;
+  apply: () => void;
+}
+
 export class RecordStore {
   private readonly collections = new Map<Collection, Map<string, JsonObject>>();
+  private readonly pending: PendingWrite[] = [];
 
+  /**
+   * `showAfterMs`: how long a write takes to show (spec 1 says only offers are written asynchronously, and shows
+   * nothing of the others' timing, so a server may take its time with them too). 0 shows every write at once.
+   */
+  constructor(private readonly showAfterMs = 0) {}
+
+  /** Writes whose time has come, in the order they were made. */
+  private settle(): void {
+    const now = Date.now();
+    while (this.pending.length > 0 && (this.pending[0] as PendingWrite).at <= now) this.pending.shift()?.apply();
+  }
+
+  private later(apply: () => void): void {
+    if (this.showAfterMs <= 0) apply();
+    else this.pending.push({ at: Date.now() + this.showAfterMs, apply });
+  }
+
+  /** The collection as the clients see it now: every write whose time has come applied. */
   private collection(name: Collection): Map<string, JsonObject> {
+    this.settle();
+    return this.raw(name);
+  }
+
+  private raw(name: Collection): Map<string, JsonObject> {
     let c = this.collections.get(name);
     if (!c) {
       c = new Map();
@@ -71,12 +101,15 @@ export class RecordStore {
   }
 
   put(name: Collection, key: string, record: JsonObject): JsonObject {
-    this.collection(name).set(key, clone(record));
+    const kept = clone(record);
+    this.later(() => this.raw(name).set(key, kept));
     return clone(record);
   }
 
   delete(name: Collection, key: string): boolean {
-    return this.collection(name).delete(key);
+    const had = this.collection(name).has(key);
+    this.later(() => this.raw(name).delete(key));
+    return had;
   }
 
   /** The keys of the records of a collection that match. */
@@ -86,12 +119,14 @@ export class RecordStore {
 
   /** Updates every record of a collection that matches; answers how many changed. */
   updateWhere(name: Collection, match: (r: JsonObject) => boolean, change: (r: JsonObject) => JsonObject): number {
-    let n = 0;
-    for (const [key, r] of this.collection(name)) {
-      if (!match(r)) continue;
-      this.collection(name).set(key, change(r));
-      n++;
-    }
-    return n;
+    const keys = this.keysWhere(name, match);
+    this.later(() => {
+      const c = this.raw(name);
+      for (const key of keys) {
+        const r = c.get(key);
+        if (r) c.set(key, change(r));
+      }
+    });
+    return keys.length;
   }
 }

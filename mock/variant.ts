@@ -58,6 +58,18 @@ export interface MockVariant {
    * spec 4.1 says "array of Offer" and not why it is an array. Default false: the current offer alone.
    */
   offerVersionsAnswered?: boolean;
+  // How section 4.3 records are shown and deleted (spec 4.3: no bodies shown; spec 1: clients delete). Absent: as
+  // written, removed, bare arrays, at once (mock/catalogue-views.ts).
+  /** `ids`: a GET shows a record's ids and what the server says of it, not the fields the client wrote. */
+  catalogueBodies?: 'echo' | 'ids';
+  /** `mark`: a DELETE keeps the record, saying `deleted: true` with `deletedAt`; a PUT makes it live again. */
+  catalogueDelete?: 'remove' | 'mark';
+  /** `paged`: a collection answers `{ items, total, next }`, at most 5 records a page (spec 8: page size not shown). */
+  catalogueLists?: 'array' | 'paged';
+  /** A GET by id answers `{ "data": record }`. */
+  catalogueWrapped?: boolean;
+  /** How long a section 4.3 write takes to show (spec 1 shows the timing of none but offers). Default 0. */
+  catalogueWriteDelayMs?: number;
 }
 
 export const variantPresets: Record<
@@ -65,7 +77,17 @@ export const variantPresets: Record<
   MockVariant
 > = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
-  different: { createdStatus: 201, idFormat: 'uuid', extraFields: true, lenientInput: true, maxBulkItems: 3 },
+  // Section 4.3 records shown by their ids alone, wrapped, and kept marked when deleted.
+  different: {
+    createdStatus: 201,
+    idFormat: 'uuid',
+    extraFields: true,
+    lenientInput: true,
+    maxBulkItems: 3,
+    catalogueBodies: 'ids',
+    catalogueWrapped: true,
+    catalogueDelete: 'mark',
+  },
   // A quota of 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
   throttled: {
     createdStatus: 200,
@@ -99,6 +121,8 @@ export const variantPresets: Record<
     batchStatusWords: 'done',
     listsCancelledOffers: false,
     writeDelayMs: 400,
+    catalogueWriteDelayMs: 300,
+    catalogueLists: 'paged',
   },
   // An API built by someone else: GET /offers and GET /billingGroups refuse a list without their documented window,
   // GET /invoices one without createdSince, GET /offers/{offerId} answers every version of the offer, and its ids hold
@@ -137,14 +161,31 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
     throw new Error('variant.batchStatusWords must be one of processed, done, none');
   if (v.writeDelayMs !== undefined && (!Number.isFinite(v.writeDelayMs) || v.writeDelayMs < 0))
     throw new Error('variant.writeDelayMs must be a number of at least 0');
+  checkCatalogueChoices(v);
   for (const key of [
     'offerListNeedsWindow',
     'offerVersionsAnswered',
     'billingListNeedsWindow',
     'invoiceListNeedsSince',
+    'catalogueWrapped',
   ] as const)
     if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new Error(`variant.${key} must be a boolean`);
   return v;
+}
+
+/** The choices of how section 4.3 records are shown and deleted. */
+function checkCatalogueChoices(v: MockVariant): void {
+  if (v.catalogueBodies !== undefined && !['echo', 'ids'].includes(v.catalogueBodies))
+    throw new Error("variant.catalogueBodies must be 'echo' or 'ids'");
+  if (v.catalogueDelete !== undefined && !['remove', 'mark'].includes(v.catalogueDelete))
+    throw new Error("variant.catalogueDelete must be 'remove' or 'mark'");
+  if (v.catalogueLists !== undefined && !['array', 'paged'].includes(v.catalogueLists))
+    throw new Error("variant.catalogueLists must be 'array' or 'paged'");
+  if (
+    v.catalogueWriteDelayMs !== undefined &&
+    (!Number.isFinite(v.catalogueWriteDelayMs) || v.catalogueWriteDelayMs < 0)
+  )
+    throw new Error('variant.catalogueWriteDelayMs must be a number of at least 0');
 }
 
 /** Status of the asynchronous offer acknowledgements (PUT, DELETE, bulk): "accepted" fits them best when not 200. */

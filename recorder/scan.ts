@@ -18,8 +18,12 @@ import { formsOf, type ScanFinding, type SecretForms, scanText, secretsFromEnv }
  * naming the line, rather than "no secrets found" on something never checked.
  */
 export function scanCassette(file: string, env: NodeJS.ProcessEnv, extraSecretEnv: string[] = []): ScanFinding[] {
+  return scanCassetteFor(file, formsOf(secretsFromEnv(env, extraSecretEnv)));
+}
+
+/** The same scan with the secrets' forms compiled already (a server scanning many uploads compiles them once). */
+export function scanCassetteFor(file: string, forms: SecretForms): ScanFinding[] {
   checkReadableCassette(file);
-  const forms = formsOf(secretsFromEnv(env, extraSecretEnv));
   const findings: ScanFinding[] = [];
   const searched = function* (parts: Iterable<CassettePart>): Generator<CassettePart> {
     for (const part of parts) {

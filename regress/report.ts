@@ -76,7 +76,8 @@ ${x.recorded || x.now ? `<table class="answers"><tr><th>recorded</th><th>now</th
 ${x.curl ? `<pre class="curl">${esc(x.curl)}</pre>` : ''}</div>`;
 }
 
-function html(r: RegressReport): string {
+/** regress.html: the matrix, then every exchange of note (also one partner's page in the registry). */
+export function regressHtml(r: RegressReport): string {
   const t = r.totals;
   const partners = r.partners
     .map(
@@ -156,7 +157,7 @@ export function writeRegressReports(
 ): void {
   claimNamesIn(dir, flag, REGRESS_FILES);
   writeAtomic(join(dir, REGRESS_JSON), redactText(`${JSON.stringify(r, null, 2)}\n`, secrets));
-  writeAtomic(join(dir, 'regress.html'), redactText(html(r), secrets));
+  writeAtomic(join(dir, 'regress.html'), redactText(regressHtml(r), secrets));
   writeAtomic(join(dir, 'junit.xml'), redactText(junit(r, failOnChanged), secrets));
 }
 

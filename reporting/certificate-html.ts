@@ -30,6 +30,7 @@ import { escapeHtml } from './escape-html.ts';
 import type { MatrixCell, MatrixRow } from './matrix.ts';
 import { groupSkips, notJudgedLine, notJudgedSummary, skipGroupLine, tests } from './skip-groups.ts';
 import { clientUsageLine, serviceUsageLine } from './parties.ts';
+import { gaveUpLines } from './robustness.ts';
 import { scopePhrase, verdictWord, type PartyStatus } from './verdict-words.ts';
 
 export { escapeHtml };
@@ -363,7 +364,17 @@ function robustnessHtml(c: Certificate): string {
   const body = rows
     .map(
       (r) =>
-        `<tr class="${r.passed ? 'survived' : 'broke'}" data-variant="${e(r.variant)}"><td><b>${e(r.variant)}</b></td><td>${e(r.exercises)}</td><td class="small">${e(r.allowedBy)}</td><td>${r.exitCode === null ? 'stopped' : r.exitCode}</td><td>${r.exchanges} exchange${r.exchanges === 1 ? '' : 's'}, ${r.requestViolations ? `<b>${r.requestViolations} request violation(s)</b>` : 'valid'}</td><td>${e(r.differences.join('; ') || '—')}</td><td class="${r.passed ? 'st-passed' : 'st-failed'}">${r.passed ? '✓ survived' : `✗ ${e(r.verdict)}`}</td></tr>`,
+        `<tr class="${r.passed ? 'survived' : 'broke'}" data-variant="${e(r.variant)}"><td><b>${e(r.variant)}</b></td><td>${e(r.exercises)}</td><td class="small">${e(r.allowedBy)}</td><td>${r.exitCode === null ? 'stopped' : r.exitCode}</td><td>${r.exchanges} exchange${r.exchanges === 1 ? '' : 's'}, ${r.requestViolations ? `<b>${r.requestViolations} request violation(s)</b>` : 'valid'}</td><td>${e(r.differences.join('; ') || '—')}</td><td class="${r.passed ? 'st-passed' : 'st-failed'}">${
+          r.passed
+            ? '✓ survived'
+            : `✗ ${e(r.verdict)}${
+                r.gaveUp
+                  ? `<ul class="small gave-up">${gaveUpLines(r.gaveUp)
+                      .map((l) => `<li>${e(l)}</li>`)
+                      .join('')}</ul>`
+                  : ''
+              }`
+        }</td></tr>`,
     )
     .join('');
   return `<h2 id="robustness">Robustness: the client against what the contract allows</h2><p class="small">The client command, run once against each conformant variant of the embedded mock through the recorder.</p><table class="robustness"><colgroup><col style="width:8em"><col style="width:22%"><col style="width:22%"><col style="width:4em"><col style="width:10em"><col><col style="width:12em"></colgroup><tr><th>variant</th><th>what it exercises</th><th>allowed by</th><th>exit</th><th>traffic</th><th>what differed from the plain mock</th><th></th></tr>${body}</table>`;

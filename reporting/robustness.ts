@@ -7,6 +7,7 @@
  * the plain mock run did not. A variant is a freedom the contract gives the
  * server, so each row names the contract sentence that allows it.
  */
+import { basename } from 'node:path';
 import { forEachCassetteExchange } from './cassettes.ts';
 
 /** What a variant of the embedded mock exercises, and the sentences of the spec that allow it. */
@@ -67,7 +68,29 @@ export interface RobustnessRow {
   passed: boolean;
   /** Why not, in a few words. */
   verdict: string;
+  /** A row it did not survive: where its client gave up (whereItGaveUp). */
+  gaveUp?: GaveUp | undefined;
 }
+
+/** Where a client gave up on a variant: what the partner reads to find the line of its client to fix. */
+export interface GaveUp {
+  /** The first exchange whose answer differed from the plain run's, with its line in the variant's cassette. */
+  firstDifference?: string | undefined;
+  /** The last request the client sent, and what it was answered. */
+  lastRequest?: string | undefined;
+  /** The line of the client's own output that says why (the last that reads like an error, else its last line). */
+  clientSaid?: string | undefined;
+}
+
+/** One exchange as the client met it: its line in the cassette, the request, the answer's status. */
+export interface AnswerFact {
+  line: number;
+  request: string;
+  status: number;
+}
+
+/** The exchanges kept per run for comparing one with the plain run: a client's run is a handful, not thousands. */
+const KEPT_ANSWERS = 10_000;
 
 export interface TrafficFacts {
   exchanges: number;
@@ -82,6 +105,9 @@ export interface TrafficFacts {
   readsBeforeShown: number;
   /** Requests whose path holds a character an id must have percent-encoded (space, `#`, `?`, a raw `%`). */
   unencodedIds: number;
+  /** The exchanges in the order the client met them (the first KEPT_ANSWERS), and the cassette they are in. */
+  answers: AnswerFact[];
+  cassette?: string | undefined;
 }
 
 const RAW_IN_PATH = /[\s"<>#?{}|\\^`]|%(?![0-9A-Fa-f]{2})/;
@@ -95,10 +121,14 @@ export function trafficFacts(cassette: string): TrafficFacts {
     throttled: 0,
     readsBeforeShown: 0,
     unencodedIds: 0,
+    answers: [],
+    cassette,
   };
   const written = new Set<string>();
   forEachCassetteExchange(cassette, (x) => {
     facts.exchanges += 1;
+    if (facts.answers.length < KEPT_ANSWERS)
+      facts.answers.push({ line: x.line, request: `${x.request.method} ${x.request.path}`, status: x.response.status });
     facts.requestViolations += x.violations.filter((v) => v.direction === 'request').length;
     const status = x.response.status;
     facts.statuses[status] = (facts.statuses[status] ?? 0) + 1;
@@ -136,11 +166,69 @@ export function differencesFrom(variant: string, facts: TrafficFacts, plain: Tra
   return out;
 }
 
+const SAYS_WHY =
+  /error|fail|exception|assert|expected|unexpected|invalid|cannot|can't|refused|denied|timed? ?out|\b[45]\d\d\b/i;
+
+/** The line of a client's output that says why it stopped: the last that reads like an error, else the last one. */
+export function clientSaid(output: string, secrets: readonly string[] = []): string | undefined {
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line = [...lines].reverse().find((l) => SAYS_WHY.test(l)) ?? lines.at(-1);
+  if (line === undefined) return undefined;
+  let said = line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  for (const secret of secrets) if (secret) said = said.split(secret).join('[REDACTED]');
+  return said;
+}
+
+/**
+ * Where the client gave up on a variant: the first exchange whose answer's status differed from the plain run's
+ * exchange at the same place (ids differ between variants by design, statuses do not unless the variant chose
+ * another), the last request it sent, and what its output said.
+ */
+export function whereItGaveUp(
+  facts: TrafficFacts,
+  plain: TrafficFacts | undefined,
+  output: string | undefined,
+  secrets: readonly string[] = [],
+): GaveUp {
+  const where = (a: AnswerFact) => `${facts.cassette ? `${basename(facts.cassette)}:${a.line}` : `line ${a.line}`}`;
+  let firstDifference: string | undefined;
+  if (plain) {
+    const i = facts.answers.findIndex((a, n) => plain.answers[n]?.status !== a.status);
+    const a = facts.answers[i];
+    if (a) {
+      const p = plain.answers[i];
+      firstDifference = `exchange ${i + 1} (${where(a)}): ${a.request} answered ${a.status}${p ? `, where the plain run's exchange ${i + 1} (${p.request}) answered ${p.status}` : ', and the plain run had no such exchange'}`;
+    } else if (facts.answers.length < plain.answers.length)
+      firstDifference = `no answer differed from the plain run's; the client stopped after ${facts.answers.length} exchange(s), where the plain run went on to ${plain.answers.length}`;
+  }
+  const last = facts.answers.at(-1);
+  return {
+    firstDifference,
+    lastRequest: last
+      ? `${last.request} (${where(last)}), answered ${last.status}`
+      : 'none: the client sent no request',
+    clientSaid: output === undefined ? undefined : (clientSaid(output, secrets) ?? '(the client printed nothing)'),
+  };
+}
+
+/** The lines a row it did not survive adds, for the terminal and the certificate. */
+export function gaveUpLines(g: GaveUp): string[] {
+  return [
+    ...(g.firstDifference ? [`first answer that differed: ${g.firstDifference}`] : []),
+    ...(g.lastRequest ? [`last request: ${g.lastRequest}`] : []),
+    ...(g.clientSaid ? [`the client said: ${g.clientSaid}`] : []),
+  ];
+}
+
 export function robustnessRow(
   variant: string,
   exitCode: number | null,
   facts: TrafficFacts,
   plain: TrafficFacts | undefined,
+  client: { output?: string | undefined; secrets?: readonly string[] } = {},
 ): RobustnessRow {
   const freedom = VARIANT_FREEDOMS[variant] ?? { exercises: variant, allowedBy: '(not described)' };
   const why = [
@@ -158,6 +246,7 @@ export function robustnessRow(
     differences: differencesFrom(variant, facts, plain),
     passed: why.length === 0,
     verdict: why.length ? why.join('; ') : 'survived',
+    gaveUp: why.length ? whereItGaveUp(facts, plain, client.output, client.secrets) : undefined,
   };
 }
 

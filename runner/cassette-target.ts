@@ -16,6 +16,8 @@ export interface RecordedRunLabels {
   runId: string;
   seed: number;
   runs?: number | undefined;
+  /** --explore: how far the world-model explorer went (its requests depend on it). */
+  explore?: number | undefined;
   suites?: string[] | undefined;
   /** The run's clock for request values (suites/lib/clock.ts). */
   startedAt: number;
@@ -29,6 +31,7 @@ function labelsToStrings(l: RecordedRunLabels): Record<string, string> {
     seed: String(l.seed),
     startedAt: String(l.startedAt),
     ...(l.runs !== undefined ? { runs: String(l.runs) } : {}),
+    ...(l.explore !== undefined ? { explore: String(l.explore) } : {}),
     ...(l.suites ? { suites: l.suites.join(',') } : {}),
   };
 }
@@ -85,6 +88,7 @@ export function recordedRun(cassette: string): RecordedRunLabels & { deployment:
     startedAt,
     deployment: header.deployment ?? 'ad-hoc',
     runs: labels.runs ? Number(labels.runs) : undefined,
+    explore: labels.explore ? Number(labels.explore) : undefined,
     suites: labels.suites ? labels.suites.split(',') : undefined,
   };
 }

@@ -14,6 +14,7 @@ import { redactText } from '../suites/lib/worker/redact.ts';
 import {
   DEFAULT_CHECK_TIMEOUT_MS,
   DEFAULT_CONCURRENCY,
+  DEFAULT_EXPLORE,
   DEFAULT_RUNS,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
   DEFAULT_WORKERS,
@@ -59,6 +60,8 @@ export interface SuiteRunOptions {
   /** One failing property to replay by its path (env FLIS_PATH, suites/lib/replay-path.ts). */
   path?: string | undefined;
   runs?: number | undefined;
+  /** --explore N: the world-model explorer runs N times more sequences, N times longer (nightly CI). */
+  explore?: number | undefined;
   runId?: string | undefined;
   /** The run's clock for request values (ms since epoch); a replay reuses the recorded one. */
   startedAt?: number | undefined;
@@ -156,6 +159,7 @@ function suiteVariables(
     FLIS_PATH: opts.path,
     FLIS_RUN_STARTED_AT: String(opts.startedAt ?? Date.now()),
     FLIS_RUNS: String(opts.runs ?? DEFAULT_RUNS),
+    FLIS_EXPLORE: String(opts.explore ?? DEFAULT_EXPLORE),
     FLIS_VISIBILITY_TIMEOUT_MS: String(opts.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS),
     FLIS_REPORT_DIR: opts.reportDir,
     FLIS_OBSERVATIONS_DIR: join(opts.reportDir, OBSERVATIONS_DIR),

@@ -67,6 +67,7 @@ export async function undoRunWrites(
     writesSkippedReason: '',
     seed: 0,
     runs: 1,
+    explore: 1,
     visibilityTimeoutMs: DEFAULT_VISIBILITY_TIMEOUT_MS,
   });
   for (const step of [undoOffers, undoStatuses]) {

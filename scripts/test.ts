@@ -58,7 +58,9 @@ const LONGEST_FIRST = [
   'tests/runner/slow-answers.test.ts',
   'tests/suites/near-miss-redaction.test.ts',
   'tests/suites/replay-path.test.ts',
+  'tests/registry/reliability.test.ts',
   'tests/reporting/robustness.test.ts',
+  'tests/registry/workflow.test.ts',
   'tests/reporting/run-reports.test.ts',
   'tests/cli/cli.test.ts',
 ];

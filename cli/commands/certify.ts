@@ -39,6 +39,10 @@ request-schema, response-schema, json-content-type, no-5xx, known-operation).
                            not survive (exit code, traffic) fails the client. Cassettes and output in
                            DIR/robustness/; without --cassette, its plain-mock run is the client's traffic
                                                                              [env FLIS_CLIENT_COMMAND]
+  --publish URL            when the run ends, publish the certificate, the client's cassette (one; scanned
+                           for secrets first), the contract version and the tool version to the registry
+                           at URL ('flis registry'); the partner's token from FLIS_REGISTRY_TOKEN
+                                                                                     [env FLIS_PUBLISH]
   --suite NAMES            comma-separated suites (default all)                          [env FLIS_SUITES]
   --seed N, --runs N       fast-check seed and runs, as for 'flis run'          [env FLIS_SEED, FLIS_RUNS]
   --visibility-timeout MS  how long to poll for an asynchronous write to show (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})

@@ -11,9 +11,11 @@ import { OperationMatcher, partnerUsage } from '../../regress/contract-usage.ts'
 import { loadOpenApi } from '../../regress/openapi-document.ts';
 import { findPartners } from '../../regress/partners.ts';
 import { parseCommandArgs, reportDirOf } from '../args.ts';
+import { registryPartners } from '../registry-regress.ts';
+import { registryClient, registryOption } from '../registry-options.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 
-const help = `Usage: flis contract diff OLD NEW [--cassettes DIR] [options]
+const help = `Usage: flis contract diff OLD NEW [--cassettes DIR | --registry URL] [options]
 
 Compare two versions of the OpenAPI document (YAML or JSON; each is validated first) and classify
 every change, per operation, for clients:
@@ -31,6 +33,8 @@ operation, a request field they send, a response field they receive), with the e
 that shows the use. One partner per cassette, as for 'flis regress'.
 
   --cassettes DIR          the partners' cassettes (*.yaml, *.yml)
+  --registry URL           each active partner's latest cassette from the registry instead (the admin's
+                           token in FLIS_REGISTRY_TOKEN)                             [env FLIS_REGISTRY_URL]
   --fail-on breaking       exit 1 on any breaking change, touching a partner or not
   --report-dir DIR         where contract-diff.md and contract-diff.json go (default reports/) [env FLIS_REPORT_DIR]
 
@@ -39,6 +43,7 @@ Exit codes: 0 no breaking change touches a partner, 1 one does (or any breaking 
 
 const options = {
   cassettes: { type: 'string' },
+  registry: { type: 'string' },
   'fail-on': { type: 'string' },
   'report-dir': { type: 'string' },
 } as const;
@@ -57,15 +62,25 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
   checkContractDiffFolder(reportDir, reportDirFrom);
   const [oldFile, newFile] = positionals.map((p) => resolve(p)) as [string, string];
-  const partners = v.cassettes ? findPartners(resolve(v.cassettes), false) : undefined;
+  const registry = registryOption(v.registry, io.env);
+  if (registry && v.cassettes) throw new UsageError('give either --cassettes DIR or --registry URL, not both');
+  const fromRegistry = registry ? await registryPartners(registryClient(registry, io.env, '--registry')) : undefined;
+  const partners = fromRegistry?.partners ?? (v.cassettes ? findPartners(resolve(v.cassettes), false) : undefined);
   const a = await loadOpenApi(oldFile);
   const b = await loadOpenApi(newFile);
   const changes = diffContracts(a, b);
   const matcher = new OperationMatcher(a.operations);
   const breaking = new Set(changes.filter((c) => c.class === 'breaking').map((c) => c.operationId));
   const usage = partners
-    ? { dir: resolve(v.cassettes!), partners: partners.map((p) => partnerUsage(p, matcher, breaking)) }
+    ? {
+        dir: registry ?? resolve(v.cassettes!),
+        partners: partners.map((p) => {
+          const u = partnerUsage(p, matcher, breaking);
+          return fromRegistry ? { ...u, file: fromRegistry.source(u.file) } : u;
+        }),
+      }
     : undefined;
+  fromRegistry?.remove();
   const report = contractDiffReport(
     { file: oldFile, version: a.version },
     { file: newFile, version: b.version },

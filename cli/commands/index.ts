@@ -54,6 +54,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./contract.ts')).contractCommand,
   },
   {
+    name: 'can-i-release',
+    summary: 'The release gate: may this candidate ship? Every active partner replayed against it, none broken',
+    load: async () => (await import('./can-i-release.ts')).canIReleaseCommand,
+  },
+  {
+    name: 'registry',
+    summary: 'The certification registry: serve it, add partners, record releases, publish certificates, back it up',
+    load: async () => (await import('./registry.ts')).registryCommand,
+  },
+  {
     name: 'mock',
     summary: 'Serve the embedded mock deployment on loopback until stopped',
     load: async () => (await import('./mock.ts')).mockCommand,

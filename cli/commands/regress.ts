@@ -19,8 +19,11 @@ import { EXIT, SIGNAL_EXIT, type Command, type CommandIo, type StopSignal } from
 import { envSecrets } from '../finish-run.ts';
 import { embeddedOptions, variantNames } from '../mock-options.ts';
 import { reachTarget } from '../reach-target.ts';
+import { recordVerdicts, registryPartners, registryRegressOptions } from '../registry-regress.ts';
+import { registryClient } from '../registry-options.ts';
 
 const help = `Usage: flis regress --cassettes DIR [--deployment NAME | --base-url URL] [options]
+       flis regress --registry URL --candidate NAME [--deployment NAME | --base-url URL] [options]
 
 Before a release: replay every partner's recorded traffic against the release candidate and say,
 per partner, whether it would break. One partner per cassette in DIR (*.yaml, *.yml), named by the
@@ -39,7 +42,12 @@ Each new answer is judged against the recorded one:
               added or gone, an id format, an error body, a value
   unchanged   anything else; ids the target minted, batchIds, timestamps and list order never count
 
-  --cassettes DIR          the partners' cassettes (required)
+  --cassettes DIR          the partners' cassettes (this, or --registry)
+  --registry URL           take each active partner's latest cassette from the registry instead, and record
+                           each partner's verdict there against --candidate (the admin's token in
+                           FLIS_REGISTRY_TOKEN)                                      [env FLIS_REGISTRY_URL]
+  --candidate NAME         the release candidate the verdicts are recorded against ('flis can-i-release
+                           NAME' reads them)                                             [env FLIS_CANDIDATE]
   --deployment NAME        the release candidate, as for 'flis run' (default embedded) [env FLIS_DEPLOYMENT]
   --base-url URL           an ad-hoc target ending in /apis/v0 (read-only unless --allow-writes)
   --allow-writes           replay writes on a live-data deployment or an ad-hoc URL     [env FLIS_ALLOW_WRITES]
@@ -60,6 +68,8 @@ ${CONNECTION_HELP}`;
 
 const options = {
   cassettes: { type: 'string' },
+  registry: { type: 'string' },
+  candidate: { type: 'string' },
   deployment: { type: 'string' },
   'base-url': { type: 'string' },
   'allow-writes': { type: 'boolean' },
@@ -78,7 +88,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help);
     return EXIT.ok;
   }
-  if (!v.cassettes) throw new UsageError("--cassettes DIR is required (see 'flis regress --help')");
+  const { registry, candidate } = registryRegressOptions(v, io.env);
   const failOn = v['fail-on'];
   if (failOn !== undefined && failOn !== 'changed')
     throw new UsageError(`--fail-on takes 'changed' (broken always fails); got '${failOn}'`);
@@ -102,7 +112,9 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   );
   if (!resolved.embedded && (embedded.faults || embedded.variant))
     throw new UsageError('--mock-fault and --mock-variant apply to the embedded target only');
-  const all = findPartners(resolve(v.cassettes));
+  const client = registry ? registryClient(registry, io.env, '--registry') : undefined;
+  const fromRegistry = client ? await registryPartners(client) : undefined;
+  const all = fromRegistry?.partners ?? findPartners(resolve(v.cassettes!));
   const partners = shardOf(all, shard);
   const runId = newRunId();
   let signal: StopSignal | undefined;
@@ -137,8 +149,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         interruptedBy: () => (stop ? (signal ?? 'SIGINT') : undefined),
       },
     );
+    fromRegistry?.relabel(report);
     const secrets = [...envSecrets(io.env), ...live.connection.tokens.secrets()];
     writeRegressReports(reportDir, report, secrets, failOn === 'changed', reportDirFrom);
+    if (client && fromRegistry && candidate && !report.interrupted)
+      io.out(await recordVerdicts(client, candidate, report, fromRegistry.publications, secrets));
     for (const p of report.partners) {
       for (const x of p.notes.filter((n) => n.outcome === 'broken'))
         io.out(
@@ -161,6 +176,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return exit;
   } finally {
     await live.close();
+    fromRegistry?.remove();
   }
 }
 

@@ -34,6 +34,8 @@ Selection and reproduction:
   --seed N                 fast-check seed; printed and written to the reports [env FLIS_SEED]
   --path ID:PATH           replay one failing property at the path its failure printed [env FLIS_PATH]
   --runs N                 fast-check runs per property                        [env FLIS_RUNS]
+  --explore N              the world-model explorer runs N times more sequences, N times longer
+                           (nightly CI; default 1)                             [env FLIS_EXPLORE]
   --visibility-timeout MS  how long to poll for an asynchronous write to show (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
 
 Output:

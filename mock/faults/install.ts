@@ -15,6 +15,7 @@ import { FaultLayer, type Bend } from './layer.ts';
 import { listBends } from './lists.ts';
 import { offerWriteBends } from './offer-writes.ts';
 import { readBends } from './reads.ts';
+import { recordBends } from './records.ts';
 import { servedBends } from './served.ts';
 import { shapeBends } from './shapes.ts';
 import { webhookBends } from './webhooks.ts';
@@ -28,6 +29,7 @@ export const faultBends: Record<FaultName, Bend> = {
   ...identityBends,
   ...billingStatusBends,
   ...eventBends,
+  ...recordBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.
   ...listBends,
 };

@@ -10,6 +10,7 @@ import { invalidBody, notFound } from '../errors.ts';
 import { isObject, type JsonObject } from '../json.ts';
 import { keyOf, type Collection } from '../store.ts';
 import { requireArrayBody, requireObjectBody } from '../validation.ts';
+import { listAnswer, markedDeleted, recordAnswer, storedFrom } from '../catalogue-views.ts';
 import { pathParams } from './params.ts';
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -33,9 +34,9 @@ export function existing(ctx: MockContext, collection: Collection, values: reado
 
 export const listAll =
   (collection: Collection): HandlerFactory =>
-  (ctx) =>
+  (ctx, params) =>
   async () =>
-    ctx.records.list(collection);
+    listAnswer(ctx.variant, ctx.records.list(collection), params);
 
 /** Records that belong to an existing parent, e.g. the events of one booking. */
 export const listChildren =
@@ -44,7 +45,7 @@ export const listChildren =
   async (request) => {
     const values = pathParams(request, params);
     existing(ctx, parent, values);
-    return ctx.records.where(collection, field, values[0] ?? '');
+    return listAnswer(ctx.variant, ctx.records.where(collection, field, values[0] ?? ''), params);
   };
 
 /** Records with one field equal to the path parameter, e.g. fuel activities of a vehicle; none is an empty list. */
@@ -52,13 +53,13 @@ export const listWhere =
   (collection: Collection, field: string): HandlerFactory =>
   (ctx, params) =>
   async (request) =>
-    ctx.records.where(collection, field, pathParams(request, params)[0] ?? '');
+    listAnswer(ctx.variant, ctx.records.where(collection, field, pathParams(request, params)[0] ?? ''), params);
 
 export const getOne =
   (collection: Collection): HandlerFactory =>
   (ctx, params) =>
   async (request) =>
-    existing(ctx, collection, pathParams(request, params));
+    recordAnswer(ctx.variant, existing(ctx, collection, pathParams(request, params)), params);
 
 /** PUT creates or replaces (spec 1: most writes are upserts); the path, not the body, decides the id. */
 export const upsert =
@@ -67,7 +68,8 @@ export const upsert =
   async (request) => {
     const body = requireObjectBody(request.body);
     const values = pathParams(request, params);
-    return ctx.records.put(collection, keyOf(values), recordOf(body, params, values, values.at(-1) ?? ''));
+    const record = recordOf(body, params, values, values.at(-1) ?? '');
+    return ctx.records.put(collection, keyOf(values), storedFrom(ctx.variant, body, record));
   };
 
 export const remove =
@@ -75,8 +77,9 @@ export const remove =
   (ctx, params) =>
   async (request) => {
     const values = pathParams(request, params);
-    existing(ctx, collection, values);
-    ctx.records.delete(collection, keyOf(values));
+    const record = existing(ctx, collection, values);
+    if (ctx.variant.catalogueDelete === 'mark') ctx.records.put(collection, keyOf(values), markedDeleted(record));
+    else ctx.records.delete(collection, keyOf(values));
     return { success: true, id: values.at(-1) };
   };
 
@@ -89,7 +92,7 @@ export const create =
     const values = pathParams(request, params);
     const id = ctx.ids.next(kind);
     const record = { ...body, ...Object.fromEntries(params.map((p, i) => [p, values[i]])), id };
-    ctx.records.put(collection, keyOf([...values, id]), record);
+    ctx.records.put(collection, keyOf([...values, id]), storedFrom(ctx.variant, body, record));
     return reply.code(ctx.variant.createdStatus).send(record);
   };
 
@@ -106,7 +109,7 @@ export const bulk =
       const known = typeof item.id === 'string' && item.id !== '';
       const id = known ? (item.id as string) : ctx.ids.next(kind);
       const updated = ctx.records.has(collection, keyOf([id]));
-      ctx.records.put(collection, keyOf([id]), { ...item, id });
+      ctx.records.put(collection, keyOf([id]), storedFrom(ctx.variant, item, { ...item, id }));
       return { id, success: true, result: updated ? 'UPDATED' : 'CREATED' };
     });
   };

@@ -14,7 +14,17 @@
 import type { ClauseId } from '../../specs/check-ids.ts';
 import type { Severity } from './check-failure.ts';
 
-export const SUITES = ['contract', 'offers', 'lifecycle', 'billing', 'invoices', 'bad-input', 'webhooks'] as const;
+export const SUITES = [
+  'contract',
+  'records',
+  'offers',
+  'lifecycle',
+  'billing',
+  'invoices',
+  'model',
+  'bad-input',
+  'webhooks',
+] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 export interface CatalogueEntry<Id extends string = CheckId> {
@@ -81,9 +91,44 @@ const ROWS = [
   // filters): the world model (suites/lib/world/) finds where two views disagree, and this check reports it.
   {
     id: 'view-consistency',
-    clauses: ['spec 2.4', 'spec 2.5', 'spec 2.6', 'spec 3 rule 1', 'spec 4.2'],
+    clauses: ['spec 2.4', 'spec 2.5', 'spec 2.6', 'spec 3 rule 1', 'spec 4.1', 'spec 4.2', 'spec 4.3'],
     severity: 'contract',
     suite: 'billing',
+  },
+  // Section 4.3 records as path-addressed records (suites/lib/world/record-groups.ts): a PUT stores the record at its
+  // path, a DELETE removes or marks it, and a write changes no record but the one its path names.
+  { id: 'record-upsert', clauses: ['spec 1', 'spec 4.3'], severity: 'contract', suite: 'records' },
+  { id: 'record-delete', clauses: ['spec 1', 'spec 4.3'], severity: 'contract', suite: 'records' },
+  { id: 'record-isolation', clauses: ['spec 1', 'spec 4.3'], severity: 'contract', suite: 'records' },
+  // A GET changes nothing a later GET shows (RFC 9110 9.2.1: GET is safe; spec 1: clients read).
+  { id: 'safe-reads', clauses: ['HTTP semantics', 'spec 1'], severity: 'contract', suite: 'model' },
+  // What was written stays until written again, judged by an audit a visibility deadline after the last write.
+  {
+    id: 'durable-state',
+    clauses: ['spec 1', 'spec 3 rule 1', 'spec 3 rule 2', 'spec 3 rule 4', 'spec 3 rule 5'],
+    severity: 'contract',
+    suite: 'model',
+  },
+  // Random sequences across every operation against the model of the spec's state (suites/lib/world/); owns only the
+  // divergences that no owner's own test (its control) shows.
+  {
+    id: 'world-model',
+    clauses: [
+      'HTTP semantics',
+      'spec 1',
+      'spec 2.2',
+      'spec 2.3',
+      'spec 3 rule 1',
+      'spec 3 rule 2',
+      'spec 3 rule 3',
+      'spec 3 rule 4',
+      'spec 3 rule 5',
+      'spec 4.1',
+      'spec 4.2',
+      'spec 4.3',
+    ],
+    severity: 'contract',
+    suite: 'model',
   },
   { id: 'invoice-limit', clauses: ['spec 4.2'], severity: 'contract', suite: 'invoices' },
   { id: 'invoice-paging', clauses: ['spec 4.2'], severity: 'contract', suite: 'invoices' },

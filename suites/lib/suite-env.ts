@@ -19,6 +19,7 @@ export const SUITE_ENV_NAMES = [
   'FLIS_RUN_ID',
   'FLIS_SEED',
   'FLIS_RUNS',
+  'FLIS_EXPLORE',
   'FLIS_PATH',
   'FLIS_VISIBILITY_TIMEOUT_MS',
   'FLIS_WORLD_MODEL',
@@ -57,6 +58,9 @@ export const DEFAULT_SEED = 42;
 /** FLIS_RUNS: runs of each fast-check property (--runs). */
 export const DEFAULT_RUNS = 20;
 
+/** FLIS_EXPLORE: how many times longer and more numerous the world-model explorer's sequences are (--explore). */
+export const DEFAULT_EXPLORE = 1;
+
 /** Each default by its variable, as docs/architecture.md's table shows it. */
 export const SUITE_ENV_DEFAULTS: Partial<Record<SuiteEnvName, number>> = {
   FLIS_VISIBILITY_TIMEOUT_MS: DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -65,4 +69,5 @@ export const SUITE_ENV_DEFAULTS: Partial<Record<SuiteEnvName, number>> = {
   FLIS_WORKERS: DEFAULT_WORKERS,
   FLIS_SEED: DEFAULT_SEED,
   FLIS_RUNS: DEFAULT_RUNS,
+  FLIS_EXPLORE: DEFAULT_EXPLORE,
 };

@@ -5,6 +5,7 @@
  * the variables set.
  */
 import {
+  DEFAULT_EXPLORE,
   DEFAULT_RUNS,
   DEFAULT_SEED,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -26,6 +27,8 @@ export interface Target {
   runId: string;
   seed: number;
   runs: number;
+  /** FLIS_EXPLORE: the world-model explorer runs this many times more sequences, this many times longer (--explore). */
+  explore: number;
   visibilityTimeoutMs: number;
   /** FLIS_PATH: one failing property's path to replay (suites/lib/replay-path.ts). */
   path?: string | undefined;
@@ -61,6 +64,7 @@ export function readTarget(env: SuiteEnv = process.env): Target {
     runId: env.FLIS_RUN_ID ?? 'flis-local',
     seed: intFrom(env, 'FLIS_SEED', DEFAULT_SEED),
     runs: intFrom(env, 'FLIS_RUNS', DEFAULT_RUNS),
+    explore: Math.max(1, intFrom(env, 'FLIS_EXPLORE', DEFAULT_EXPLORE)),
     visibilityTimeoutMs: intFrom(env, 'FLIS_VISIBILITY_TIMEOUT_MS', DEFAULT_VISIBILITY_TIMEOUT_MS),
     path: env.FLIS_PATH || undefined,
     worldModelOff: env.FLIS_WORLD_MODEL === 'off' ? true : undefined,

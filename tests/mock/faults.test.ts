@@ -566,6 +566,55 @@ const probes: Record<FaultName, Probe> = {
       assert.ok(!got.some((i) => i.id === early.id), 'an invoice from before 10:00 of the day before stays out');
     }
   },
+  'record-child-overwrites-parent': async (mock, faulty) => {
+    assert.equal((await call(mock, 'PUT', '/orders/fault-cop', { json: { note: 'order' } })).status, 200);
+    const child = await call(mock, 'PUT', '/orders/fault-cop/attachment/fault-cop-a', { json: { note: 'attachment' } });
+    assert.equal(child.status, 200);
+    assert.equal((await call(mock, 'GET', '/orders/fault-cop')).body.note, faulty ? 'attachment' : 'order');
+  },
+  'record-ids-fold-case': async (mock, faulty) => {
+    for (const id of ['fault-fc-ab', 'fault-fc-AB'])
+      assert.equal((await call(mock, 'PUT', `/drivers/${id}`, { json: { note: id } })).status, 200);
+    assert.equal((await call(mock, 'GET', '/drivers/fault-fc-ab')).body.note, faulty ? 'fault-fc-AB' : 'fault-fc-ab');
+  },
+  'record-posted-not-updated': async (mock, faulty) => {
+    const made = await call(mock, 'POST', '/customers', { json: { id: 'fault-pnu', note: 'posted' } });
+    const id = String(made.body.id);
+    assert.equal((await call(mock, 'PUT', `/customers/${id}`, { json: { note: 'put' } })).status, 200);
+    assert.equal((await call(mock, 'GET', `/customers/${id}`)).body.note, faulty ? 'posted' : 'put');
+    assert.equal((await call(mock, 'PUT', '/customers/fault-pnu-put', { json: { note: 'a' } })).status, 200);
+    assert.equal((await call(mock, 'PUT', '/customers/fault-pnu-put', { json: { note: 'b' } })).status, 200);
+    assert.equal((await call(mock, 'GET', '/customers/fault-pnu-put')).body.note, 'b', 'one made by PUT is updated');
+  },
+  'record-list-omits-updated': async (mock, faulty) => {
+    for (const note of ['first', 'second'])
+      assert.equal((await call(mock, 'PUT', '/orders/fault-lou', { json: { note } })).status, 200);
+    assert.equal((await call(mock, 'GET', '/orders/fault-lou')).body.note, 'second');
+    const listed = (await call(mock, 'GET', '/orders')).body as { id: string }[];
+    assert.equal(
+      listed.some((o) => o.id === 'fault-lou'),
+      !faulty,
+    );
+  },
+  'record-list-keeps-deleted': async (mock, faulty) => {
+    assert.equal((await call(mock, 'PUT', '/orders/fault-lkd', { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', '/orders/fault-lkd')).status, 200);
+    assert.equal((await call(mock, 'GET', '/orders/fault-lkd')).status, 404);
+    const listed = (await call(mock, 'GET', '/orders')).body as { id: string }[];
+    assert.equal(
+      listed.some((o) => o.id === 'fault-lkd'),
+      faulty,
+    );
+  },
+  'record-second-delete-ignored': async (mock, faulty) => {
+    const path = '/largeContracts/fault-sdi';
+    assert.equal((await call(mock, 'PUT', path, { json: { note: 'x' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', path)).status, 200);
+    assert.equal((await call(mock, 'GET', path)).status, 404, 'the first DELETE removes it either way');
+    assert.equal((await call(mock, 'PUT', path, { json: { note: 'y' } })).status, 200);
+    assert.equal((await call(mock, 'DELETE', path)).status, 200);
+    assert.equal((await call(mock, 'GET', path)).status, faulty ? 200 : 404);
+  },
 };
 
 describe('fault switches', () => {

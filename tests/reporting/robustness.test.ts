@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runRobustness } from '../../cli/robustness.ts';
 import { variantPresetNames } from '../../mock/variant.ts';
-import { type RobustnessRow, VARIANT_FREEDOMS } from '../../reporting/robustness.ts';
+import { clientSaid, type RobustnessRow, VARIANT_FREEDOMS } from '../../reporting/robustness.ts';
 
 const CLIENTS = join(import.meta.dirname, 'fixtures', 'clients');
 const root = mkdtempSync(join(tmpdir(), 'flis-robustness-'));
@@ -62,5 +62,25 @@ describe('robustness: the client command against every conformant variant', () =
     assert.match(log('brittle', 'eventual'), /expected 200, got 202/);
     assert.match(log('brittle', 'offer-versions'), /expected 200, got 201/);
     for (const r of brittle.filter((x) => !x.passed)) assert.match(r.verdict, /the command exited 1/);
+  });
+
+  it('a row it did not survive names where the client gave up: the first answer that differed, its last request, its own words', () => {
+    const rows = byVariant(brittle);
+    const different = rows.different?.gaveUp;
+    assert.match(
+      different?.firstDifference ?? '',
+      /^exchange 1 \(different\.yaml:\d+\): POST \/offers answered 201, where the plain run's exchange 1 \(POST \/offers\) answered 200$/,
+    );
+    assert.match(different?.lastRequest ?? '', /^POST \/offers \(different\.yaml:\d+\), answered 201$/);
+    assert.equal(different?.clientSaid, 'brittle client: expected 200, got 201');
+    const throttled = rows.throttled?.gaveUp;
+    assert.match(
+      throttled?.firstDifference ?? '',
+      /^exchange \d+ \(throttled\.yaml:\d+\): GET \/billingGroups answered 429, where the plain run's exchange \d+ \(GET \/billingGroups\) answered 200$/,
+    );
+    assert.equal(throttled?.clientSaid, 'brittle client: GET /billingGroups answered 429');
+    for (const r of robust) assert.equal(r.gaveUp, undefined, `${r.variant} survived: nothing to say`);
+    const line = clientSaid(`starting\nusing token tok-123\nError: token tok-123 refused\ndone\n`, ['tok-123']);
+    assert.equal(line, 'Error: token [REDACTED] refused', 'the last line that reads like an error, the token redacted');
   });
 });

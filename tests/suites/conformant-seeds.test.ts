@@ -27,7 +27,7 @@ import { contractFailures, describeFailures, failedChecks, runOnMock } from './r
 
 const TOKEN = `conformant-seeds-${randomBytes(12).toString('hex')}`;
 const SEEDS = [11, 22, 33];
-const ALL = ['contract', 'offers', 'lifecycle', 'billing', 'invoices', 'bad-input'];
+const ALL = ['contract', 'records', 'offers', 'lifecycle', 'billing', 'invoices', 'model', 'bad-input'];
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-conformant-seeds-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 

@@ -24,7 +24,7 @@ import { blockedChecks, runOnMock } from './run-on-mock.ts';
 
 const TOKEN = `contract-faults-${randomBytes(12).toString('hex')}`;
 const SEED = 20240611;
-const ALL = ['contract', 'offers', 'lifecycle', 'billing', 'invoices', 'bad-input'];
+const ALL = ['contract', 'records', 'offers', 'lifecycle', 'billing', 'invoices', 'model', 'bad-input'];
 const reportRoot = mkdtempSync(join(tmpdir(), 'flis-contract-faults-'));
 after(() => rmSync(reportRoot, { recursive: true, force: true }));
 

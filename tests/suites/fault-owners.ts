@@ -211,6 +211,25 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     fails: ['event-cancel'],
     evidence: { check: 'event-cancel', operation: 'deleteBookingEvent', message: /which it does not name/ },
   },
+  // Section 4.3 records addressed by their path (tests/suites/record-model-faults.test.ts).
+  'record-child-overwrites-parent': {
+    fails: ['record-isolation'],
+    evidence: { check: 'record-isolation', message: /\/attachment\// },
+  },
+  'record-ids-fold-case': { fails: ['record-isolation'], evidence: { check: 'record-isolation', message: /-AB\b/ } },
+  'record-posted-not-updated': {
+    fails: ['record-upsert'],
+    evidence: { check: 'record-upsert', message: /\/(customers|products)\// },
+  },
+  'record-list-omits-updated': {
+    fails: ['record-upsert'],
+    evidence: { check: 'record-upsert', operation: 'upsertOrder', message: /GET \/orders leaves it out/ },
+  },
+  'record-list-keeps-deleted': {
+    fails: ['record-delete'],
+    evidence: { check: 'record-delete', operation: 'deleteOrder', message: /still lists the record/ },
+  },
+  'record-second-delete-ignored': { fails: ['world-model'], evidence: { check: 'world-model' } },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */

@@ -11,6 +11,7 @@ export function testTarget(baseUrl: string, extra: Partial<Target> = {}): Target
     runId: 'flis-test',
     seed: 1,
     runs: 1,
+    explore: 1,
     visibilityTimeoutMs: 1_000,
     ...extra,
   };

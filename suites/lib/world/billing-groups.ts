@@ -19,6 +19,7 @@ import type { CheckId } from '../catalogue.ts';
 import { RECORD_IDENTITY, RESPONSE_SCHEMA } from '../check-blocked.ts';
 import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
+import type { Step } from './step.ts';
 import { statusOf } from '../cleanup.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { isForeignTag } from '../forced-tag.ts';
@@ -158,7 +159,7 @@ export class BillingGroupRecord implements WorldRecord {
     return shown !== undefined && satisfies(this.model, shown) && this.filterLists(v);
   }
 
-  async diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined> {
+  async diverges(ctx: CheckContext, step: Step): Promise<Divergence | undefined> {
     const resend = this.resend;
     const first = await this.poll(ctx, resend ? 0.5 : 1);
     if (first.ok || !resend || !this.forcedValueGone(first.value)) return this.verdict(first, step);
@@ -187,14 +188,14 @@ export class BillingGroupRecord implements WorldRecord {
     return shown !== undefined && !satisfies(this.model, shown) && !isForeignTag(shown, target().runId);
   }
 
-  private verdict(r: { ok: boolean; value: GroupViews; elapsedMs: number }, step: string): Divergence | undefined {
+  private verdict(r: { ok: boolean; value: GroupViews; elapsedMs: number }, step: Step): Divergence | undefined {
     const foreign = this.statuses(r.value).find((s) => isForeignTag(s.status, target().runId));
     if (foreign) throw new ForeignStatus(this.id, `${foreign.view} showed '${foreign.status}'`);
     if (r.ok) return undefined;
     return this.classify(r.value, step, r.elapsedMs);
   }
 
-  private classify(v: GroupViews, step: string, elapsedMs: number): Divergence {
+  private classify(v: GroupViews, step: Step, elapsedMs: number): Divergence {
     const after = `after ${step}, ${elapsedMs} ms later`;
     for (const [x, owner, clause] of [
       [v.byId, RECORD_IDENTITY, 'spec 4.2'],

@@ -6,6 +6,7 @@
  */
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
+import type { Step } from './step.ts';
 import { is2xx } from '../exchange.ts';
 import { cancelledBy } from './cancelled.ts';
 import { EVENT_CANCEL } from './transport-orders.ts';
@@ -21,7 +22,7 @@ export class BookingEventNeighbour implements WorldRecord {
     this.label = `booking event ${eventId}`;
   }
 
-  async diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined> {
+  async diverges(ctx: CheckContext, step: Step): Promise<Divergence | undefined> {
     const x = await ctx.api.op(operationById('getBookingEvent'), {
       params: { bookingId: this.bookingId, eventId: this.eventId },
     });

@@ -12,6 +12,7 @@
 import { operationById } from '../../../specs/contract.ts';
 import { RECORD_IDENTITY } from '../check-blocked.ts';
 import type { CheckContext } from '../check-test.ts';
+import type { Step } from './step.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { VIEW_CONSISTENCY, type Divergence, type WorldRecord } from './world.ts';
 
@@ -48,7 +49,7 @@ export class InvoiceRecord implements WorldRecord {
     this.label = `invoice ${id}`;
   }
 
-  async diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined> {
+  async diverges(ctx: CheckContext, step: Step): Promise<Divergence | undefined> {
     const reads = await Promise.all(
       VIEWS.map(async (view) => ({
         view,
@@ -62,7 +63,7 @@ export class InvoiceRecord implements WorldRecord {
     return undefined;
   }
 
-  private judge(ctx: CheckContext, view: (typeof VIEWS)[number], x: Exchange, step: string): Divergence | undefined {
+  private judge(ctx: CheckContext, view: (typeof VIEWS)[number], x: Exchange, step: Step): Divergence | undefined {
     const answered = (x.response.body as Json | undefined)?.id;
     if (!is2xx(x) || answered !== this.id)
       return {

@@ -10,6 +10,7 @@
  */
 import { readOffer } from '../offers/flow-steps.ts';
 import type { CheckContext } from '../check-test.ts';
+import type { Step } from './step.ts';
 import type { Divergence, WorldRecord } from './world.ts';
 
 /** The check that owns spec 3 rule 4 (suites/offers/cancel.spec.ts). */
@@ -27,7 +28,7 @@ export class OfferNeighbour implements WorldRecord {
     this.label = `offer ${id}`;
   }
 
-  async diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined> {
+  async diverges(ctx: CheckContext, step: Step): Promise<Divergence | undefined> {
     const read = await readOffer(ctx, this.id);
     if (!read.offer || read.shapeProblem !== undefined) return undefined;
     if (read.offer.canceled === this.canceled || typeof read.offer.canceled !== 'boolean') return undefined;

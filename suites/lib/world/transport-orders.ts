@@ -12,6 +12,7 @@
  */
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
+import type { Step } from './step.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { recordsOf } from '../listed-records.ts';
 import { cancelledBy } from './cancelled.ts';
@@ -39,7 +40,7 @@ export class TransportOrderRecord implements WorldRecord {
     this.label = `transport order ${transportOrderId}`;
   }
 
-  async diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined> {
+  async diverges(ctx: CheckContext, step: Step): Promise<Divergence | undefined> {
     if (this.cancelled) return undefined;
     const params = { bookingId: this.bookingId, transportOrderId: this.transportOrderId };
     const views = await Promise.all([

@@ -12,7 +12,10 @@ import type { CheckId } from '../catalogue.ts';
 import type { Clause } from '../check.ts';
 import type { CheckContext } from '../check-test.ts';
 import type { Exchange } from '../exchange.ts';
+import { mapBounded } from '../parallel.ts';
 import { target } from '../target.ts';
+import { skip } from '../skip.ts';
+import { Step } from './step.ts';
 
 /** The check that owns "one record, the same in every view that shows it" (suites/billing/views.spec.ts). */
 export const VIEW_CONSISTENCY = 'view-consistency' satisfies CheckId;
@@ -26,6 +29,11 @@ export function worldModelOn(): boolean {
   return target().worldModelOff !== true;
 }
 
+/** A check that is all model skips when the model is off (the bench's side-by-side figure): it would judge nothing. */
+export function requireWorldModel(ctx: CheckContext): void {
+  if (!worldModelOn()) skip.nothingToJudge(ctx, 'the world model is off (FLIS_WORLD_MODEL=off, for the bench)');
+}
+
 export interface Divergence {
   /** The check whose rule the divergence breaks: it fails, any other check meeting it is blocked by it. */
   owner: CheckId;
@@ -37,14 +45,16 @@ export interface Divergence {
   pointer?: string;
   /** The reads that show it, the most telling last. */
   exchanges: Exchange[];
+  /** What it is about, for a control that replays the owner's rule on fresh records (suites/lib/world/controls.ts). */
+  subject?: { template?: string; offer?: true };
 }
 
 /** One record of the world: it reads every view of itself and answers how one differs from the model, if one does. */
 export interface WorldRecord {
   /** How a message names it, e.g. `billing group BG-1`. */
   readonly label: string;
-  /** `step` names the write just made (or `reading` before any): the divergence message says what it followed. */
-  diverges(ctx: CheckContext, step: string): Promise<Divergence | undefined>;
+  /** `step` is what happened just before (suites/lib/world/step.ts): the divergence message says what it followed. */
+  diverges(ctx: CheckContext, step: Step): Promise<Divergence | undefined>;
 }
 
 export class World {
@@ -53,6 +63,10 @@ export class World {
   /** Adds a record, or replaces the one with the same key. */
   add(key: string, record: WorldRecord): void {
     this.records.set(key, record);
+  }
+
+  get(key: string): WorldRecord | undefined {
+    return this.records.get(key);
   }
 
   has(key: string): boolean {
@@ -64,12 +78,30 @@ export class World {
   }
 
   /** Every view of every record against the model, after `step`; the first divergence is reported by its owner. */
-  async settle(ctx: CheckContext, step: string): Promise<void> {
-    if (!worldModelOn()) return;
-    for (const record of this.records.values()) {
-      const d = await record.diverges(ctx, step);
-      if (d) reportDivergence(ctx, d);
+  async settle(ctx: CheckContext, step: Step | string): Promise<void> {
+    const d = await this.firstDivergence(ctx, step);
+    if (d) reportDivergence(ctx, d);
+  }
+
+  /**
+   * The first divergence after `step`, without reporting it: for a check that looks closer before it judges. The
+   * records the step names first: they wait for the write to show, so every other record is read after it has, and an
+   * effect the write has on them has had its time too.
+   */
+  async firstDivergence(ctx: CheckContext, step: Step | string): Promise<Divergence | undefined> {
+    if (!worldModelOn()) return undefined;
+    const at = Step.of(step);
+    const all = [...this.records.entries()];
+    for (const [key, record] of all) {
+      if (!at.namesRecord(key)) continue;
+      const d = await record.diverges(ctx, at);
+      if (d) return d;
     }
+    // Every other record is read once, side by side (a few at a time): the first divergence in the world's order wins,
+    // whichever answer came first, so a replay judges the same.
+    const others = all.filter(([key]) => !at.namesRecord(key)).map(([, r]) => r);
+    const found = await mapBounded(others, (r) => r.diverges(ctx, at));
+    return found.find((d) => d !== undefined);
   }
 }
 
