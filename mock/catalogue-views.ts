@@ -19,7 +19,7 @@ export function storedFrom(variant: MockVariant, body: JsonObject, record: JsonO
 export const CATALOGUE_PAGE_SIZE = 5;
 
 /** The record without the fields its client wrote (ids and what the server set stay), under `ids`. */
-function shown(variant: MockVariant, record: JsonObject, pathParams: readonly string[]): JsonObject {
+function shown(record: JsonObject, pathParams: readonly string[]): JsonObject {
   const written = record[WRITTEN];
   if (!Array.isArray(written)) return record;
   const hidden = new Set(
@@ -30,7 +30,7 @@ function shown(variant: MockVariant, record: JsonObject, pathParams: readonly st
 
 /** One record as a GET by id answers it. */
 export function recordAnswer(variant: MockVariant, record: JsonObject, pathParams: readonly string[]): JsonObject {
-  const body = shown(variant, record, pathParams);
+  const body = shown(record, pathParams);
   return variant.catalogueWrapped ? { data: body } : body;
 }
 
@@ -40,7 +40,7 @@ export function listAnswer(
   records: readonly JsonObject[],
   pathParams: readonly string[],
 ): JsonObject[] | JsonObject {
-  const items = records.map((r) => (isObject(r) ? shown(variant, r, pathParams) : r));
+  const items = records.map((r) => (isObject(r) ? shown(r, pathParams) : r));
   if (variant.catalogueLists !== 'paged') return items;
   const page = items.slice(0, CATALOGUE_PAGE_SIZE);
   return {
