@@ -20,18 +20,32 @@ import { servedBends } from './served.ts';
 import { shapeBends } from './shapes.ts';
 import { webhookBends } from './webhooks.ts';
 
-export const faultBends: Record<FaultName, Bend> = {
-  ...authBends,
-  ...servedBends,
-  ...shapeBends,
-  ...offerWriteBends,
-  ...readBends,
-  ...identityBends,
-  ...billingStatusBends,
-  ...eventBends,
-  ...recordBends,
+/** The area modules, in the order their bends are registered. */
+export const faultAreas = {
+  auth: authBends,
+  served: servedBends,
+  shapes: shapeBends,
+  offerWrites: offerWriteBends,
+  reads: readBends,
+  identity: identityBends,
+  billingStatus: billingStatusBends,
+  events: eventBends,
+  records: recordBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.
-  ...listBends,
+  lists: listBends,
+} as const;
+
+export const faultBends: Record<FaultName, Bend> = {
+  ...faultAreas.auth,
+  ...faultAreas.served,
+  ...faultAreas.shapes,
+  ...faultAreas.offerWrites,
+  ...faultAreas.reads,
+  ...faultAreas.identity,
+  ...faultAreas.billingStatus,
+  ...faultAreas.events,
+  ...faultAreas.records,
+  ...faultAreas.lists,
 };
 
 export const webhookFaultBends: Record<WebhookFaultName, Bend> = webhookBends;
