@@ -8,13 +8,15 @@
  *     `--child`): CPU of the lint alone (the schemas compiled before), peak RSS.
  *     Targets: CPU per MB flat across sizes (linear), a 1 MB invalid body within
  *     2x a valid one, every body capped at 10 listed violations.
- *  2. Peak RSS of a lint of a cassette whose one body is a ~100 MB line
- *     (target ≤ 300 MB), and of a 100 MB file of one line that is no cassette.
+ *  2. Peak RSS of the whole `flis cassette lint FILE` on 100 MB single-line
+ *     documents of six shapes (a response list, a request list, a text body, a
+ *     base64 body, a line that is no cassette, one JSON object): target < 300 MB.
+ *     With --compare-flis DIR, the same command of another checkout beside it.
  *  3. `flis record`: a small GET sent while a large invalid answer before it is
  *     judged: its latency, against the same GET with nothing being judged.
  *
  *   node --import tsx bench/contract-check.bench.ts [--sizes-kb 100,200,400,1024,4096] [--big-mb 100]
- *        [--phase-timeout S] [--check-parts size,memory,recorder]
+ *        [--phase-timeout S] [--check-parts size,memory,recorder] [--compare-flis DIR]
  *   (`npm run bench -- --only lint`)
  */
 import { spawn } from 'node:child_process';
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     'big-mb': { type: 'string' },
     'phase-timeout': { type: 'string' },
     'check-parts': { type: 'string' },
+    'compare-flis': { type: 'string' },
   },
   allowPositionals: true,
   // `npm run bench` hands every bench the options of all of them.
@@ -191,36 +194,49 @@ function listOf(kind: Kind, template: Record<string, unknown>, bytes: number): u
   return items;
 }
 
-/** A cassette of one `GET /offers` answered by `body` (a JSON text, written on one line as the recorder does). */
-function cassetteOf(file: string, body: string): number {
-  const fd = openSync(file, 'w');
-  try {
-    writeSync(fd, headerDocument(cassetteHeader('bench', 'http://127.0.0.1:1/apis/v0')));
-    writeSync(
-      fd,
-      [
-        '---',
-        'seq: 1',
-        'startedAt: "2026-01-01T00:00:00.000Z"',
-        'operationId: listOffers',
-        'request:',
-        '  method: GET',
-        '  path: /offers',
+/**
+ * A cassette of one `GET /offers` answered by `body` (a JSON text, or the scalar of `encoding`, written on one line as
+ * the recorder does); with `requestBody`, a `POST /offers/bulk` sending it.
+ */
+function cassetteOf(
+  file: string,
+  body: string,
+  o: { encoding?: 'json' | 'text' | 'base64'; path?: string; requestBody?: string } = {},
+): number {
+  const encoding = o.encoding ?? 'json';
+  const request = o.requestBody
+    ? [
+        '  method: POST',
+        '  path: /offers/bulk',
         '  query: {}',
         '  headers:',
         '    authorization: "Bearer [REDACTED]"',
-        'response:',
-        '  status: 200',
-        '  headers:',
         '    content-type: application/json',
-        '',
-      ].join('\n'),
+      ]
+    : [
+        '  method: GET',
+        `  path: ${o.path ?? '/offers'}`,
+        '  query: {}',
+        '  headers:',
+        '    authorization: "Bearer [REDACTED]"',
+      ];
+  const fd = openSync(file, 'w');
+  try {
+    writeSync(fd, headerDocument(cassetteHeader('bench', 'http://127.0.0.1:1/apis/v0')));
+    writeSync(fd, ['---', 'seq: 1', 'startedAt: "2026-01-01T00:00:00.000Z"', 'request:', ...request, ''].join('\n'));
+    if (o.requestBody) {
+      writeSync(fd, '  body: ');
+      writeSync(fd, o.requestBody);
+      writeSync(fd, `\n  bodyEncoding: json\n  bodySize: ${Buffer.byteLength(o.requestBody)}\n`);
+    }
+    writeSync(
+      fd,
+      `response:\n  status: 200\n  headers:\n    content-type: ${encoding === 'json' ? 'application/json' : 'application/octet-stream'}\n  body: `,
     );
-    writeSync(fd, '  body: ');
     writeSync(fd, body);
     writeSync(
       fd,
-      `\n  bodyEncoding: json\n  bodySize: ${Buffer.byteLength(body)}\n  timing:\n    durationMs: 1\n    firstByteMs: 1\nviolations: []\n...\n`,
+      `\n  bodyEncoding: ${encoding}\n  bodySize: ${encoding === 'json' ? Buffer.byteLength(body) : body.length}\n  timing:\n    durationMs: 1\n    firstByteMs: 1\nviolations: []\n...\n`,
     );
   } finally {
     closeSync(fd);
@@ -296,9 +312,9 @@ async function lintBySize(tmp: string, template: Record<string, unknown>, warm: 
 const FLIS = fileURLToPath(new URL('../bin/flis.js', import.meta.url));
 
 /** CPU (user + system) and peak RSS of a whole `flis cassette lint FILE`, start-up and compilation included. */
-function wholeCommand(file: string): Promise<{ cpuMs: number; maxRss: number } | undefined> {
+function wholeCommand(file: string, flis = FLIS): Promise<{ cpuMs: number; maxRss: number } | undefined> {
   return new Promise((resolve) => {
-    const proc = spawn('/usr/bin/time', ['-f', 'BENCH %U %S %M', process.execPath, FLIS, 'cassette', 'lint', file], {
+    const proc = spawn('/usr/bin/time', ['-f', 'BENCH %U %S %M', process.execPath, flis, 'cassette', 'lint', file], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
@@ -334,28 +350,63 @@ async function wholeCommands(tmp: string, template: Record<string, unknown>): Pr
   );
 }
 
-async function lintMemory(tmp: string, template: Record<string, unknown>, warm: string): Promise<void> {
+/** The 100 MB single-line documents of part 2, each a way a cassette holds one long line. */
+const SHAPES = {
+  'response-list': 'one GET /offers answered with a list of valid offers',
+  'request-list': 'one POST /offers/bulk sending a list of valid offers (a bulk write)',
+  text: 'one GET answered with a text body (a double-quoted scalar)',
+  base64: 'one GET answered with a binary body (base64)',
+  'no-cassette': 'a file of one line that is no cassette (refused)',
+  object: 'one GET /invoices/x answered with one JSON object holding the list',
+} as const;
+type Shape = keyof typeof SHAPES;
+
+/** A cassette (or not) of `shape`, about `bytes` long, on one line where it is long. */
+function bigDocument(file: string, shape: Shape, template: Record<string, unknown>, bytes: number): number {
+  if (shape === 'no-cassette') {
+    const fd = openSync(file, 'w');
+    const chunk = Buffer.alloc(4 * MB, 'x');
+    for (let n = 0; n < bytes; n += chunk.length) writeSync(fd, chunk);
+    closeSync(fd);
+    return statSync(file).size;
+  }
+  const list = (): string => JSON.stringify(listOf('valid', template, bytes));
+  if (shape === 'response-list') return cassetteOf(file, list());
+  if (shape === 'object') return cassetteOf(file, `{"items":${list()}}`, { path: '/invoices/x' });
+  if (shape === 'text') return cassetteOf(file, JSON.stringify('x'.repeat(bytes)), { encoding: 'text' });
+  if (shape === 'base64')
+    return cassetteOf(file, Buffer.alloc(Math.floor((bytes * 3) / 4), 7).toString('base64'), { encoding: 'base64' });
+  return cassetteOf(file, '{"batchId":"b-1"}', { requestBody: list() });
+}
+
+/**
+ * Part 2: the peak RSS of the whole `flis cassette lint FILE` (start-up included, as a user runs it) on each 100 MB
+ * single-line document; with --compare-flis DIR, the same command of another checkout beside it (before and after
+ * in one run).
+ */
+async function lintMemory(tmp: string, template: Record<string, unknown>): Promise<void> {
   if (BIG_MB <= 0) return;
-  console.log(`\nPeak RSS of \`flis cassette lint\` on ~${BIG_MB} MB single lines:\n`);
-  const big = join(tmp, 'big-body.yaml');
-  const bytes = cassetteOf(big, JSON.stringify(listOf('valid', template, BIG_MB * MB)));
-  let run = await inChild(big, warm);
-  rmSync(big, { force: true });
-  console.log(
-    run.exit
-      ? `- a cassette with one ${mb(bytes)} MB body line: ${run.exit}`
-      : `- a cassette with one ${mb(bytes)} MB body line (valid offers): peak RSS ${mb(run.maxRss)} MB, ${(run.cpuMs / 1000).toFixed(1)} s CPU (target ≤ 300 MB: ${verdict(run.maxRss <= 300 * MB)})`,
-  );
-  const line = join(tmp, 'one-line.txt');
-  const fd = openSync(line, 'w');
-  const chunk = Buffer.alloc(4 * MB, 'x');
-  for (let n = 0; n < BIG_MB * MB; n += chunk.length) writeSync(fd, chunk);
-  closeSync(fd);
-  run = await inChild(line, warm);
-  rmSync(line, { force: true });
-  console.log(
-    `- a ${BIG_MB} MB file of one line, no cassette: ${run.exit ?? `peak RSS ${mb(run.maxRss)} MB, ${(run.cpuMs / 1000).toFixed(1)} s CPU, refused (${run.refused ?? 'not refused'}) (target ≤ 300 MB: ${verdict(run.maxRss <= 300 * MB)})`}`,
-  );
+  const others = values['compare-flis'] ? [['other', join(values['compare-flis'], 'bin', 'flis.js')] as const] : [];
+  const runs = [['this', FLIS] as const, ...others];
+  console.log(`
+Peak RSS of the whole \`flis cassette lint FILE\` on ~${BIG_MB} MB single-line documents (target < 300 MB):\n`);
+  console.log(`| document | ${runs.map(([name]) => `${name}: peak RSS, CPU`).join(' | ')} |`);
+  console.log(`|---|${runs.map(() => '---|').join('')}`);
+  for (const shape of Object.keys(SHAPES) as Shape[]) {
+    const file = join(tmp, `big-${shape}.yaml`);
+    const bytes = bigDocument(file, shape, template, BIG_MB * MB);
+    const cells: string[] = [];
+    for (const [, bin] of runs) {
+      const run = await wholeCommand(file, bin);
+      cells.push(
+        run
+          ? `${mb(run.maxRss)} MB${run.maxRss < 300 * MB ? '' : ' (**over**)'}, ${(run.cpuMs / 1000).toFixed(1)} s`
+          : 'not measured',
+      );
+    }
+    rmSync(file, { force: true });
+    console.log(`| ${SHAPES[shape]}, ${mb(bytes)} MB | ${cells.join(' | ')} |`);
+  }
 }
 
 /** Part 3: a small GET's latency through `flis record` while a large invalid answer before it is judged. */
@@ -465,7 +516,7 @@ async function main(): Promise<void> {
     cassetteOf(warm, JSON.stringify(listOf('invalid', template, 24 * KB)));
     console.error('contract-check bench: lint by size, lint memory, the recorder meanwhile');
     if (CHECK_PARTS.has('size')) await lintBySize(tmp, template, warm);
-    if (CHECK_PARTS.has('memory')) await lintMemory(tmp, template, warm);
+    if (CHECK_PARTS.has('memory')) await lintMemory(tmp, template);
     if (CHECK_PARTS.has('recorder')) await recorderShare(tmp);
   } finally {
     rmSync(tmp, { recursive: true, force: true });

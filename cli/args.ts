@@ -56,25 +56,61 @@ export function flagOrEnvValue(
   return fromEnv ? { raw: fromEnv, name: variable } : { raw: undefined, name: `--${flag}` };
 }
 
-export function intOption(
-  name: string,
-  raw: string | undefined,
-  { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
-): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
+/**
+ * The one parser of a whole number a user gives (a flag, an environment variable): decimal digits alone. Number()
+ * also takes '1e3', '0x10', ' 42 ', '' and 99999999999999999999 (which it rounds), none of which a user means as a
+ * count, a port or a seed.
+ */
+export function wholeNumber(name: string, raw: string, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
     throw new UsageError(`${sourceName(name)} must be a whole number from ${min} to ${max}; got '${raw}'`);
   return n;
 }
 
-export function listOption(raw: string | string[] | undefined): string[] | undefined {
+/** wholeNumber of a value that may be absent (undefined); an empty one is no number and is refused. */
+export function intOption(
+  name: string,
+  raw: string | undefined,
+  range: { min?: number; max?: number } = {},
+): number | undefined {
+  return raw === undefined ? undefined : wholeNumber(name, raw, range);
+}
+
+/**
+ * A comma-separated list from a flag given once or more: items trimmed, and an empty one ('', 'a,,b', 'a,') refused,
+ * since it names nothing (an empty --suite would have meant every suite).
+ */
+export function listOption(name: string, raw: string | string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const items = (Array.isArray(raw) ? raw : [raw])
-    .flatMap((s) => s.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return items.length ? items : undefined;
+  const items = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(',')).map((s) => s.trim());
+  if (items.some((s) => s === ''))
+    throw new UsageError(
+      `${sourceName(name)} takes names separated by commas, none of them empty; got '${[raw].flat().join(',')}'`,
+    );
+  return items;
+}
+
+/**
+ * A flag's value that must name something: an empty one (`--base-url "$UNSET"`) is refused rather than read as the
+ * flag left out, which would quietly pick the default target.
+ */
+export function namedValue(name: string, raw: string | undefined): string | undefined {
+  if (raw !== undefined && raw.trim() === '') throw new UsageError(`${sourceName(name)} is empty; got '${raw}'`);
+  return raw;
+}
+
+/** The most shards a run is split into: past it a shard holds nothing worth a CI job. */
+export const MAX_SHARDS = 1000;
+
+/** `I/N` with 1 <= I <= N <= MAX_SHARDS, each a whole number (wholeNumber's rule). */
+export function shardOption(raw: string | undefined): { index: number; total: number } | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^([0-9]+)\/([0-9]+)$/.exec(raw);
+  const [index, total] = [Number(m?.[1]), Number(m?.[2])];
+  if (!m || !(total >= 1 && total <= MAX_SHARDS) || !(index >= 1 && index <= total))
+    throw new UsageError(`--shard must be I/N with 1 <= I <= N <= ${MAX_SHARDS} (e.g. 2/4); got '${raw}'`);
+  return { index, total };
 }
 
 /**

@@ -26,10 +26,12 @@ export function parseGates(v: { 'min-coverage'?: string; 'fail-on'?: string[] })
   const raw = v['min-coverage'];
   let minCoverage: number | undefined;
   if (raw !== undefined) {
-    minCoverage = Number(raw.replace(/%$/, ''));
-    if (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)
+    // Digits, a decimal part and a % sign at most: Number() would also take '', '1e2' and '0x10'.
+    const m = /^([0-9]+(?:\.[0-9]+)?)%?$/.exec(raw);
+    minCoverage = m ? Number(m[1]) : Number.NaN;
+    if (!(minCoverage >= 0 && minCoverage <= 100))
       throw new UsageError(`--min-coverage must be a percentage from 0 to 100; got '${raw}'`);
   }
-  const failOn = (listOption(v['fail-on']) ?? []).map((f) => oneOf<FailOn>('--fail-on', f, failOnValues));
+  const failOn = (listOption('fail-on', v['fail-on']) ?? []).map((f) => oneOf<FailOn>('--fail-on', f, failOnValues));
   return { minCoverage, failOn: failOn.length ? failOn : undefined };
 }

@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../errors/flis-error.ts';
 import type { RunLimits } from '../runner/run-limits.ts';
-import { flagOrEnvValue, sourceName } from './args.ts';
+import { flagOrEnvValue, sourceName, wholeNumber } from './args.ts';
 
 export const limitOptionSpec = {
   'max-rps': { type: 'string' },
@@ -40,22 +40,18 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
  */
 export const MAX_DURATION_MS = 24 * 3_600_000;
 
-/** "1500ms", "30s", "2.5m", "1h" in milliseconds; a bare number, a negative one, another unit or more than 24h exits 2. */
+/**
+ * "1500ms", "30s", "2.5m", "1h" in milliseconds; a bare number, a negative one, another unit, blanks around it or more
+ * than 24h exits 2.
+ */
 export function parseDuration(flag: string, raw: string, { min = 1, max = MAX_DURATION_MS } = {}): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw.trim());
+  const m = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)$/.exec(raw);
   const ms = m ? Math.round(Number(m[1]) * (UNIT_MS[m[2] as string] as number)) : Number.NaN;
   if (!(ms >= min && ms <= max))
     throw new UsageError(
       `${sourceName(flag)} must be a duration from ${min === 0 ? '0' : '1'}ms to ${max / 3_600_000}h, a number and a unit (1500ms, 30s, 2m); got '${raw}'`,
     );
   return ms;
-}
-
-function whole(name: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > max)
-    throw new UsageError(`${sourceName(name)} must be a whole number from 1 to ${max}; got '${raw}'`);
-  return n;
 }
 
 /** Each flag, else its environment variable; absent when neither is given (the defaults live with the gateway). */
@@ -67,8 +63,10 @@ export function parseLimits(v: LimitValues, env: NodeJS.ProcessEnv): RunLimits {
   const check = from('check-timeout', 'FLIS_CHECK_TIMEOUT');
   const wait = from('max-throttle-wait', 'FLIS_MAX_THROTTLE_WAIT');
   return {
-    ...(maxRps.raw !== undefined ? { maxRps: whole(maxRps.name, maxRps.raw, 100_000) } : {}),
-    ...(maxInFlight.raw !== undefined ? { maxInFlight: whole(maxInFlight.name, maxInFlight.raw, 1024) } : {}),
+    ...(maxRps.raw !== undefined ? { maxRps: wholeNumber(maxRps.name, maxRps.raw, { min: 1, max: 100_000 }) } : {}),
+    ...(maxInFlight.raw !== undefined
+      ? { maxInFlight: wholeNumber(maxInFlight.name, maxInFlight.raw, { min: 1, max: 1024 }) }
+      : {}),
     ...(request.raw !== undefined ? { requestTimeoutMs: parseDuration(request.name, request.raw) } : {}),
     ...(check.raw !== undefined ? { checkTimeoutMs: parseDuration(check.name, check.raw) } : {}),
     ...(wait.raw !== undefined ? { maxThrottleWaitMs: parseDuration(wait.name, wait.raw, { min: 0 }) } : {}),

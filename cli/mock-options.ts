@@ -32,16 +32,16 @@ export function variantNames(): string[] {
 }
 
 export function embeddedOptions(v: EmbeddedValues): EmbeddedOptions {
-  const list = (raw: unknown) => listOption(raw as string[] | undefined) ?? [];
-  const faults = list(v['mock-fault']).map((f) =>
+  const list = (name: string, raw: unknown) => listOption(name, raw as string[] | undefined) ?? [];
+  const faults = list('mock-fault', v['mock-fault']).map((f) =>
     oneOf<FaultName>('--mock-fault', f, faultNames, "'flis mock --help'"),
   );
   const variantName =
-    typeof v['mock-variant'] === 'string' && v['mock-variant']
+    typeof v['mock-variant'] === 'string'
       ? (oneOf('--mock-variant', v['mock-variant'], variantNames()) as keyof typeof variantPresets)
       : undefined;
   const writeDelayMs = intOption('mock-write-delay', v['mock-write-delay'] as string | undefined, { max: 600_000 });
-  const webhookFaults = list(v['mock-webhook-fault']).map((f) =>
+  const webhookFaults = list('mock-webhook-fault', v['mock-webhook-fault']).map((f) =>
     oneOf<WebhookFaultName>('--mock-webhook-fault', f, webhookFaultNames, "'flis mock --help'"),
   );
   return {

@@ -4,6 +4,7 @@
  * verdicts go back to it, recorded against the candidate: one regress report per partner, so a partner reading its
  * own replay sees nothing of another's.
  */
+import { nameProblem } from '../registry/names.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,12 @@ export async function registryPartners(client: RegistryClient): Promise<Registry
   const partners: PartnerCassette[] = [];
   const publications = new Map<string, number>();
   for (const c of cassettes) {
+    // The registry checks its names, but a file name here is built from what it answered: a registry that is not
+    // ours, or not sound, must not make this client write outside its folder.
+    const problem =
+      nameProblem('partner', c.partner) ?? (Number.isSafeInteger(c.id) ? undefined : 'not a publication id');
+    if (problem)
+      throw new UsageError(`the registry at ${client.url} answered a cassette this client refuses: ${problem}`);
     const text = await client.call('GET', `/api/publications/${c.id}/cassette`, { accept: 'application/yaml' });
     const file = join(dir, `${c.partner}.publication-${c.id}.yaml`);
     writeFileSync(file, text.body);

@@ -17,12 +17,21 @@ import type { ConnectionSettings } from '../net/types.ts';
 import type { GateOptions } from '../reporting/gates.ts';
 import type { RecordedRunLabels } from '../runner/cassette-target.ts';
 import type { RunLimits } from '../runner/run-limits.ts';
-import { newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
+import { checkRunId, newRunId, newSeed, type Progress } from '../runner/run-suites.ts';
 import type { EmbeddedOptions } from '../runner/start-target.ts';
 import { suiteNames } from '../runner/suite-names.ts';
 import { parseReplayPath } from '../suites/lib/replay-path.ts';
 import { registryUrl } from '../registry/client.ts';
-import { flagOrEnv, flagOrEnvValue, intOption, listOption, reportDirOf, sourceName } from './args.ts';
+import {
+  flagOrEnv,
+  flagOrEnvValue,
+  intOption,
+  listOption,
+  namedValue,
+  reportDirOf,
+  shardOption,
+  sourceName,
+} from './args.ts';
 import { gateOptionSpec, parseGates, strictOf } from './gate-options.ts';
 import { limitOptionSpec, parseLimits } from './limit-options.ts';
 import { embeddedOptions, embeddedOptionSpec, hasEmbeddedOptions, reproduceCommand } from './mock-options.ts';
@@ -120,18 +129,14 @@ export interface RunPlan {
 
 type Replay = { cassette: string; run: RecordedRunLabels & { deployment: string } };
 
-/** "I/N" with 1 ≤ I ≤ N, as Playwright's --shard takes it. */
+/** "I/N" as Playwright's --shard takes it (cli/args.ts shardOption). */
 export function parseShard(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const m = raw.match(/^(\d+)\/(\d+)$/);
-  const [i, n] = [Number(m?.[1]), Number(m?.[2])];
-  if (!m || i < 1 || n < 1 || i > n)
-    throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (e.g. 2/4); got '${raw}'`);
-  return `${i}/${n}`;
+  const shard = shardOption(raw);
+  return shard && `${shard.index}/${shard.total}`;
 }
 
 function selectSuites(raw: string[] | undefined, name = 'suite'): string[] | undefined {
-  const wanted = listOption(raw);
+  const wanted = listOption(name, raw);
   for (const s of wanted ?? []) oneOf(sourceName(name), s, suiteNames());
   return wanted;
 }
@@ -152,9 +157,12 @@ function targetOf(
   replayed: Replay | undefined,
   token: TokenOptions,
 ): ResolvedTarget {
-  const baseUrl = command === 'run' ? (str(v['base-url']) ?? (env.FLIS_BASE_URL || undefined)) : undefined;
+  const baseUrl =
+    command === 'run' ? (namedValue('base-url', str(v['base-url'])) ?? (env.FLIS_BASE_URL || undefined)) : undefined;
   const deployment =
-    str(v.deployment) ?? (env.FLIS_DEPLOYMENT || undefined) ?? (command === 'certify' ? 'sandbox' : undefined);
+    namedValue('deployment', str(v.deployment)) ??
+    (env.FLIS_DEPLOYMENT || undefined) ??
+    (command === 'certify' ? 'sandbox' : undefined);
   if (replayed) {
     if (baseUrl || deployment)
       throw new UsageError('--cassette replays offline: it takes no --deployment or --base-url');
@@ -210,7 +218,9 @@ export async function parseRunPlan(command: RunPlan['command'], v: Values, env: 
     progress,
     ...reportDirOf(str(v['report-dir']), env),
     // Shards of one CI run share the run id, so what they write is tagged alike and the merged certificate names one run.
-    runId: replay?.run.runId ?? (env.FLIS_RUN_ID || (record ? newRunId() : undefined)),
+    runId:
+      replay?.run.runId ??
+      (env.FLIS_RUN_ID ? checkRunId(env.FLIS_RUN_ID, 'FLIS_RUN_ID') : record ? newRunId() : undefined),
     startedAt: replay?.run.startedAt ?? Date.now(),
     gates,
     strict: strictOf(v as { strict?: boolean }, env),
@@ -288,7 +298,7 @@ function runShapeOf(v: Values, env: NodeJS.ProcessEnv, replay: Replay | undefine
     seed,
     runs: replay?.run.runs ?? intOption(runsIn.name, runsIn.raw, { min: 1, max: 100_000 }),
     explore: replay?.run.explore ?? intOption(exploreIn.name, exploreIn.raw, { min: 1, max: 1_000 }),
-    concurrency: intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY, { min: 1, max: 64 }),
+    concurrency: intOption('FLIS_CONCURRENCY', env.FLIS_CONCURRENCY || undefined, { min: 1, max: 64 }),
     visibilityTimeoutMs: intOption('visibility-timeout', str(v['visibility-timeout']), { max: 3_600_000 }),
   };
 }

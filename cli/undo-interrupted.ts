@@ -25,7 +25,7 @@ export async function undoIfInterrupted(io: CommandIo, result: SuiteRunResult, t
     runId: result.runId,
   });
   io.out(
-    `cleanup: ${undone.offersCancelled.length} offer(s) cancelled, ${undone.statusesRemoved.length} forced status(es) removed`,
+    `cleanup: ${undone.offersCancelled.length} offer(s) cancelled, ${undone.statusesRemoved.length} forced status(es) removed, ${undone.recordsDeleted.length} record(s) deleted`,
   );
   for (const l of undone.leftBehind) io.err(`flis ${t.command}: could not undo: ${l}`);
 }

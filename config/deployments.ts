@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigError } from '../errors/flis-error.ts';
+import { checkToken } from '../errors/token-value.ts';
 import { SPEC_DIR } from '../specs/contract.ts';
 import { join } from 'node:path';
 
@@ -164,7 +165,7 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
       embedded: false,
       liveData: false,
       baseUrl: checkBaseUrl(req.baseUrl, flag),
-      token: token || undefined,
+      token: token ? checkToken(token, 'FLIS_TOKEN') : undefined,
       allowWrites: req.allowWrites === true,
       writesSkippedReason: req.allowWrites ? '' : 'an ad-hoc --base-url is read-only unless --allow-writes is given',
     };
@@ -194,7 +195,7 @@ export function resolveTarget(req: TargetRequest, env: NodeJS.ProcessEnv, file =
     embedded: false,
     liveData: d.liveData,
     baseUrl: checkBaseUrl(rawUrl, d.baseUrlEnv!),
-    token: token || undefined,
+    token: token ? checkToken(token, env[d.tokenEnv!] ? d.tokenEnv! : 'FLIS_TOKEN') : undefined,
     allowWrites,
     writesSkippedReason: allowWrites
       ? ''

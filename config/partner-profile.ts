@@ -5,9 +5,9 @@
  * profile file (YAML or JSON, `operations: [listOffers, upsertOffer]`). Every
  * name is checked against the contract before anything runs.
  */
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { closestName, ConfigError, UsageError } from '../errors/flis-error.ts';
+import { readUserFile } from '../errors/user-file.ts';
 import { operations } from '../specs/contract.ts';
 
 export interface OperationClaim {
@@ -40,13 +40,16 @@ export function operationsFromList(raw: string): OperationClaim {
   };
 }
 
+/** A profile lists operationIds: far below this. */
+const MAX_PROFILE_BYTES = 1024 * 1024;
+
 export function operationsFromProfile(file: string): OperationClaim {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--partner-profile ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
-  }
+  const text = readUserFile(
+    file,
+    'the partner profile',
+    MAX_PROFILE_BYTES,
+    (why) => new UsageError(`--partner-profile ${file}: cannot read it (${why})`),
+  ).toString('utf8');
   let doc: unknown;
   try {
     doc = parse(text);

@@ -9,7 +9,7 @@ import { installThrottle } from './throttle.ts';
 import type { MockContext } from './context.ts';
 import { frameworkErrorAnswer, installErrorHandling } from './errors.ts';
 import { installDrift } from './drift.ts';
-import { installExtraFields } from './extra-fields.ts';
+import { installExtraFields, installRetrievalStamp } from './extra-fields.ts';
 import { installJsonBody } from './json-body.ts';
 import { billingGroupRoutes } from './routes/billing-groups.ts';
 import { catalogueRoutesPlugin } from './routes/catalogue.ts';
@@ -54,6 +54,7 @@ export async function buildApp({ token, context, drift = false, switches }: AppO
   installAuth(app, token);
   installJsonBody(app, context.variant.lenientInput);
   if (context.variant.extraFields) installExtraFields(app);
+  if (context.variant.stampsRetrieval) installRetrievalStamp(app);
   if (drift) installDrift(app);
   installWebhookTriggers(app, context);
   // Mock-only, outside /apis/v0 and the contract: how a test subscribes a webhook receiver.

@@ -25,3 +25,15 @@ export function installExtraFields(app: FastifyInstance): void {
     Array.isArray(payload) ? payload.map(withExtras) : withExtras(payload),
   );
 }
+
+/**
+ * The stampsRetrieval variant: every object an answer carries at its top level (and each item of a top-level array)
+ * gets `retrievedAt`, the time of this answer. It is not stored: two reads of one record differ in it.
+ */
+export function installRetrievalStamp(app: FastifyInstance): void {
+  app.addHook('preSerialization', async (_request, _reply, payload: unknown) => {
+    const retrievedAt = new Date().toISOString();
+    const stamp = (v: unknown) => (isObject(v) ? { ...v, retrievedAt } : v);
+    return Array.isArray(payload) ? payload.map(stamp) : stamp(payload);
+  });
+}

@@ -86,6 +86,37 @@ export const faultNames = [
   'record-list-omits-updated',
   'record-list-keeps-deleted',
   'record-second-delete-ignored',
+  // A GET that changes what a later GET shows, and a state that changes by itself after it showed.
+  'offer-read-marks-queried',
+  'record-read-stamps-viewed',
+  'batch-status-read-once',
+  'forced-status-expires',
+  'deleted-record-returns',
+  // Offers at the edges: case, shared defaults, equal sort keys, both views, writes of two kinds in sequence.
+  'offer-ids-case-folded',
+  'delete-cancels-unbooked-offers',
+  'booking-write-uncancels',
+  'bulk-update-of-single-offer-ignored',
+  'offer-list-one-per-timestamp',
+  'offer-list-stale-after-update',
+  // Billing groups and invoices judged both ways, across operations, with combined parameters and at the edges of
+  // identity (issue 31): each one small bug a server built by someone else could have.
+  'bulk-removal-only-bulk-forced',
+  'put-over-bulk-ignored',
+  'bulk-first-item-decides',
+  'status-write-any-case',
+  'list-leaves-out-forced',
+  'billing-list-needs-filter',
+  'details-inactive-default',
+  'invoice-groups-drop-inactive',
+  'unpaged-invoices-drop-drafts',
+  'billing-customer-overrides-filters',
+  'invoice-filter-after-paging',
+  'created-since-dropped-with-updated',
+  'limit-ignored-with-updated-since',
+  'page-boundary-skips-ties',
+  'billing-group-id-any-case',
+  'invoice-id-any-case',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -213,6 +244,59 @@ export const faultDescriptions: Record<FaultName, string> = {
     'DELETE /orders/{orderId} removes the order from GET /orders/{orderId}, but GET /orders keeps listing it as it was (spec 1: clients delete).',
   'record-second-delete-ignored':
     'Only the first DELETE of a section 4.3 record path removes it: a record made again and deleted again answers success and stays (spec 1).',
+  'offer-read-marks-queried':
+    'GET /offers/{offerId} marks the offer queried once it has answered: the next read shows queried: true (HTTP semantics: a GET is safe).',
+  'record-read-stamps-viewed':
+    'A GET of one section 4.3 record stores lastViewedAt on it after answering: the next read shows it (HTTP semantics: a GET is safe).',
+  'batch-status-read-once':
+    'GET /bookings/requestsStatus/batch/{batchId} answers a batch once; every later read of it answers 404 (HTTP semantics: a GET is safe).',
+  'forced-status-expires':
+    'A forced billing-group status lasts one second, then the group shows its own status again (spec 3 rules 1, 2: it stays until removed).',
+  'deleted-record-returns':
+    'A section 4.3 record a DELETE removed is back a second later, as it was (spec 1: what was written stays until written again).',
+  'offer-ids-case-folded':
+    'Offers are keyed by their id in lower case: PUT /offers/X-AB overwrites /offers/X-ab, which GET of either answers (spec 2: ids are strings).',
+  'delete-cancels-unbooked-offers':
+    'DELETE of an offer written without a bookingId also cancels every other offer written without one, of the same carrier (spec 3 rule 4).',
+  'booking-write-uncancels':
+    'A write to an offer stores every other offer of its booking as live again, undoing their cancellation (spec 3 rule 4).',
+  'bulk-update-of-single-offer-ignored':
+    'A bulk item to an offer that POST or PUT created is answered but changes nothing; bulk items that create, and PUTs, still work (spec 2.3, 4.1).',
+  'offer-list-one-per-timestamp':
+    'GET /offers is keyed by transportTimestamp: of offers that share one, only the one written last is listed (spec 4.1).',
+  'offer-list-stale-after-update':
+    'GET /offers lists every offer as it was created: later updates and cancellations show by id only (spec 4.1: one offer, two views).',
+  'bulk-removal-only-bulk-forced':
+    'A bulkStatusUpdate item with deleteStatus true removes a forced status only if a bulk call forced it; one forced by PUT stays (spec 3 rule 3).',
+  'put-over-bulk-ignored':
+    'PUT /billingGroups/{id}/status answers success but leaves a status a bulk call forced in place (spec 3 rule 1).',
+  'bulk-first-item-decides':
+    'Every item of a bulkStatusUpdate call does what its first item does: all force, or all remove (spec 3 rule 3: per item).',
+  'status-write-any-case':
+    'PUT and DELETE /billingGroups/{id}/status find the group whatever the case of the id, so a write to another id changes it (spec 2: ids are strings; spec 3 rules 1, 2).',
+  'list-leaves-out-forced':
+    'GET /billingGroups without a state filter leaves out every group whose status is forced (spec 4.2: one group in every view).',
+  'billing-list-needs-filter':
+    'GET /billingGroups answers an empty list unless a state, customerId or inactive filter is given (spec 4.2: the filters only narrow the list).',
+  'details-inactive-default':
+    "GET /billingGroups/{id}/details shows inactive: false for every group, the default, not the group's own value (spec 2.5).",
+  'invoice-groups-drop-inactive':
+    'GET /invoices/{id} leaves the inactive billing groups the invoice names out of billingGroups (spec 2.6: one invoice, its groups in every view).',
+  'unpaged-invoices-drop-drafts':
+    'GET /invoices without a limit or page leaves out invoices whose status is Draft; the pages show them (spec 4.2).',
+  'billing-customer-overrides-filters':
+    'GET /billingGroups with customerId ignores the state and inactive filters given with it (spec 4.2: filters hold together).',
+  'invoice-filter-after-paging':
+    'GET /invoices with a limit cuts the page first and applies updatedSince to it afterwards, so pages of the filtered list leave invoices out (spec 4.2).',
+  'created-since-dropped-with-updated':
+    'GET /invoices ignores createdSince when updatedSince is given too (spec 4.2: both filters hold together).',
+  'limit-ignored-with-updated-since': 'GET /invoices ignores limit when updatedSince is given (spec 4.2).',
+  'page-boundary-skips-ties':
+    'GET /invoices pages by a cursor on created: the page after one that ends on an invoice sharing its created instant with the next leaves that next one out (spec 4.2).',
+  'billing-group-id-any-case':
+    'GET /billingGroups/{id} finds the group whatever the case of the id: an id with its letters in the other case answers the group (spec 2, spec 4.2).',
+  'invoice-id-any-case':
+    'GET /invoices/{id} and its snapshot find the invoice whatever the case of the id: an id with its letters in the other case answers the invoice (spec 2, spec 4.2).',
 };
 
 /** The switched-on faults of one mock; `has` is the only question the fault layer asks. */

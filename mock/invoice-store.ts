@@ -44,6 +44,8 @@ export interface InvoicePageRequest {
   firstPage?: 0 | 1 | undefined;
   /** Without limit and page, at most this many (0: all). */
   defaultPageSize?: number | undefined;
+  /** No answer holds more than this many, whatever the limit (0: no cap). */
+  maxPageSize?: number | undefined;
 }
 
 /** With a page but no limit, pages still need a size; 10 is the mock's choice (spec 8: maximum page size not shown). */
@@ -56,9 +58,11 @@ function since(ms: number | undefined, value: string): boolean {
 /** Filters, then pages: page is 1-based (or from firstPage); no page and no limit means everything (or the default size). */
 export function pageOfInvoices(all: Invoice[], req: InvoicePageRequest): Invoice[] {
   const matching = all.filter((i) => since(req.createdSinceMs, i.created) && since(req.updatedSinceMs, i.updated));
-  const cut = req.defaultPageSize ?? 0;
-  if (req.limit === undefined && req.page === undefined) return cut > 0 ? matching.slice(0, cut) : matching;
-  const size = req.limit ?? (cut || DEFAULT_PAGE_SIZE);
+  const max = req.maxPageSize || Number.POSITIVE_INFINITY;
+  const cut = Math.min(req.defaultPageSize || Number.POSITIVE_INFINITY, max);
+  if (req.limit === undefined && req.page === undefined)
+    return Number.isFinite(cut) ? matching.slice(0, cut) : matching;
+  const size = Math.min(req.limit ?? (req.defaultPageSize || DEFAULT_PAGE_SIZE), max);
   const first = req.firstPage ?? 1;
   const start = ((req.page ?? first) - first) * size;
   return start >= matching.length ? [] : matching.slice(start, start + size);

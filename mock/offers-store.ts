@@ -57,6 +57,10 @@ export interface BookingRequestsStatus {
   requests: { batchId: string; offerId: string; operation: string; status: 'PENDING' | 'PROCESSED' }[];
 }
 
+const OPEN = 'Open';
+const ACCEPTED_AFTER_MS = 300;
+const DELIVERED_AFTER_MS = 900;
+
 export class OffersStore {
   private readonly offers = new Map<string, Offer>();
   /** Offer id → when its last applied write was acknowledged (epoch ms); seeded offers: their transportTimestamp. */
@@ -68,7 +72,19 @@ export class OffersStore {
   constructor(
     private readonly delayMs: number,
     private readonly now: () => number = () => performance.now(),
+    /** The offerStatusOverTime variant: an Open offer moves on with time since its last write (spec 3). */
+    private readonly statusOverTime = false,
   ) {}
+
+  /** The offer as reads show it: with the variant, an Open offer is Accepted, then Delivered, as time passes. */
+  private shown(offer: Offer): Offer {
+    const out = clone(offer);
+    const at = this.writtenAt.get(offer.id);
+    if (!this.statusOverTime || out.status !== OPEN || at === undefined) return out;
+    const age = Date.now() - at;
+    out.status = age >= DELIVERED_AFTER_MS ? 'Delivered' : age >= ACCEPTED_AFTER_MS ? 'Accepted' : OPEN;
+    return out;
+  }
 
   seed(offers: Offer[]): void {
     for (const o of offers) {
@@ -100,12 +116,12 @@ export class OffersStore {
   get(id: string): Offer | undefined {
     this.settle();
     const offer = this.offers.get(id);
-    return offer && clone(offer);
+    return offer && this.shown(offer);
   }
 
   list(): Offer[] {
     this.settle();
-    return [...this.offers.values()].map(clone);
+    return [...this.offers.values()].map((o) => this.shown(o));
   }
 
   /** When the offer's last visible write was acknowledged (epoch ms). */

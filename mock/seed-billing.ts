@@ -139,6 +139,15 @@ function createdAt(i: number): number {
   return seedTime(6 + j * 5, 1 + (j % 3) * 3) + (j % 2) * 15 * 60_000;
 }
 
+/**
+ * Invoices 11 and 12 share an update time on purpose: a server that orders by `updated` must then page by something
+ * more, as one that orders by `created` must for invoices 6 and 7.
+ */
+function updatedAt(i: number): number {
+  const j = i === 12 ? 11 : i;
+  return createdAt(j) + ((j * 7) % 12) * 86_400_000 + 2 * 3_600_000;
+}
+
 function invoice(ref: Ref, groups: SeededGroup[], i: number): Invoice {
   const created = createdAt(i);
   const ids = [pick(groups, i).group.id, ...(i % 3 === 0 ? [pick(groups, i + 5).group.id] : [])];
@@ -149,7 +158,7 @@ function invoice(ref: Ref, groups: SeededGroup[], i: number): Invoice {
     invoicedBy: { ...pick(invoicers, i) },
     status: pick(invoiceStatuses, i),
     created: isoSeconds(created),
-    updated: isoSeconds(created + ((i * 7) % 12) * 86_400_000 + 2 * 3_600_000),
+    updated: isoSeconds(updatedAt(i)),
     billingGroupIds: ids,
   };
 }

@@ -58,6 +58,32 @@ export interface MockVariant {
    * spec 4.1 says "array of Offer" and not why it is an array. Default false: the current offer alone.
    */
   offerVersionsAnswered?: boolean;
+  /**
+   * An offer written as Open moves on by itself with time: Accepted 300 ms after its last write, Delivered after
+   * 900 ms (spec 3: transitions are not shown). Default false: an offer keeps the status it was written with.
+   */
+  offerStatusOverTime?: boolean;
+  /**
+   * Every object an answer carries (at its top level, and the items of a top-level array) is stamped with the time of
+   * that answer, `retrievedAt`, which is not stored: an undocumented field a server may add. Default false.
+   */
+  stampsRetrieval?: boolean;
+  // How the billing and invoice lists are laid out (spec 4.2 shows no order; spec 8 leaves page sizes open).
+  /** GET /billingGroups in date order, latest first, instead of the store's (spec 4.2: no order shown). Default 'stored'. */
+  billingOrder?: 'stored' | 'date-desc';
+  /**
+   * GET /billingGroups answers at most this many groups, with `Link: <…&page=N+1>; rel="next"` when more match (and
+   * reads an undocumented `page`): spec 4.2 documents no paging parameter, spec 8 leaves the page size open. 0: none.
+   */
+  billingPageSize?: number;
+  /** GET /invoices by `updated`, latest first, then id, instead of by `created` (spec 4.2: no order shown). */
+  invoiceOrder?: 'created' | 'updated-desc';
+  /** No answer of GET /invoices holds more than this many invoices, whatever the limit (spec 8). 0: no cap. */
+  maxPageSize?: number;
+  /** The key under which the objects of an invoice's billingGroups and billingGroupDetails carry their id (spec 2.7). */
+  invoiceGroupIdField?: 'id' | 'billingGroupId';
+  /** `millis`: the single invoice views write created and updated with milliseconds, the list without (spec 2: UTC). */
+  singleViewTimestamps?: 'seconds' | 'millis';
   // How section 4.3 records are shown and deleted (spec 4.3: no bodies shown; spec 1: clients delete). Absent: as
   // written, removed, bare arrays, at once (mock/catalogue-views.ts).
   /** `ids`: a GET shows a record's ids and what the server says of it, not the fields the client wrote. */
@@ -73,11 +99,12 @@ export interface MockVariant {
 }
 
 export const variantPresets: Record<
-  'default' | 'different' | 'throttled' | 'open-choices' | 'eventual' | 'offer-versions',
+  'default' | 'different' | 'throttled' | 'open-choices' | 'eventual' | 'offer-versions' | 'paged-lists',
   MockVariant
 > = {
   default: { createdStatus: 200, idFormat: 'prefixed', extraFields: false, lenientInput: false, maxBulkItems: 0 },
-  // Section 4.3 records shown by their ids alone, wrapped, and kept marked when deleted.
+  // Section 4.3 records shown by their ids alone, wrapped, and kept marked when deleted; every answer stamped with a
+  // time of retrieval that is not stored.
   different: {
     createdStatus: 201,
     idFormat: 'uuid',
@@ -87,6 +114,7 @@ export const variantPresets: Record<
     catalogueBodies: 'ids',
     catalogueWrapped: true,
     catalogueDelete: 'mark',
+    stampsRetrieval: true,
   },
   // A quota of 100 requests a second, as a shared sandbox allows: a full run meets 429s and must wait them out.
   throttled: {
@@ -110,8 +138,8 @@ export const variantPresets: Record<
     firstPage: 0,
     defaultPageSize: 20,
   },
-  // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, and whose listing leaves
-  // cancelled offers out.
+  // Writes show asynchronously (spec 1): a server whose batch status says `state: done`, whose listing leaves
+  // cancelled offers out, and whose offers move on from Open by themselves with time (spec 3).
   eventual: {
     createdStatus: 202,
     idFormat: 'numeric',
@@ -123,6 +151,7 @@ export const variantPresets: Record<
     writeDelayMs: 400,
     catalogueWriteDelayMs: 300,
     catalogueLists: 'paged',
+    offerStatusOverTime: true,
   },
   // An API built by someone else: GET /offers and GET /billingGroups refuse a list without their documented window,
   // GET /invoices one without createdSince, GET /offers/{offerId} answers every version of the offer, and its ids hold
@@ -137,6 +166,22 @@ export const variantPresets: Record<
     offerVersionsAnswered: true,
     billingListNeedsWindow: true,
     invoiceListNeedsSince: true,
+  },
+  // Billing groups and invoices laid out as another server might: groups latest first and ten a page with a Link
+  // header, invoices by update time and never more than twelve an answer, invoices' groups carrying their id under
+  // another key, single views with milliseconds.
+  'paged-lists': {
+    createdStatus: 200,
+    idFormat: 'prefixed',
+    extraFields: false,
+    lenientInput: false,
+    maxBulkItems: 0,
+    billingOrder: 'date-desc',
+    billingPageSize: 10,
+    invoiceOrder: 'updated-desc',
+    maxPageSize: 12,
+    invoiceGroupIdField: 'billingGroupId',
+    singleViewTimestamps: 'millis',
   },
 };
 
@@ -157,6 +202,7 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
   if (!Number.isInteger(v.maxBulkItems) || v.maxBulkItems < 0)
     throw new Error('variant.maxBulkItems must be a whole number, 0 for no limit');
   checkOpenChoices(v);
+  checkListLayout(v);
   if (v.batchStatusWords !== undefined && !['processed', 'done', 'none'].includes(v.batchStatusWords))
     throw new Error('variant.batchStatusWords must be one of processed, done, none');
   if (v.writeDelayMs !== undefined && (!Number.isFinite(v.writeDelayMs) || v.writeDelayMs < 0))
@@ -168,6 +214,8 @@ export function resolveVariant(partial: Partial<MockVariant> = {}): MockVariant 
     'billingListNeedsWindow',
     'invoiceListNeedsSince',
     'catalogueWrapped',
+    'offerStatusOverTime',
+    'stampsRetrieval',
   ] as const)
     if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new Error(`variant.${key} must be a boolean`);
   return v;
@@ -203,6 +251,24 @@ function checkOpenChoices(v: MockVariant): void {
     throw new Error('variant.firstPage must be 0 or 1');
   if (v.defaultPageSize !== undefined && (!Number.isInteger(v.defaultPageSize) || v.defaultPageSize < 0))
     throw new Error('variant.defaultPageSize must be a whole number, 0 for none');
+}
+
+/** The optional layout of the billing and invoice lists and views. */
+function checkListLayout(v: MockVariant): void {
+  const oneOf = (key: keyof MockVariant, values: readonly string[]) => {
+    const value = v[key];
+    if (value !== undefined && !values.includes(String(value)))
+      throw new Error(`variant.${key} must be one of ${values.join(', ')}`);
+  };
+  oneOf('billingOrder', ['stored', 'date-desc']);
+  oneOf('invoiceOrder', ['created', 'updated-desc']);
+  oneOf('invoiceGroupIdField', ['id', 'billingGroupId']);
+  oneOf('singleViewTimestamps', ['seconds', 'millis']);
+  for (const key of ['billingPageSize', 'maxPageSize'] as const) {
+    const n = v[key];
+    if (n !== undefined && (!Number.isInteger(n) || n < 0))
+      throw new Error(`variant.${key} must be a whole number, 0 for none`);
+  }
 }
 
 /** Whether `value` lies in the window [start, end] as the variant reads its bounds; an absent bound does not limit. */

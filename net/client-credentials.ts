@@ -40,6 +40,10 @@ export class ClientCredentialsToken extends RenewingToken {
     book.add(grant.clientSecret);
   }
 
+  protected override issuer(): string {
+    return `the token endpoint ${this.grant.tokenUrl}`;
+  }
+
   protected async issue(): Promise<IssuedToken> {
     const { tokenUrl, clientId, clientSecret, scope } = this.grant;
     const form = new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });

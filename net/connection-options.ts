@@ -5,8 +5,8 @@
  * here, so a bad one exits 2 before anything is sent.
  */
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { ConfigError, UsageError } from '../errors/flis-error.ts';
+import { readUserFile } from '../errors/user-file.ts';
 import { splitProxyUrl } from './dispatcher.ts';
 import type { TokenOptions } from './token-options.ts';
 import type { ConnectionSettings } from './types.ts';
@@ -52,15 +52,17 @@ function pick(flag: string | undefined, env: string | undefined): string | undef
   return flag || env || undefined;
 }
 
+/** A PEM file of certificates or a key: a few kB, a CA bundle a few hundred. */
+const MAX_PEM_BYTES = 4 * 1024 * 1024;
+
 function readPem(file: string, flag: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'a directory' }[code ?? ''] ?? code;
-    throw new ConfigError(`${flag} ${file} cannot be read (${why}); give a readable PEM file`);
-  }
+  const words: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied' };
+  const text = readUserFile(
+    file,
+    `${flag} file`,
+    MAX_PEM_BYTES,
+    (why) => new ConfigError(`${flag} ${file} cannot be read (${words[why] ?? why}); give a readable PEM file`),
+  ).toString('utf8');
   if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text))
     throw new ConfigError(`${flag} ${file} holds no PEM block (-----BEGIN ...-----); give a PEM file`);
   return text;
@@ -100,7 +102,7 @@ function caSetting(file: string | undefined, extraCertsFile: string | undefined)
   parseCertificate(ca, '--ca-file', file);
   let extra = '';
   try {
-    extra = extraCertsFile ? readFileSync(extraCertsFile, 'utf8') : '';
+    extra = extraCertsFile ? readUserFile(extraCertsFile, 'NODE_EXTRA_CA_CERTS', MAX_PEM_BYTES).toString('utf8') : '';
   } catch {
     // Node warns about an unreadable NODE_EXTRA_CA_CERTS and goes on; so does flis.
   }

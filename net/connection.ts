@@ -4,6 +4,7 @@
  * knows (tokens, client secret, proxy credentials) is in `tokens.secrets()`.
  */
 import { ConfigError } from '../errors/flis-error.ts';
+import { checkToken } from '../errors/token-value.ts';
 import type { Dispatcher } from 'undici';
 import { ClientCredentialsToken } from './client-credentials.ts';
 import { buildDispatcher } from './dispatcher.ts';
@@ -32,7 +33,8 @@ function tokenSource(
         {},
         'FLIS_ERR_SECRET_MISSING',
       );
-    return new StaticToken(value, book);
+    // The target's token was checked where it was read (config/deployments.ts); FLIS_TOKEN is read here.
+    return new StaticToken(value && checkToken(value, token.token ? 'the bearer token' : 'FLIS_TOKEN'), book);
   }
   if (token.kind === 'client-credentials') return new ClientCredentialsToken(token, dispatcher, book);
   return new CommandToken(token.command, env, book);

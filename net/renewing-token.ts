@@ -3,6 +3,7 @@
  * (expires_in) when asked for, and at once on refresh(). Concurrent renewals
  * share one request; every token issued is learnt as a secret first.
  */
+import { checkToken } from '../errors/token-value.ts';
 import type { TokenSource } from './types.ts';
 import { KeepsSecrets, type SecretBook } from './secret-book.ts';
 
@@ -30,6 +31,11 @@ export abstract class RenewingToken extends KeepsSecrets implements TokenSource 
   /** Ask the issuer for a new token; throws a FlisError that names what to fix. */
   protected abstract issue(): Promise<IssuedToken>;
 
+  /** Who issues the tokens, as an error names it (--token-command, the token endpoint). */
+  protected issuer(): string {
+    return 'the token issuer';
+  }
+
   current(): Promise<string> {
     const token = this.token;
     if (token !== undefined && Date.now() < this.renewAt) return Promise.resolve(token);
@@ -54,6 +60,7 @@ export abstract class RenewingToken extends KeepsSecrets implements TokenSource 
     this.pending = this.issue()
       .then(({ token, expiresIn }) => {
         this.book.add(token);
+        checkToken(token, `the token ${this.issuer()} gave`, 'FLIS_ERR_TOKEN');
         this.issued.add(token);
         if (reason) this.book.logRenewal(reason);
         this.token = token;

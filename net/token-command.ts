@@ -59,6 +59,10 @@ export class CommandToken extends RenewingToken {
     super(book);
   }
 
+  protected override issuer(): string {
+    return '--token-command';
+  }
+
   private fail(what: string, stderr = ''): FlisError {
     const said = stderr.trim().split('\n')[0]?.trim().slice(0, 120);
     // Whatever the command said may hold a secret it knows; the book's are blotted out in cli/main.ts as well.

@@ -7,7 +7,7 @@
  * document's content is a key or indented, so neither marker can occur inside
  * one). Text outside documents is reported as stray, not guessed at.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 
 /** One document: its lines from `---` to `...` (or to where the file or the next `---` cut it). */
 export interface RawDocument {
@@ -33,6 +33,13 @@ export interface StrayLine {
   line: number;
   offset: number;
   text: string;
+  /** The line's first characters, for messages: set on a line longer than a chunk, whose `text` is made when read. */
+  readonly head?: string;
+}
+
+/** What a message shows of a stray line: its first `n` characters, without decoding a long line whole. */
+export function strayHead(s: StrayLine, n: number): string {
+  return (s.head ?? s.text).slice(0, n);
 }
 
 export type CassettePart = RawDocument | StrayLine;
@@ -101,6 +108,14 @@ export function* splitDocuments(
     else onIgnored?.(stray);
   };
 
+  /** A stray line held in pieces (longer than a chunk): counted, and a StrayLine that decodes it when it is read. */
+  const strayPieces = (pieces: Buffer[]): void => {
+    lineNo += 1;
+    const stray = new PiecedStray(lineNo, base, pieces);
+    if (!stray.ignorable()) out.push(stray);
+    else onIgnored?.(stray);
+  };
+
   /** Chunks of a line longer than a chunk, joined once its newline comes: joining at every chunk is quadratic. */
   let waiting: Buffer[] = [];
   for (const chunk of chunks) {
@@ -110,7 +125,15 @@ export function* splitDocuments(
     }
     let buf = chunk;
     let start = 0;
-    if (doc && waiting.length && !couldBeMarker(carry, waiting)) {
+    if (!doc && waiting.length && !couldBeMarker(carry, waiting)) {
+      // A long line outside any document (a file of one line that is no cassette): kept in its pieces and decoded
+      // only if read whole (the secret scan); joined and decoded here, it was held three times over.
+      const end = chunk.indexOf(NL) + 1;
+      strayPieces([carry, ...waiting, chunk.subarray(0, end)]);
+      for (const w of waiting) base += w.length;
+      base += carry.length;
+      start = end;
+    } else if (doc && waiting.length && !couldBeMarker(carry, waiting)) {
       // A long line inside a document that is no marker (a body on one line): only its end matters here, and its
       // pieces go to the document as they are. Joining them would copy the line, twice its size held at once.
       lineNo += 1;
@@ -134,8 +157,11 @@ export function* splitDocuments(
     base += start;
     yield* out.splice(0);
   }
-  if (waiting.length) carry = Buffer.concat([carry, ...waiting]);
-  if (carry.length) line(carry, 0, carry.length);
+  if (waiting.length && !doc && !couldBeMarker(carry, waiting)) strayPieces([carry, ...waiting]);
+  else {
+    if (waiting.length) carry = Buffer.concat([carry, ...waiting]);
+    if (carry.length) line(carry, 0, carry.length);
+  }
   if (doc) finish(false, carry, carry.length);
   yield* out.splice(0);
 }
@@ -155,6 +181,46 @@ function couldBeMarker(carry: Buffer, waiting: Buffer[]): boolean {
   if (n < 4) return true;
   const head = Buffer.concat(parts, 4);
   return marker(head, 0, 4, DASH) || marker(head, 0, 4, DOT);
+}
+
+/** Bytes a YAML reader takes as blank: space, tab, the line breaks, vertical tab and form feed. */
+const BLANK = new Set([0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x0c]);
+/** The head a long stray line shows in messages. */
+const HEAD_BYTES = 64 * 1024;
+
+/** A stray line longer than a chunk, in its pieces: its text is decoded only when asked for, its head at once. */
+class PiecedStray implements StrayLine {
+  readonly kind = 'stray';
+  readonly head: string;
+  private decoded: string | undefined;
+
+  constructor(
+    readonly line: number,
+    readonly offset: number,
+    private readonly pieces: Buffer[],
+  ) {
+    const first = Buffer.concat(
+      pieces,
+      Math.min(
+        HEAD_BYTES,
+        pieces.reduce((n, p) => n + p.length, 0),
+      ),
+    );
+    this.head = first.toString('utf8');
+  }
+
+  get text(): string {
+    this.decoded ??= Buffer.concat(this.pieces)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
+    return this.decoded;
+  }
+
+  /** As ignorable() decides for a short line, from the head; a head of blanks alone, by whether any byte is not. */
+  ignorable(): boolean {
+    if (this.head.trim() !== '') return ignorable(this.head);
+    return this.pieces.every((p) => p.every((b) => BLANK.has(b)));
+  }
 }
 
 /**
@@ -192,7 +258,8 @@ class PiecedDocument implements RawDocument {
 
 /** The file's bytes in chunks of a few MB, never all at once. */
 export function* fileChunks(file: string): Generator<Buffer> {
-  const fd = openSync(file, 'r');
+  // Never blocking: a pipe put where the regular file was checked fails its first read rather than waiting for ever.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     for (;;) {
       const buf = Buffer.allocUnsafe(CHUNK);

@@ -7,7 +7,8 @@
  * while writing it), and text after the last document is junk: either is
  * reported as the cassette's tail, never silently replayed.
  */
-import { closeSync, openSync, type Stats, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import { openRegular } from '../errors/user-file.ts';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import {
   CASSETTE_FORMAT,
@@ -26,9 +27,12 @@ import {
   type CassettePart,
   type RawDocument,
   type StrayLine,
+  strayHead,
 } from './cassette-documents.ts';
 import { CassetteParseError } from './errors.ts';
+import { pathEscape } from './path-escape.ts';
 import { readFastYaml } from './yaml-read-fast.ts';
+import { runToEnd } from '../schemas/registry.ts';
 
 export interface Cassette {
   file: string;
@@ -93,9 +97,10 @@ function result(file: string, w: Walked, exchanges: LocatedExchange[]): ReadResu
 
 function noHeader(file: string, stray: StrayLine): CassetteParseError {
   // A byte order mark is invisible when printed: name it, and how to be rid of it.
-  const found = stray.text.startsWith('\uFEFF')
-    ? `a byte order mark (U+FEFF) before ${JSON.stringify(stray.text.slice(1, 60))}; save the file as UTF-8 without a BOM`
-    : JSON.stringify(stray.text.slice(0, 60));
+  const head = strayHead(stray, 60);
+  const found = head.startsWith('\uFEFF')
+    ? `a byte order mark (U+FEFF) before ${JSON.stringify(head.slice(1, 60))}; save the file as UTF-8 without a BOM`
+    : JSON.stringify(head.slice(0, 60));
   return new CassetteParseError(
     file,
     stray.line,
@@ -115,26 +120,13 @@ export function readCassetteHeader(file: string): CassetteHeader {
 
 /** The documents of a cassette file, read in chunks; an unreadable file is a CassetteParseError. */
 export function fileParts(file: string, onIgnored?: (line: StrayLine) => void): Iterable<CassettePart> {
-  let kind: string | undefined;
-  try {
-    kind = notRegular(statSync(file));
-    if (!kind) closeSync(openSync(file, 'r'));
-  } catch (e) {
-    throw new CassetteParseError(file, 1, 'a readable cassette file', (isErrno(e) ? e.code : undefined) ?? String(e));
-  }
-  // A device or a pipe can be endless (/dev/zero) or block for ever: a cassette is a file with an end.
-  if (kind) throw new CassetteParseError(file, 1, 'a regular file (a cassette)', kind);
+  // A device or a pipe can be endless (/dev/zero) or block for ever: a cassette is a file with an end (the rule of
+  // every file a user names, errors/user-file.ts).
+  const o = openRegular(file);
+  if ('code' in o) throw new CassetteParseError(file, 1, 'a readable cassette file', o.code);
+  if ('found' in o) throw new CassetteParseError(file, 1, 'a regular file (a cassette)', o.found);
+  closeSync(o.fd);
   return splitDocuments(fileChunks(file), onIgnored);
-}
-
-function notRegular(st: Stats): string | undefined {
-  if (st.isFile()) return undefined;
-  if (st.isDirectory()) return 'a directory';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isFIFO()) return 'a named pipe';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
 }
 
 /**
@@ -148,6 +140,16 @@ export function walkCassette(
   options: ReadOptions,
   onExchange: (doc: RawDocument, header: CassetteHeader) => void,
 ): Walked {
+  return runToEnd(walkCassetteSteps(file, parts, options, onExchange));
+}
+
+/** walkCassette as steps: it pauses (yields) after each part, so a caller with an event loop can answer a signal. */
+export function* walkCassetteSteps(
+  file: string,
+  parts: Iterable<CassettePart>,
+  options: ReadOptions,
+  onExchange: (doc: RawDocument, header: CassetteHeader) => void,
+): Generator<void, Walked, void> {
   let header: CassetteHeader | undefined;
   let held: RawDocument | undefined;
   let stray: StrayLine | undefined;
@@ -170,10 +172,11 @@ export function walkCassette(
         file,
         stray.line,
         "a '---' line: text between two documents is not part of a cassette",
-        JSON.stringify(stray.text.slice(0, 60)),
+        JSON.stringify(strayHead(stray, 60)),
       );
     if (held) take(held);
     held = part;
+    yield;
   }
   if (!held)
     throw new CassetteParseError(file, 1, `a header document with format: ${CASSETTE_FORMAT}`, 'an empty file');
@@ -199,7 +202,7 @@ function junkTail(s: StrayLine): CassetteTail {
     kind: 'junk',
     line: s.line,
     offset: s.offset,
-    message: `line ${s.line}: text after the last document is not a cassette document (found ${JSON.stringify(s.text.slice(0, 40))})`,
+    message: `line ${s.line}: text after the last document is not a cassette document (found ${JSON.stringify(strayHead(s, 40))})`,
   };
 }
 
@@ -365,6 +368,9 @@ function readRequest(c: DocCtx, e: Plain): RecordedRequest {
   const path = req.path;
   if (typeof path !== 'string' || !path.startsWith('/'))
     c.fail(['request', 'path'], "a path starting with '/', relative to the base URL", path);
+  // A partner's cassette is untrusted: a path that could leave the base path is never replayed, served or sent.
+  const way = pathEscape(path);
+  if (way) c.fail(['request', 'path'], `a path that stays under the base path; this one has ${way}`, path);
   return {
     method,
     path,
@@ -456,10 +462,6 @@ function isWholeNumber(v: unknown): v is number {
 
 function isViolation(v: unknown): v is Violation {
   return isMap(v) && typeof v.check === 'string' && typeof v.message === 'string';
-}
-
-function isErrno(e: unknown): e is NodeJS.ErrnoException {
-  return e instanceof Error && 'code' in e;
 }
 
 /** A yaml node with its source range (a scalar, map or sequence node; a pair has none). */

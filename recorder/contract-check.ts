@@ -7,7 +7,7 @@
 import { type CappedValidationResult, runToEnd, type SchemaName, validateInSlices } from '../schemas/registry.ts';
 import { type TrafficCheckId, trafficClause } from '../specs/check-ids.ts';
 import { matchOperation, type Operation } from '../specs/contract.ts';
-import { jsonSourceOf, jsonValue } from './body.ts';
+import { decodeBody, jsonSourceOf, jsonValue } from './body.ts';
 import { hiddenField } from './hidden-field.ts';
 import type { RecordedRequest, RecordedResponse, StoredBody, Violation } from './cassette-format.ts';
 
@@ -26,6 +26,11 @@ export interface CheckInput {
 export interface CheckResult {
   operation: Operation | undefined;
   violations: Violation[];
+  /**
+   * What the check could not judge, one line each ("not judged: response body over 1048576 bytes"): a body the
+   * recorder cut at --max-body-bytes holds only its first bytes, so its schema is not judged. Never a violation.
+   */
+  notJudged: string[];
 }
 
 /** A traffic check's id with the clause it cites, both from their one table (specs/check-ids.ts). */
@@ -61,9 +66,10 @@ export function* checkExchangeInSlices(x: CheckInput): Generator<void, CheckResu
       message: `the request carries no 'Authorization: Bearer <token>' header`,
     });
   }
-  v.push(...(yield* requestChecks(x.request, operation)));
-  if (!x.upstreamFailed) v.push(...(yield* responseChecks(x.response, operation)));
-  return { operation, violations: v };
+  const notJudged: string[] = [];
+  v.push(...(yield* requestChecks(x.request, operation, notJudged)));
+  if (!x.upstreamFailed) v.push(...(yield* responseChecks(x.response, operation, notJudged)));
+  return { operation, violations: v, notJudged };
 }
 
 /**
@@ -85,7 +91,11 @@ function operationFor(method: string, path: string): Operation | undefined {
   return op ?? undefined;
 }
 
-function* requestChecks(req: RecordedRequest, op: Operation | undefined): Generator<void, Violation[], void> {
+function* requestChecks(
+  req: RecordedRequest,
+  op: Operation | undefined,
+  notJudged: string[],
+): Generator<void, Violation[], void> {
   const opId = op?.operationId ?? null;
   const out: Violation[] = [];
   const hasBody = req.body !== null && req.body.size > 0;
@@ -102,7 +112,7 @@ function* requestChecks(req: RecordedRequest, op: Operation | undefined): Genera
     // One fault, one failure: a body sent under another content type is write-content-type's finding; the schema
     // judges it only when its text is JSON all the same (a wrong value in it is a fault of its own).
     const body = out.length ? asJsonText(req.body) : req.body;
-    if (body) out.push(...(yield* schemaChecks('request', op, op.requestSchema, body)));
+    if (body) out.push(...(yield* schemaChecks('request', op, op.requestSchema, body, notJudged)));
   }
   return out;
 }
@@ -118,7 +128,11 @@ function asJsonText(body: StoredBody | null): StoredBody | null {
   }
 }
 
-function* responseChecks(res: RecordedResponse, op: Operation | undefined): Generator<void, Violation[], void> {
+function* responseChecks(
+  res: RecordedResponse,
+  op: Operation | undefined,
+  notJudged: string[],
+): Generator<void, Violation[], void> {
   const opId = op?.operationId ?? null;
   const out: Violation[] = [];
   if (res.status >= 500) {
@@ -139,7 +153,7 @@ function* responseChecks(res: RecordedResponse, op: Operation | undefined): Gene
     });
   }
   if (op?.responseSchema && res.status >= 200 && res.status <= 299)
-    out.push(...(yield* schemaChecks('response', op, op.responseSchema, res.body)));
+    out.push(...(yield* schemaChecks('response', op, op.responseSchema, res.body, notJudged)));
   return out;
 }
 
@@ -148,6 +162,7 @@ function* schemaChecks(
   op: Operation,
   schema: SchemaName,
   body: RecordedRequest['body'],
+  notJudged: string[],
 ): Generator<void, Violation[], void> {
   const base = {
     ...cite(`${direction}-schema`, op),
@@ -157,7 +172,11 @@ function* schemaChecks(
   } as const;
   const json = jsonValue(body);
   if (!json.ok) {
-    if (body?.truncated) return []; // Only the cap was kept: the whole body cannot be judged.
+    if (body?.truncated) {
+      // Only the first bytes were kept (--max-body-bytes): the body cannot be judged, and the report says so.
+      notJudged.push(`not judged: ${direction} body over ${decodeBody(body).length} bytes (--max-body-bytes)`);
+      return [];
+    }
     return [
       {
         ...base,

@@ -131,15 +131,23 @@ class Completed {
   }
 }
 
-/** "GET /offers → 200 listOffers: ok", "PUT /offers/x → 200 upsertOffer: 1 violation" (never a header or a body). */
+/**
+ * "GET /offers → 200 listOffers: ok", "PUT /offers/x → 200 upsertOffer: 1 violation", "… : not judged" for a body cut
+ * at --max-body-bytes (never a header or a body).
+ */
 export function exchangeLine(
   method: string,
   path: string,
   status: number,
   operationId: string | undefined,
   violations: number,
+  notJudged = 0,
 ): string {
-  const verdict = violations ? `${violations} violation${violations === 1 ? '' : 's'}` : 'ok';
+  const verdict = violations
+    ? `${violations} violation${violations === 1 ? '' : 's'}`
+    : notJudged
+      ? 'not judged (a body over --max-body-bytes)'
+      : 'ok';
   return `${method} ${path} → ${status} ${operationId ?? '(no operation of the contract)'}: ${verdict}`;
 }
 
@@ -152,7 +160,7 @@ function* checkAndAppend(ctx: Ctx, c: Completed): Generator<void, void, void> {
   let t = stageStart();
   const request = recordedRequest(ctx, req, x, reqCapture);
   if (STAGE_TIMES) t = stageEnd('redaction and scan', t);
-  const { operation, violations } = yield* checkExchangeInSlices({
+  const { operation, violations, notJudged } = yield* checkExchangeInSlices({
     request,
     response,
     authorization: x.authorization,
@@ -161,10 +169,16 @@ function* checkAndAppend(ctx: Ctx, c: Completed): Generator<void, void, void> {
   if (STAGE_TIMES) stageEnd('contract check', t);
   const found = violations.reduce((n, v) => n + violationCount(v), 0);
   ctx.stats.violations += found;
+  ctx.stats.notJudged += notJudged.length;
   if (ctx.o.logExchanges)
-    ctx.log(exchangeLine(request.method, request.path, response.status, operation?.operationId, found), 'exchange');
+    ctx.log(
+      exchangeLine(request.method, request.path, response.status, operation?.operationId, found, notJudged.length),
+      'exchange',
+    );
   for (const v of violations)
     ctx.log(`${request.method} ${request.path} → ${response.status}: ${formatViolation(v)}`, 'violation');
+  for (const note of notJudged)
+    ctx.log(`${request.method} ${request.path} → ${response.status}: ${note}`, 'not-judged');
   if (!ctx.writer) return;
   // A literal of one shape (a spread in its middle is copied property by property); the failure only when there is one.
   const exchange: Omit<Exchange, 'seq'> = {

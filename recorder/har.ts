@@ -21,6 +21,7 @@ import {
 } from './cassette-format.ts';
 import type { Cassette } from './cassette-reader.ts';
 import { CassetteParseError } from './errors.ts';
+import { pathEscape } from './path-escape.ts';
 import { queryOf } from './exchange-record.ts';
 import { toolInfo } from './header.ts';
 import { keepHeaders, redactionPolicy, type Redactor } from './redact.ts';
@@ -249,7 +250,7 @@ function fromEntry(
   }
   checkEntryShape(e, i, file);
   const url = absoluteUrl(e.request.url, i, file);
-  const path = relativePath(url.pathname, basePath);
+  const path = pathUnderBase(String(e.request.url), url, basePath, i, file);
   const reqHeaders = toMap(e.request.headers ?? []);
   const resHeaders = toMap(e.response.headers ?? []);
   const reqBody =
@@ -294,10 +295,35 @@ function fromEntry(
   };
 }
 
-function relativePath(pathname: string, basePath: string | undefined): string {
-  if (basePath && pathname.startsWith(`${basePath}/`)) return pathname.slice(basePath.length);
-  const at = pathname.indexOf('/apis/v0/');
-  return at >= 0 ? pathname.slice(at + '/apis/v0'.length) : pathname;
+/**
+ * The entry's path relative to the base path (the header's upstream's, else the first /apis/v0/), as a recorded path
+ * is. The URL parser resolves '..' and '%2e%2e' away, so the path is judged as the HAR wrote it
+ * (recorder/path-escape.ts): an entry that could leave the base path, or is not under it at all, is refused by its
+ * place, never imported as a request the client did not send.
+ */
+function pathUnderBase(raw: string, url: URL, basePath: string | undefined, i: number, file: string): string {
+  const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*([^?#]*)/.exec(raw)?.[1] ?? url.pathname;
+  const way = pathEscape(written || '/');
+  if (way)
+    throw new CassetteParseError(
+      file,
+      1,
+      `log.entries[${i}].request.url to stay under the base path`,
+      `a path with ${way}`,
+    );
+  const pathname = url.pathname;
+  const prefix =
+    basePath && (pathname === basePath || pathname.startsWith(`${basePath}/`))
+      ? basePath
+      : /^(.*?\/apis\/v0)(?:\/|$)/.exec(pathname)?.[1];
+  if (prefix === undefined)
+    throw new CassetteParseError(
+      file,
+      1,
+      `log.entries[${i}].request.url under the base path ${basePath || '/apis/v0'} (import the API's entries only)`,
+      'a URL outside it',
+    );
+  return pathname.slice(prefix.length) || '/';
 }
 
 function toMap(list: HarNameValue[]): Record<string, string | string[]> {

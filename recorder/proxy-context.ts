@@ -52,6 +52,8 @@ export interface RecorderOptions {
 export type LogKind =
   | 'exchange'
   | 'violation'
+  /** A body cut at --max-body-bytes, whose schema is not judged. */
+  | 'not-judged'
   | 'miss'
   | 'upstream-failure'
   | 'refused-write'
@@ -65,6 +67,8 @@ export interface RecorderStats {
   misses: number;
   failures: number;
   violations: number;
+  /** Bodies cut at --max-body-bytes, whose schema could not be judged (each said in a 'not-judged' log line). */
+  notJudged: number;
   refusedWrites: number;
 }
 

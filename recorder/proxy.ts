@@ -24,6 +24,7 @@ import { modePolicies } from './modes.ts';
 import { headerValue, type Ctx, type Pending, type Recorder, type RecorderOptions } from './proxy-context.ts';
 import { credentialHeaders, redactionPolicy, Redactor } from './redact.ts';
 import { failedMidBody, serveCutOff } from './replay-failure.ts';
+import { pathEscape } from './path-escape.ts';
 import { openReplayIndex } from './replay-store.ts';
 import { credentialsOf, secretsFromEnv } from './secrets.ts';
 import { openUpstream, publicBaseUrl } from './upstream.ts';
@@ -33,7 +34,7 @@ export type { LogKind, Recorder, RecorderOptions, RecorderStats } from './proxy-
 
 /** The path prefix the recorder serves, the same as every deployment's (spec 9 rule 2). */
 export const BASE_PATH = '/apis/v0';
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** The largest request body held in memory to be matched (modes new and replay). */
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
 
@@ -66,7 +67,16 @@ export async function startRecorder(o: RecorderOptions): Promise<Recorder> {
         : undefined,
     upstreamName: o.upstream ? publicBaseUrl(o.upstream.baseUrl) : '(none)',
     cap: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    stats: { exchanges: 0, written: 0, replayed: 0, misses: 0, failures: 0, violations: 0, refusedWrites: 0 },
+    stats: {
+      exchanges: 0,
+      written: 0,
+      replayed: 0,
+      misses: 0,
+      failures: 0,
+      violations: 0,
+      notJudged: 0,
+      refusedWrites: 0,
+    },
     log: o.log ?? (() => {}),
     tokens: o.connection?.tokens,
   };
@@ -237,6 +247,16 @@ function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<vo
     return undefined;
   }
   const rel = url.pathname.slice(BASE_PATH.length) || '/';
+  // The URL parser resolved '..' and '%2e%2e'; what it leaves (an encoded '/..', '%252e', '//') could still lead a
+  // server out of the base path, and a cassette holding it could never be read back: neither forwarded nor recorded.
+  const way = pathEscape(rel);
+  if (way) {
+    sendJson(res, 400, {
+      code: 'FLIS_ERR_USAGE',
+      message: `the recorder neither forwards nor records a path that could leave ${BASE_PATH}: this one has ${way}`,
+    });
+    return undefined;
+  }
   const authorization = headerValue(req.headers.authorization);
   const redactor = redactorFor(ctx, authorization);
   const x: Pending = { t0, startedAt, rel, search: url.search, url, authorization, redactor };

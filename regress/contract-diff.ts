@@ -13,10 +13,13 @@
  * - informational: a request field or parameter no longer read, an operation
  *   deprecated, the document's version.
  *
- * Compared on the operations' schemas with local $refs resolved, so a change
- * to a shared component is named on each operation that uses it, in the
- * direction it is used (a field removed from Offer breaks readers of offers,
- * not writers).
+ * Compared on the operations' schemas with local $refs resolved, in the
+ * direction each is used (a field removed from Offer breaks readers of offers,
+ * not writers). A shared schema (#/components/schemas/NAME) is compared once
+ * per direction: a change inside it is reported once, at the schema, with its
+ * pointer from the schema's root and every operation it reaches (through other
+ * schemas too). A recursive schema is reached again, not walked again: one type
+ * change in a tree of nodes is one change, not one per path down the tree.
  */
 import type { DocOperation, Json, OpenApiDocument } from './openapi-document.ts';
 
@@ -37,9 +40,47 @@ export interface ContractChange {
   /** Enum values the new version still accepts (a narrowed request enum): a partner sending another one is hit. */
   allowed?: string[];
   message: string;
+  /**
+   * The shared schema the change is in (its name under #/components/schemas, of the old document): `pointer` is then
+   * from the schema's root, `operationId`, `method` and `path` are empty, and `operations` lists every operation it
+   * reaches, sorted.
+   */
+  component?: string;
+  operations?: string[];
+}
+
+const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
+
+/** The shared schema a node refers to ("Offer" of #/components/schemas/Offer), or undefined. */
+export function componentOf(node: Json | undefined): string | undefined {
+  const ref = node?.$ref;
+  const m = typeof ref === 'string' ? SCHEMA_REF.exec(ref) : null;
+  return m ? decodeURIComponent(m[1]!).replaceAll('~1', '/').replaceAll('~0', '~') : undefined;
+}
+
+/** allOf branches merged into one schema: properties and required of every branch (at most MAX_DEPTH deep). */
+export function flatSchema(node: Json | undefined, doc: OpenApiDocument, depth = 0): Json | undefined {
+  const n = doc.deref(node);
+  if (!n || !Array.isArray(n.allOf)) return n;
+  const parts = depth < MAX_DEPTH ? (n.allOf as Json[]).map((x) => flatSchema(x, doc, depth + 1) ?? {}) : [];
+  const merged: Json = {
+    ...n,
+    properties: { ...(n.properties ?? {}) },
+    required: [...((n.required as string[]) ?? [])],
+  };
+  delete merged.allOf;
+  for (const p of parts) {
+    Object.assign(merged.properties, p.properties ?? {});
+    merged.required.push(...((p.required as string[]) ?? []));
+    for (const k of ['type', 'enum', 'items', 'nullable'])
+      if (merged[k] === undefined && p[k] !== undefined) merged[k] = p[k];
+  }
+  return merged;
 }
 
 const MAX_DEPTH = 16;
+/** The most schema nodes one diff compares; a real document has a few thousand. */
+const MAX_NODES = 200_000;
 
 type Direction = 'request' | 'response';
 
@@ -98,9 +139,23 @@ function requestEnumChange(
   return undefined;
 }
 
+/** A shared schema compared in one direction: what the walk is inside of. */
+interface Shared {
+  key: string;
+  name: string;
+}
+
 export class ContractDiffer {
   readonly changes: ContractChange[] = [];
   private op!: DocOperation;
+  /** The shared schema being compared, if any: its changes are its own, not the operation's. */
+  private inside: Shared | undefined;
+  /** Schema nodes still to compare: YAML aliases can make a schema that nests for ever without a $ref. */
+  private budget = MAX_NODES;
+  private readonly compared = new Set<string>();
+  /** Per shared schema (by key): the operations that use it directly, and the shared schemas that hold it. */
+  private readonly usedBy = new Map<string, { operations: Set<string>; schemas: Set<string> }>();
+  private readonly changesIn = new Map<string, ContractChange[]>();
 
   constructor(
     private readonly a: OpenApiDocument,
@@ -108,27 +163,21 @@ export class ContractDiffer {
   ) {}
 
   private add(c: Omit<ContractChange, 'operationId' | 'method' | 'path'>): void {
-    this.changes.push({ operationId: this.op.operationId, method: this.op.method, path: this.op.path, ...c });
+    if (!this.inside) {
+      this.changes.push({ operationId: this.op.operationId, method: this.op.method, path: this.op.path, ...c });
+      return;
+    }
+    const change: ContractChange = { operationId: '', method: '', path: '', ...c, component: this.inside.name };
+    this.changes.push(change);
+    this.changesIn.get(this.inside.key)?.push(change);
   }
 
-  /** allOf branches merged: properties and required of every branch. */
-  private flat(node: Json | undefined, doc: OpenApiDocument): Json | undefined {
-    const n = doc.deref(node);
-    if (!n || !Array.isArray(n.allOf)) return n;
-    const parts = (n.allOf as Json[]).map((x) => this.flat(x, doc) ?? {});
-    const merged: Json = {
-      ...n,
-      properties: { ...(n.properties ?? {}) },
-      required: [...((n.required as string[]) ?? [])],
-    };
-    delete merged.allOf;
-    for (const p of parts) {
-      Object.assign(merged.properties, p.properties ?? {});
-      merged.required.push(...((p.required as string[]) ?? []));
-      for (const k of ['type', 'enum', 'items', 'nullable'])
-        if (merged[k] === undefined && p[k] !== undefined) merged[k] = p[k];
-    }
-    return merged;
+  /** Who reaches a shared schema from here: the walk's own shared schema, else the operation. */
+  private reached(key: string): void {
+    let by = this.usedBy.get(key);
+    if (!by) this.usedBy.set(key, (by = { operations: new Set(), schemas: new Set() }));
+    if (this.inside) by.schemas.add(this.inside.key);
+    else by.operations.add(this.op.operationId);
   }
 
   private schema(
@@ -138,9 +187,33 @@ export class ContractDiffer {
     ptr: string,
     depth: number,
   ): void {
-    if (depth > MAX_DEPTH) return;
-    const o = this.flat(oldNode, this.a);
-    const n = this.flat(newNode, this.b);
+    const name = componentOf(oldNode);
+    if (name === undefined) {
+      this.compare(oldNode, newNode, dir, ptr, depth);
+      return;
+    }
+    const key = `${dir} ${oldNode!.$ref} ${newNode?.$ref ?? '(inline)'}`;
+    this.reached(key);
+    if (this.compared.has(key)) return;
+    this.compared.add(key);
+    this.changesIn.set(key, []);
+    const outer = this.inside;
+    this.inside = { key, name };
+    this.compare(oldNode, newNode, dir, '', 0);
+    this.inside = outer;
+  }
+
+  private compare(
+    oldNode: Json | undefined,
+    newNode: Json | undefined,
+    dir: Direction,
+    ptr: string,
+    depth: number,
+  ): void {
+    if (depth > MAX_DEPTH || this.budget <= 0) return;
+    this.budget -= 1;
+    const o = flatSchema(oldNode, this.a);
+    const n = flatSchema(newNode, this.b);
     if (!o || !n) return;
     this.types(o, n, dir, ptr);
     this.enums(o, n, dir, ptr);
@@ -295,7 +368,8 @@ export class ContractDiffer {
         });
       const before = this.changes.length;
       this.schema(p.schema as Json, q.schema as Json, 'request', '', 0);
-      for (const c of this.changes.slice(before)) {
+      // A change inside a shared schema stays the schema's, whoever reaches it.
+      for (const c of this.changes.slice(before).filter((x) => x.component === undefined)) {
         c.where = 'parameter';
         c.parameter = parameter;
         c.id = c.id.replace(/^request-field-/, 'parameter-').replace(/^request-enum-/, 'parameter-enum-');
@@ -359,6 +433,18 @@ export class ContractDiffer {
     this.schema(o.responseSchema, n.responseSchema, 'response', '', 0);
   }
 
+  get usedByView(): ReadonlyMap<string, { operations: ReadonlySet<string>; schemas: ReadonlySet<string> }> {
+    return this.usedBy;
+  }
+
+  /** Each shared schema's changes learn every operation the schema reaches. */
+  private operationsOfShared(): void {
+    for (const [key, changes] of this.changesIn) {
+      const operations = [...reachOf(key, this.usedBy)].sort();
+      for (const c of changes) c.operations = operations;
+    }
+  }
+
   run(): ContractChange[] {
     const key = (op: DocOperation) => `${op.method} ${op.path.replace(/\{[^}]+\}/g, '{}')}`;
     const newOps = new Map(this.b.operations.map((op) => [key(op), op]));
@@ -385,6 +471,17 @@ export class ContractDiffer {
           message: `${n.method} ${n.path} added`,
         });
       }
+    this.operationsOfShared();
+    if (this.budget <= 0)
+      this.changes.push({
+        id: 'comparison-stopped',
+        class: 'informational',
+        operationId: '',
+        method: '',
+        path: '',
+        where: 'document',
+        message: `the schemas were compared up to ${MAX_NODES} nodes; the rest nest deeper than flis compares`,
+      });
     if (this.a.version !== this.b.version)
       this.changes.push({
         id: 'version-changed',
@@ -399,6 +496,21 @@ export class ContractDiffer {
       });
     return this.changes;
   }
+}
+
+/** Every operation a shared schema reaches, through the schemas that hold it too (a cycle of them included). */
+function reachOf(
+  key: string,
+  usedBy: ContractDiffer['usedByView'],
+  seen = new Set<string>(),
+  out = new Set<string>(),
+): Set<string> {
+  if (seen.has(key)) return out;
+  seen.add(key);
+  const by = usedBy.get(key);
+  for (const op of by?.operations ?? []) out.add(op);
+  for (const holder of by?.schemas ?? []) reachOf(holder, usedBy, seen, out);
+  return out;
 }
 
 export function diffContracts(a: OpenApiDocument, b: OpenApiDocument): ContractChange[] {

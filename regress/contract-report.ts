@@ -2,9 +2,10 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkNamesIn, claimNamesIn, type OwnedName } from '../errors/owned-paths.ts';
+import { markdownText } from '../reporting/escape-markdown.ts';
 import { firstLine, jsonOf } from '../reporting/report-folder.ts';
 import type { ContractChange } from './contract-diff.ts';
-import { type PartnerUsage, type Touch, touches } from './contract-usage.ts';
+import { type PartnerUsage, type SharedSchemaLocator, type Touch, touches } from './contract-usage.ts';
 
 export interface ClassifiedChange extends ContractChange {
   /** For a breaking change, with --cassettes: each partner whose traffic uses it, with the exchange that shows it. */
@@ -24,10 +25,12 @@ export function contractDiffReport(
   old: { file: string; version: string },
   now: { file: string; version: string },
   changes: ContractChange[],
-  usage?: { dir: string; partners: PartnerUsage[] },
+  usage?: { dir: string; partners: PartnerUsage[]; locator?: SharedSchemaLocator },
 ): ContractDiffReport {
   const classified: ClassifiedChange[] = changes.map((c) =>
-    c.class === 'breaking' && usage ? { ...c, partners: usage.partners.flatMap((u) => touches(c, u) ?? []) } : { ...c },
+    c.class === 'breaking' && usage
+      ? { ...c, partners: usage.partners.flatMap((u) => touches(c, u, usage.locator) ?? []) }
+      : { ...c },
   );
   const touched = new Set(classified.flatMap((c) => (c.partners ?? []).map((t) => t.partner)));
   const count = (k: ContractChange['class']) => changes.filter((c) => c.class === k).length;
@@ -53,9 +56,19 @@ export function contractDiffReport(
   };
 }
 
-const cell = (s: string): string => s.replaceAll('|', '\\|');
+const cell = markdownText;
 
-function where(c: ContractChange): string {
+/** How many operations are named before the rest are counted. */
+const NAMED_OPERATIONS = 5;
+
+/** Where a change is: its operation, its shared schema and the operations that reach it, or the document. */
+export function changeWhere(c: ContractChange): string {
+  if (c.component !== undefined) {
+    const ops = c.operations ?? [];
+    const named = ops.slice(0, NAMED_OPERATIONS).join(', ');
+    const more = ops.length > NAMED_OPERATIONS ? ` and ${ops.length - NAMED_OPERATIONS} more` : '';
+    return `schema ${c.component}, reaching ${ops.length} operation(s)${ops.length ? `: ${named}${more}` : ''}`;
+  }
   return c.operationId ? `${c.operationId} (${c.method} ${c.path})` : '(document)';
 }
 
@@ -66,7 +79,7 @@ export function contractDiffMarkdown(r: ContractDiffReport): string {
   return [
     '# flis contract diff',
     '',
-    `Old: \`${r.old.file}\` (${r.old.version}); new: \`${r.new.file}\` (${r.new.version}).`,
+    `Old: ${cell(r.old.file)} (${cell(r.old.version)}); new: ${cell(r.new.file)} (${cell(r.new.version)}).`,
     '',
     `${t.breaking} breaking for clients, ${t.compatible} compatible, ${t.informational} informational.${r.cassettes ? ` ${t.partnersTouched} of ${r.cassettes.partners.length} partner(s) touched by a breaking change.` : ''}`,
     '',
@@ -78,9 +91,9 @@ export function contractDiffMarkdown(r: ContractDiffReport): string {
           `|---|---|---|---|${r.cassettes ? '---|' : ''}`,
           ...breaking.map(
             (c) =>
-              `| ${c.id} | ${cell(where(c))} | ${c.where}${c.pointer ? ` \`${cell(c.pointer)}\`` : ''} | ${cell(c.message)} |${
+              `| ${c.id} | ${cell(changeWhere(c))} | ${c.where}${c.pointer ? ` ${cell(c.pointer)}` : ''} | ${cell(c.message)} |${
                 r.cassettes
-                  ? ` ${c.partners?.length ? c.partners.map((p) => `${cell(p.partner)}: \`${cell(p.file)}:${p.line}\` ${cell(p.shows)}`).join('<br>') : 'none'} |`
+                  ? ` ${c.partners?.length ? c.partners.map((p) => `${cell(p.partner)}: ${cell(`${p.file}:${p.line}`)} ${cell(p.shows)}`).join('<br>') : 'none'} |`
                   : ''
               }`,
           ),
@@ -93,7 +106,7 @@ export function contractDiffMarkdown(r: ContractDiffReport): string {
       ? [
           '| class | id | operation | change |',
           '|---|---|---|---|',
-          ...others.map((c) => `| ${c.class} | ${c.id} | ${cell(where(c))} | ${cell(c.message)} |`),
+          ...others.map((c) => `| ${c.class} | ${c.id} | ${cell(changeWhere(c))} | ${cell(c.message)} |`),
         ]
       : ['None.']),
     '',

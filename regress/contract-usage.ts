@@ -9,8 +9,8 @@
 import { jsonValue } from '../recorder/body.ts';
 import type { LocatedExchange } from '../recorder/cassette-format.ts';
 import { fileParts, parseExchange, parseRequestHead, walkCassette } from '../recorder/cassette-reader.ts';
-import type { ContractChange } from './contract-diff.ts';
-import type { DocOperation } from './openapi-document.ts';
+import { type ContractChange, componentOf, flatSchema } from './contract-diff.ts';
+import type { DocOperation, Json, OpenApiDocument } from './openapi-document.ts';
 import type { PartnerCassette } from './replay-partner.ts';
 
 const MAX_VALUES = 20;
@@ -140,6 +140,59 @@ export function partnerUsage(p: PartnerCassette, matcher: OperationMatcher, only
   return u;
 }
 
+/** Where a pointer of an operation's body lies in a shared schema: the schema's name and the pointer from its root. */
+export interface InShared {
+  component: string;
+  pointer: string;
+}
+
+/**
+ * Places the JSON pointers a partner's traffic showed in the old document's shared schemas, so a change reported once
+ * at a schema (contract-diff.ts) is matched to the traffic of every operation that reaches it, at any depth of a
+ * recursive schema. Remembered per operation, direction and pointer.
+ */
+export class SharedSchemaLocator {
+  private readonly byId: Map<string, DocOperation>;
+  private readonly known = new Map<string, InShared[]>();
+
+  constructor(private readonly doc: OpenApiDocument) {
+    this.byId = new Map(doc.operations.map((op) => [op.operationId, op]));
+  }
+
+  /** Each shared schema `pointer` passes through in the operation's request or response body, outermost first. */
+  at(operationId: string, direction: 'request' | 'response', pointer: string): InShared[] {
+    const key = `${operationId} ${direction} ${pointer}`;
+    let found = this.known.get(key);
+    if (!found) {
+      const op = this.byId.get(operationId);
+      found = this.walk(direction === 'request' ? op?.requestSchema : op?.responseSchema, pointer);
+      this.known.set(key, found);
+    }
+    return found;
+  }
+
+  private walk(root: Json | undefined, pointer: string): InShared[] {
+    const segments = pointer === '' ? [] : pointer.slice(1).split('/');
+    const entered: { component: string; at: number }[] = [];
+    const enter = (node: Json | undefined, at: number): void => {
+      const component = componentOf(node);
+      if (component !== undefined) entered.push({ component, at });
+    };
+    let node = root;
+    enter(node, 0);
+    for (let i = 0; i < segments.length && node; i++) {
+      const flat = flatSchema(node, this.doc);
+      const name = segments[i]!.replaceAll('~1', '/').replaceAll('~0', '~');
+      node = (name === '*' ? flat?.items : flat?.properties?.[name]) as Json | undefined;
+      enter(node, i + 1);
+    }
+    return entered.map(({ component, at }) => ({
+      component,
+      pointer: at < segments.length ? `/${segments.slice(at).join('/')}` : '',
+    }));
+  }
+}
+
 /** Where a partner's traffic meets a breaking change: the exchange (file:line) and what it shows. */
 export interface Touch {
   partner: string;
@@ -155,7 +208,48 @@ function lacking(o: OperationUsage, has: (s: OperationUsage['samples'][number]) 
   return o.samples.find((s) => !has(s))?.line;
 }
 
-export function touches(c: ContractChange, u: PartnerUsage): Touch | undefined {
+const REQUIRED_NOW = new Set(['request-field-became-required', 'request-field-added-required']);
+
+/** A change inside a shared schema, met by the traffic of any operation that reaches it, where the schema sits. */
+function sharedTouch(c: ContractChange, u: PartnerUsage, locator: SharedSchemaLocator): Touch | undefined {
+  const ptr = c.pointer ?? '';
+  const at = (line: number, shows: string): Touch => ({ partner: u.partner, file: u.file, line, shows });
+  for (const opId of c.operations ?? []) {
+    const o = u.operations.get(opId);
+    if (!o) continue;
+    const dir = c.where === 'response' ? 'response' : 'request';
+    /** Where observed pointer q lies in the changed schema (one pointer per time the schema holds it). */
+    const inSchema = (q: string): string[] =>
+      locator
+        .at(opId, dir, q)
+        .filter((x) => x.component === c.component)
+        .map((x) => x.pointer);
+    if (c.where === 'response') {
+      for (const [q, line] of o.response)
+        if (inSchema(q).some((r) => r === ptr || r.startsWith(`${ptr}/`))) return at(line, `receives ${q}`);
+      continue;
+    }
+    if (REQUIRED_NOW.has(c.id)) {
+      const parent = parentOf(ptr);
+      const leaf = ptr.slice(parent.length);
+      for (const s of o.samples)
+        for (const q of s.pointers)
+          if (inSchema(q).includes(parent) && !s.pointers.has(`${q}${leaf}`))
+            return at(s.line, `sends ${q || 'a body'} without ${q}${leaf}`);
+      continue;
+    }
+    for (const [q, seen] of o.request) {
+      if (!inSchema(q).includes(ptr)) continue;
+      if (!c.allowed) return at(seen.line, `sends ${q}`);
+      const bad = [...(seen.values ?? [])].find(([v]) => !c.allowed!.includes(v));
+      if (bad) return at(bad[1], `sends ${q} = ${JSON.stringify(bad[0])}`);
+    }
+  }
+  return undefined;
+}
+
+export function touches(c: ContractChange, u: PartnerUsage, locator?: SharedSchemaLocator): Touch | undefined {
+  if (c.component !== undefined) return locator ? sharedTouch(c, u, locator) : undefined;
   const o = u.operations.get(c.operationId);
   if (!o) return undefined;
   const at = (line: number, shows: string): Touch => ({ partner: u.partner, file: u.file, line, shows });

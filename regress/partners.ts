@@ -7,11 +7,13 @@
  * split the partners, sorted by name, into contiguous blocks, as Playwright
  * splits tests: the same partner always lands in the same shard.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, readdirSync, statSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { basename, extname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../errors/flis-error.ts';
-import { fileParts, parseExchange, walkCassette } from '../recorder/cassette-reader.ts';
+import { openRegular, unreadableWhy } from '../errors/user-file.ts';
+import { fileParts, parseExchange, walkCassetteSteps } from '../recorder/cassette-reader.ts';
 import type { PartnerCassette } from './replay-partner.ts';
 
 const CASSETTE = /\.ya?ml$/i;
@@ -21,22 +23,40 @@ export interface Shard {
   total: number;
 }
 
-/** `I/N` with 1 ≤ I ≤ N. */
-export function parseShard(raw: string | undefined): Shard | undefined {
-  if (raw === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
-  const index = Number(m?.[1]);
-  const total = Number(m?.[2]);
-  if (!m || total < 1 || index < 1 || index > total)
-    throw new UsageError(`--shard must be I/N with 1 <= I <= N (e.g. 1/3); got '${raw}'`);
-  return { index, total };
-}
-
 export function shardOf<T>(items: T[], shard: Shard | undefined): T[] {
   if (!shard) return items;
   const from = Math.floor(((shard.index - 1) * items.length) / shard.total);
   const to = Math.floor((shard.index * items.length) / shard.total);
   return items.slice(from, to);
+}
+
+/** Every exchange of a cassette parsed (nothing kept), as steps that pause between its documents. */
+function readThrough(file: string): Generator<void, unknown, void> {
+  return walkCassetteSteps(file, fileParts(file), { allowTorn: true }, (doc) => {
+    parseExchange(file, doc);
+  });
+}
+
+/** Between two pauses for the event loop while the cassettes are read through: a signal is answered this soon. */
+const TURN_MS = 50;
+
+/**
+ * Every partner's cassette parsed through before anything is sent, handing the event loop a turn every TURN_MS so a
+ * SIGINT or SIGTERM is heard while a large cassette is read. False when `stopped` said so.
+ */
+export async function readPartnersThrough(partners: PartnerCassette[], stopped: () => boolean): Promise<boolean> {
+  let turn = performance.now();
+  for (const p of partners) {
+    const steps = readThrough(p.file);
+    while (!steps.next().done) {
+      if (performance.now() - turn < TURN_MS) continue;
+      await setImmediate();
+      if (stopped()) return false;
+      turn = performance.now();
+    }
+  }
+  await setImmediate();
+  return !stopped();
 }
 
 /** The header's `partner` field, else its `partner` label (the strict header reader keeps only the format's fields). */
@@ -54,8 +74,11 @@ function partnerOfHeader(file: string): string | undefined {
 
 /**
  * Every cassette of `dir` with its partner's name. With `parse` (the default), each is parsed through first: a
- * CassetteParseError names the file and line before anything is sent. A reader that walks every exchange anyway
- * (contract diff) passes false and meets the same error in its own pass.
+ * CassetteParseError names the file and line before anything is sent (`flis regress` does this with
+ * readPartnersThrough, to answer a signal meanwhile). A reader that walks every exchange anyway (contract diff)
+ * passes false and meets the same error in its own pass. An entry named like a cassette that is no regular file
+ * (a named pipe, a device, a folder, a link to nothing) is refused, as every file a user names is
+ * (errors/user-file.ts).
  */
 export function findPartners(dir: string, parse = true): PartnerCassette[] {
   let names: string[];
@@ -68,16 +91,18 @@ export function findPartners(dir: string, parse = true): PartnerCassette[] {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`--cassettes ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
-  const files = names.map((n) => join(dir, n)).filter((f) => statSync(f).isFile());
+  const files = names.map((n) => join(dir, n));
+  for (const f of files) {
+    const o = openRegular(f);
+    if ('fd' in o) closeSync(o.fd);
+    else throw new UsageError(`--cassettes ${dir}: ${basename(f)} is not a cassette: ${unreadableWhy(o)}`);
+  }
   if (files.length === 0)
     throw new UsageError(`--cassettes ${dir} holds no cassette (*.yaml or *.yml); record one with 'flis record'`);
   const byName = new Map<string, string>();
   const out: PartnerCassette[] = [];
   for (const file of files) {
-    if (parse)
-      walkCassette(file, fileParts(file), { allowTorn: true }, (doc) => {
-        parseExchange(file, doc);
-      });
+    if (parse) for (const steps = readThrough(file); !steps.next().done; );
     const partner = partnerOfHeader(file) ?? basename(file, extname(file));
     const other = byName.get(partner);
     if (other)

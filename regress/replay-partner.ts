@@ -12,6 +12,7 @@
 import { encodeBody, jsonValue } from '../recorder/body.ts';
 import type { LocatedExchange, QueryMap, RecordedRequest, RecordedResponse } from '../recorder/cassette-format.ts';
 import { fileParts, parseExchange } from '../recorder/cassette-reader.ts';
+import { pathEscape } from '../recorder/path-escape.ts';
 import { matchOperation, type Operation, operations } from '../specs/contract.ts';
 import { toCurl } from '../suites/lib/worker/curl.ts';
 import { pollUntil } from '../suites/lib/poll.ts';
@@ -396,6 +397,19 @@ export class PartnerReplay {
       return;
     }
     const prepared = this.prepare(first, op);
+    // The recorded path passed the reader's rule; an id the target answered, put into it, could still lead out.
+    const way = pathEscape(prepared.out.path);
+    if (way) {
+      this.blocked += n;
+      this.cells.add(opName, 'blocked', n);
+      this.note({
+        ...base,
+        outcome: 'blocked',
+        findings: [],
+        reason: `not sent: with the target's ids its path would leave the base path (${way})`,
+      });
+      return;
+    }
     const missing = prepared.used.map((s) => this.ids.missing(s)).find((m) => m !== undefined);
     if (missing) {
       this.blocked += n;

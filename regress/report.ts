@@ -5,10 +5,12 @@
  * partner and operation). Every file is written whole to a temporary file and
  * renamed, and passes through the redaction of every secret of the run first.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors/flis-error.ts';
 import { checkNamesIn, claimNamesIn, type OwnedName } from '../errors/owned-paths.ts';
+import { readUserFile } from '../errors/user-file.ts';
+import { oneLine } from '../reporting/one-line.ts';
 import { firstLine, jsonOf } from '../reporting/report-folder.ts';
 import { redactText } from '../suites/lib/worker/redact.ts';
 import type { Verdict } from './judge.ts';
@@ -18,6 +20,19 @@ export const REGRESS_JSON = 'regress.json';
 
 function esc(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+}
+
+/**
+ * Text for junit.xml: XML 1.0 has no place for most control characters (a partner's name holding one made the file
+ * unreadable to CI), so they are written as their escapes; in an attribute, a line break or tab is kept as a
+ * character reference, which a parser would otherwise turn into a space.
+ */
+function xml(s: string): string {
+  return esc(s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) => oneLine(c)));
+}
+
+function xmlAttr(s: string): string {
+  return xml(s).replaceAll('\n', '&#10;').replaceAll('\r', '&#13;').replaceAll('\t', '&#9;');
 }
 
 function writeAtomic(file: string, text: string): void {
@@ -116,17 +131,17 @@ function junit(r: RegressReport, failOnChanged: boolean): string {
         .join('\n');
       const fails = c.broken > 0 || (failOnChanged && c.changed > 0);
       const inner = fails
-        ? `<failure message="${esc(`${c.verdict}: ${c.broken} broken, ${c.changed} changed of ${c.exchanges} exchange(s)`)}">${esc(text)}</failure>`
+        ? `<failure message="${xmlAttr(`${c.verdict}: ${c.broken} broken, ${c.changed} changed of ${c.exchanges} exchange(s)`)}">${xml(text)}</failure>`
         : c.verdict === 'not-replayed'
-          ? `<skipped message="${esc(p.notReplayed.reason ?? 'not replayed')}"/>`
+          ? `<skipped message="${xmlAttr(p.notReplayed.reason ?? 'not replayed')}"/>`
           : text
-            ? `<system-out>${esc(text)}</system-out>`
+            ? `<system-out>${xml(text)}</system-out>`
             : '';
-      return `    <testcase classname="${esc(p.partner)}" name="${esc(c.operation)}">${inner}</testcase>`;
+      return `    <testcase classname="${xmlAttr(p.partner)}" name="${xmlAttr(c.operation)}">${inner}</testcase>`;
     });
     const failures = p.operations.filter((c) => c.broken > 0 || (failOnChanged && c.changed > 0)).length;
     const skipped = p.operations.filter((c) => c.verdict === 'not-replayed').length;
-    return `  <testsuite name="${esc(p.partner)}" tests="${p.operations.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${xmlAttr(p.partner)}" tests="${p.operations.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="flis regress">\n${suites.join('\n')}\n</testsuites>\n`;
 }
@@ -165,8 +180,10 @@ export function writeRegressReports(
 export function mergeRegressReports(dirs: string[]): RegressReport {
   const parts = dirs.map((d) => {
     const file = join(d, REGRESS_JSON);
+    const notOne = (why: string) => new UsageError(`${file}: not a regress report (${why})`);
+    const text = readUserFile(file, REGRESS_JSON, 256 * 1024 * 1024, notOne).toString('utf8');
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as RegressReport;
+      return JSON.parse(text) as RegressReport;
     } catch (e) {
       throw new UsageError(
         `${file}: not a regress report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,

@@ -1,4 +1,5 @@
 /** A regress run: each partner's cassette replayed in turn against one target, and the run's report. */
+import { oneLine } from '../reporting/one-line.ts';
 import { type PartnerCassette, PartnerReplay, type ReplayTarget } from './replay-partner.ts';
 import { totalsOf } from './report.ts';
 import type { PartnerReport, RegressReport } from './types.ts';
@@ -21,10 +22,11 @@ export async function runRegress(
   const done: PartnerReport[] = [];
   for (const [i, p] of partners.entries()) {
     if (target.stopped()) break;
-    o.progress?.(`[${i + 1}/${partners.length}] ${p.partner} (${p.file})`);
+    // A partner's name and file are the partner's to choose: each shown on its one line.
+    o.progress?.(`[${i + 1}/${partners.length}] ${oneLine(p.partner)} (${oneLine(p.file)})`);
     const r = await new PartnerReplay(p, target).run();
     o.progress?.(
-      `[${i + 1}/${partners.length}] ${p.partner}: ${r.verdict} (${r.exchanges} exchange(s), ${r.replayed} replayed, ${r.blocked} blocked, ${r.notReplayed.count} not replayed)`,
+      `[${i + 1}/${partners.length}] ${oneLine(p.partner)}: ${r.verdict} (${r.exchanges} exchange(s), ${r.replayed} replayed, ${r.blocked} blocked, ${r.notReplayed.count} not replayed)`,
     );
     done.push(r);
   }

@@ -7,7 +7,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Dispatcher, request } from 'undici';
+import { FlisError } from '../errors/flis-error.ts';
 import type { Connection } from '../net/types.ts';
+import { pathEscape } from '../recorder/path-escape.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -27,8 +29,29 @@ export interface Received {
 
 const MAX_THROTTLE_WAITS = 5;
 
+/** A request that would leave the base path: never sent (exit 2, one line). */
+export class OutsideBasePath extends FlisError {
+  constructor(baseUrl: string, r: OutgoingRequest, why: string) {
+    super(
+      'FLIS_ERR_USAGE',
+      `refusing to send ${r.method} ${JSON.stringify(r.path)}: it would leave the base path of ${baseUrl} (${why})`,
+    );
+  }
+}
+
+/**
+ * The URL of a request, which stays under the base path: the path passes recorder/path-escape.ts's rule, and the URL
+ * it makes keeps the base's origin and path prefix. The cassette reader refuses such a path first; this is the last
+ * guard before the token goes out (an id the target answered could hold one, or a DELETE built from it).
+ */
 export function urlOf(baseUrl: string, r: OutgoingRequest): string {
-  const u = new URL(baseUrl + r.path);
+  const way = pathEscape(r.path);
+  if (way) throw new OutsideBasePath(baseUrl, r, way);
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const u = new URL(baseUrl.replace(/\/+$/, '') + r.path);
+  if (u.origin !== base.origin || (u.pathname !== prefix && !u.pathname.startsWith(`${prefix}/`)))
+    throw new OutsideBasePath(baseUrl, r, `it resolves to ${u.origin}${u.pathname}`);
   for (const [k, v] of r.query) u.searchParams.append(k, v);
   return u.toString();
 }

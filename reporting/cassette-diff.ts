@@ -18,6 +18,7 @@ import { ExchangeStore } from '../recorder/replay-store.ts';
 import { matchOperation } from '../specs/contract.ts';
 import { jsonValueOf } from './cassettes.ts';
 import { differencesByOperation, type ObservedAnswer, type PairedAnswers } from './shape-diff.ts';
+import { markdownText } from './escape-markdown.ts';
 
 export interface CassetteDifference {
   kind: 'status' | 'field-presence' | 'field-type' | 'header' | 'unpaired';
@@ -212,15 +213,16 @@ export function diffLine(d: CassetteDifference): string {
 }
 
 export function diffMarkdown(r: CassetteDiff): string {
-  const cell = (s: string): string => s.replaceAll('|', '\\|');
+  // What the cassettes hold (paths, values) is theirs: never markup, never a second line (escape-markdown.ts).
+  const cell = markdownText;
   const rows = r.differences.map(
     (d) =>
-      `| ${d.matters ? 'yes' : 'no'} | ${d.operationId ?? ''} | ${d.kind} | ${cell(d.path ?? '')} | ${cell(d.a)} | ${cell(d.b)} | \`${cell(d.request)}\` |`,
+      `| ${d.matters ? 'yes' : 'no'} | ${d.operationId ?? ''} | ${d.kind} | ${cell(d.path ?? '')} | ${cell(d.a)} | ${cell(d.b)} | ${cell(d.request)} |`,
   );
   return [
     '# flis cassette diff',
     '',
-    `A: \`${r.a}\`; B: \`${r.b}\`; ${r.paired} exchange(s) paired by request.`,
+    `A: ${cell(r.a)}; B: ${cell(r.b)}; ${r.paired} exchange(s) paired by request.`,
     '',
     ...(r.differences.length
       ? ['| matters | operation | kind | path | A | B | request |', '|---|---|---|---|---|---|---|', ...rows]

@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../suites/lib/worker/redact.ts';
 import { driftCount, OBSERVATION_KINDS, observationCount, type DriftFinding, type DriftReport } from './drift.ts';
+import { markdownText } from './escape-markdown.ts';
 
 export const DRIFT_JSON = 'drift.json';
 export const DRIFT_MD = 'drift.md';
@@ -20,9 +21,9 @@ const TITLES: Record<DriftFinding['kind'], string> = {
   'documented-field-never-seen': 'Documented fields never seen',
 };
 
+/** A value the server sent, in a table cell: never markup, never a second line (escape-markdown.ts). */
 function cell(v: unknown): string {
-  const s = v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  return s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  return markdownText(v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 }
 
 function section(kind: DriftFinding['kind'], list: DriftFinding[]): string {

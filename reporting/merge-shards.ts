@@ -14,9 +14,7 @@ import {
   fstatSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readdirSync,
-  readFileSync,
   readSync,
   rmSync,
   statSync,
@@ -27,10 +25,14 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { ConfigError, FlisError } from '../errors/flis-error.ts';
+import { openRegular, readUserFile, unreadableWhy } from '../errors/user-file.ts';
 import { redactText } from '../suites/lib/worker/redact.ts';
 import type { Certificate, CertificateSubject, RunFacts } from './certificate.ts';
 import { clearReportFolder } from './report-folder.ts';
 import { CERTIFICATE_JSON } from './write-certificate.ts';
+
+/** A shard's certificate.json: a few MB at most for the whole contract. */
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
 
@@ -100,9 +102,15 @@ function shardCertificate(dir: string): Certificate {
       'FLIS_ERR_USAGE',
       `${dir} holds no ${CERTIFICATE_JSON}: pass the report folders that 'flis run --shard I/N' wrote`,
     );
+  const text = readUserFile(
+    file,
+    CERTIFICATE_JSON,
+    MAX_REPORT_BYTES,
+    (why) => new ConfigError(`cannot be read (${why}); run that shard again, or leave its folder out`, { file }),
+  ).toString('utf8');
   let cert: unknown;
   try {
-    cert = JSON.parse(readFileSync(file, 'utf8'));
+    cert = JSON.parse(text);
   } catch (e) {
     throw new ConfigError(
       `is not a certificate flis wrote (${(e as Error).message}); run that shard again, or leave its folder out`,
@@ -177,7 +185,10 @@ function wholeZip(fd: number): boolean {
  * Playwright's merge with a stack trace; it is named here instead, before anything is written.
  */
 export function checkBlobZip(file: string): void {
-  const fd = openSync(file, 'r');
+  const o = openRegular(file);
+  if (!('fd' in o))
+    throw new ConfigError(`cannot be read (${unreadableWhy(o)}); download that shard's blob report again`, { file });
+  const fd = o.fd;
   try {
     if (wholeZip(fd)) return;
   } finally {

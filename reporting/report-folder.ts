@@ -4,7 +4,8 @@
  * nothing else. Whose folder it is follows the ownership rule of errors/owned-paths.ts: flis's marker, or an
  * empty folder, or one an older flis left (before the marker) that proves itself flis's.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, readdirSync, readSync } from 'node:fs';
+import { openRegular, readUserFile } from '../errors/user-file.ts';
 import { join } from 'node:path';
 import {
   checkFolder,
@@ -47,7 +48,8 @@ function isRunOutput(name: string): boolean {
 /** A JSON file's object, or nothing when it does not read or parse as one. */
 export function jsonOf(file: string): Record<string, unknown> | undefined {
   try {
-    const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    // A user's file at a name flis writes may be anything (a pipe, a huge file): read only a regular file, bounded.
+    const v: unknown = JSON.parse(readUserFile(file, 'a report', 64 * 1024 * 1024).toString('utf8'));
     return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -87,7 +89,9 @@ export function clearReportFolder(dir: string, flag = '--report-dir'): void {
 
 /** A file's first line (of its first 200 bytes). */
 export function firstLine(file: string): string {
-  const fd = openSync(file, 'r');
+  const o = openRegular(file);
+  if (!('fd' in o)) return '';
+  const fd = o.fd;
   try {
     const b = Buffer.alloc(200);
     return (

@@ -50,6 +50,12 @@ export const VARIANT_FREEDOMS: Readonly<Record<string, VariantFreedom>> = {
     allowedBy:
       'spec 4.1 and 4.2 list those query parameters and say nothing of whether they are required; spec 4.1: GET /offers/{offerId} answers "array of Offer"; spec 2: "All identifiers are strings."',
   },
+  'paged-lists': {
+    exercises:
+      'billing groups latest first and ten an answer, with a Link header to the next page; invoices by update time and never more than twelve an answer; the groups inside an invoice with their id under billingGroupId; single invoices with milliseconds in their timestamps',
+    allowedBy:
+      'spec 8: "Rate limits, body size limits, maximum bulk size and maximum page size: not shown."; spec 4.2 shows no order; spec 2.7: fields inside the object arrays of invoices "not shown"',
+  },
 };
 
 export interface RobustnessRow {

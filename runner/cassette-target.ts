@@ -10,6 +10,7 @@ import { readCassetteHeader } from '../recorder/cassette-reader.ts';
 import { startRecorder } from '../recorder/proxy.ts';
 import { startReplayServer } from '../recorder/replay-server.ts';
 import { ConfigError } from '../errors/flis-error.ts';
+import { checkRunId } from './run-suites.ts';
 import type { LiveTarget } from './start-target.ts';
 
 export interface RecordedRunLabels {
@@ -69,26 +70,44 @@ export async function recordThrough(
   };
 }
 
+/** A label that holds a whole number as flis writes one (decimal digits), else undefined. */
+function wholeLabel(raw: string | undefined): number | undefined {
+  const n = raw !== undefined && /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
 /** The run a cassette was recorded from: what the replayed run must reuse. */
 export function recordedRun(cassette: string): RecordedRunLabels & { deployment: string } {
   // The header alone: a cassette of any size (or with a torn tail, which replay ignores) answers at once.
   const header = readCassetteHeader(cassette);
   const labels = header.labels ?? {};
-  const seed = Number(labels.seed);
-  const startedAt = Number(labels.startedAt);
-  if (!labels.runId || !Number.isInteger(seed) || !Number.isInteger(startedAt)) {
+  const seed = wholeLabel(labels.seed);
+  const startedAt = wholeLabel(labels.startedAt);
+  if (!labels.runId || seed === undefined || startedAt === undefined) {
     throw new ConfigError(
       'this cassette was not recorded from a suite run (no runId, seed and startedAt labels); record one with `flis run --record FILE`',
       { file: cassette, line: 1 },
     );
   }
+  /** A count label flis writes when it was set: a whole number of at least 1, or absent. */
+  const count = (name: 'runs' | 'explore'): number | undefined => {
+    const raw = labels[name];
+    if (raw === undefined) return undefined;
+    const n = wholeLabel(raw);
+    if (!n)
+      throw new ConfigError(`the ${name} label must be a whole number of at least 1; got ${JSON.stringify(raw)}`, {
+        file: cassette,
+        line: 1,
+      });
+    return n;
+  };
   return {
-    runId: labels.runId,
+    runId: checkRunId(labels.runId, 'the runId label', { file: cassette, line: 1 }),
     seed,
     startedAt,
     deployment: header.deployment ?? 'ad-hoc',
-    runs: labels.runs ? Number(labels.runs) : undefined,
-    explore: labels.explore ? Number(labels.explore) : undefined,
+    runs: count('runs'),
+    explore: count('explore'),
     suites: labels.suites ? labels.suites.split(',') : undefined,
   };
 }

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { FlisError } from '../errors/flis-error.ts';
+import { ConfigError, FlisError } from '../errors/flis-error.ts';
 import type { NetworkFacts } from '../reporting/certificate.ts';
 import { clearReportFolder } from '../reporting/report-folder.ts';
 import { redactText } from '../suites/lib/worker/redact.ts';
@@ -98,6 +98,22 @@ export interface SuiteRunResult {
 
 /** Per-worker traffic summaries for the drift report, under the report dir. */
 export const OBSERVATIONS_DIR = 'observations';
+
+/**
+ * What a run id may be: it is written into every id and reference the suites send, into paths and queries, and
+ * printed on one line. Letters, digits, '.', '_' and '-', at most 64, starting with a letter or digit.
+ */
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The run id as given, or a ConfigError naming where it came from (FLIS_RUN_ID, a cassette's runId label). */
+export function checkRunId(value: string, source: string, where: { file?: string; line?: number } = {}): string {
+  if (!RUN_ID.test(value))
+    throw new ConfigError(
+      `${source} must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (it tags every id the run writes); got ${JSON.stringify(value)}`,
+      where,
+    );
+  return value;
+}
 
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');

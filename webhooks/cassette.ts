@@ -9,6 +9,7 @@ import { decodeBody, encodeBody } from '../recorder/body.ts';
 import type { CassetteHeader, LocatedExchange, Violation } from '../recorder/cassette-format.ts';
 import { CassetteWriter } from '../recorder/cassette-writer.ts';
 import { CassetteSecretError } from '../recorder/errors.ts';
+import { pathEscape } from '../recorder/path-escape.ts';
 import { cassetteHeader } from '../recorder/header.ts';
 import { Redactor } from '../recorder/redact.ts';
 import { secretsFromEnv } from '../recorder/secrets.ts';
@@ -87,6 +88,9 @@ export class WebhookCassette {
     const operationId = (d.type && this.ids.get(d.type)) ?? null;
     const violations = deliveryViolations(d.violations, operationId);
     const r = this.redactor;
+    // A cassette holds no path a reader would refuse (recorder/path-escape.ts): such a delivery is not written.
+    const way = pathEscape(d.path);
+    if (way) return { written: false, reason: `its path could leave the base path (it has ${way})` };
     const path = r.text(d.path);
     const headers = Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k, r.text(v)]));
     const body = r.body(encodeBody(Buffer.from(d.text, 'utf8'), d.headers['content-type']));

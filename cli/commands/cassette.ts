@@ -1,7 +1,8 @@
 /** `flis cassette lint|scan|export-har|import-har`: check, scan and convert cassettes. */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
+import { readUserFile } from '../../errors/user-file.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
 import { formatViolation, violationCount } from '../../recorder/contract-check.ts';
 import { CassetteParseError } from '../../recorder/errors.ts';
@@ -27,7 +28,8 @@ const help = `Usage: flis cassette <subcommand> ...
                                           exit 1 when a violation is found. A torn last exchange or text
                                           after the last document is a warning (see repair). Webhook
                                           cassettes (flis webhooks listen) are judged by spec 6. A body
-                                          lists at most 10 schema violations and counts the rest. FILE must
+                                          lists at most 10 schema violations and counts the rest; a body cut
+                                          when recorded (over the cap) is "not judged", never a violation. FILE must
                                           be a regular file. SIGINT/SIGTERM end it at once
   flis cassette repair FILE               cut a torn last exchange, or text after the last document, off
                                           FILE (written to a temporary file, then renamed over FILE)
@@ -45,7 +47,8 @@ const help = `Usage: flis cassette <subcommand> ...
   flis cassette export-har FILE OUT.har   write the cassette as HAR 1.2 (flis fields under _flis)
   flis cassette import-har IN.har FILE [--keep-header NAME ...] [--secret-env NAME ...]
                                           write a HAR as a cassette, through the same header allow-list
-                                          and secret redaction as recording
+                                          and secret redaction as recording; an entry whose URL is not under
+                                          /apis/v0, or could leave it ('..' in any encoding), is refused
 
 Exit codes: 0 clean, 1 violations, secrets or differences that matter found, 2 usage error or unreadable cassette.`;
 
@@ -73,6 +76,8 @@ function lint(file: string, io: CommandIo): number {
   const report = lintCassette(file, judgeDelivery);
   for (const f of report.findings)
     io.out(`${file}:${f.line}: seq ${f.seq} ${f.method} ${f.path} → ${f.status}: ${formatViolation(f.violation)}`);
+  for (const n of report.notJudged)
+    io.out(`${file}:${n.line}: seq ${n.seq} ${n.method} ${n.path} → ${n.status}: ${n.note}`);
   if (report.tail)
     io.out(`${file}:${report.tail.line}: warning: ${report.tail.message}; 'flis cassette repair ${file}' cuts it off`);
   let total = 0;
@@ -80,7 +85,7 @@ function lint(file: string, io: CommandIo): number {
   const unlisted = total - report.findings.filter((f) => f.violation.more === undefined).length;
   const atLeast = report.findings.some((f) => f.violation.atLeast) ? 'at least ' : '';
   io.out(
-    `flis cassette lint: ${report.exchanges} exchanges, ${atLeast}${total} contract violations${unlisted ? ` (${unlisted} not listed)` : ''}${report.tail ? ', 1 warning' : ''}`,
+    `flis cassette lint: ${report.exchanges} exchanges, ${atLeast}${total} contract violations${unlisted ? ` (${unlisted} not listed)` : ''}${report.notJudged.length ? `, ${report.notJudged.length} body(ies) not judged (over --max-body-bytes when recorded)` : ''}${report.tail ? ', 1 warning' : ''}`,
   );
   return report.findings.length ? EXIT.checkFailed : EXIT.ok;
 }
@@ -138,10 +143,14 @@ function exportHar(file: string, out: string, io: CommandIo): number {
   return EXIT.ok;
 }
 
+/** The largest HAR imported: JSON.parse holds its text and every entry at once, and V8's strings end near 512 MB. */
+const MAX_HAR_BYTES = 256 * 1024 * 1024;
+
 function importHar(input: string, file: string, io: CommandIo, secretEnv: string[], keep: string[]): number {
+  const text = readUserFile(input, 'the HAR file', MAX_HAR_BYTES).toString('utf8');
   let har: unknown;
   try {
-    har = JSON.parse(readFileSync(input, 'utf8'));
+    har = JSON.parse(text);
   } catch (e) {
     const line = /line (\d+)/.exec((e as Error).message)?.[1];
     throw new CassetteParseError(input, line ? Number(line) : 1, 'a HAR file (JSON)', (e as Error).message);
@@ -164,7 +173,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return sub || v.help ? EXIT.ok : EXIT.usage;
   }
   oneOf('the subcommand', sub, subcommands);
-  const secretEnv = listOption(v['secret-env']) ?? [];
+  const secretEnv = listOption('secret-env', v['secret-env']) ?? [];
   if (sub === 'lint') return lint(positionals(sub, args, ['FILE'])[0]!, io);
   if (sub === 'repair') return repair(positionals(sub, args, ['FILE'])[0]!, io);
   if (sub === 'diff') {
@@ -177,7 +186,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     return exportHar(file!, out!, io);
   }
   const [input, file] = positionals(sub, args, ['IN.har', 'FILE']);
-  return importHar(input!, file!, io, secretEnv, listOption(v['keep-header']) ?? []);
+  return importHar(input!, file!, io, secretEnv, listOption('keep-header', v['keep-header']) ?? []);
 }
 
 export const cassetteCommand: Command = {

@@ -14,6 +14,7 @@ import { reportDirOf } from '../args.ts';
 import { intOption, parseCommandArgs } from '../args.ts';
 import { EXIT, type Command, type CommandIo } from '../command.ts';
 import { type Reached, reachTarget } from '../reach-target.ts';
+import { markdownText } from '../../reporting/escape-markdown.ts';
 
 const help = `Usage: flis diff --deployment A --deployment B [--seed N] [options]
 
@@ -49,7 +50,7 @@ const options = {
 function markdown(names: [string, string], seed: number, diffs: Difference[], sent: number): string {
   const rows = diffs.map(
     (d) =>
-      `| ${d.operationId} | ${d.kind} | ${d.path ?? ''} | ${d.a} | ${d.b} | \`${d.request.replaceAll('|', '\\|')}\` |`,
+      `| ${d.operationId} | ${d.kind} | ${markdownText(d.path ?? '')} | ${markdownText(d.a)} | ${markdownText(d.b)} | ${markdownText(d.request)} |`,
   );
   return [
     `# flis diff: ${names[0]} vs ${names[1]}`,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { oneOf, UsageError } from '../../errors/flis-error.ts';
 import { listenError } from '../../errors/listen-error.ts';
+import { checkToken } from '../../errors/token-value.ts';
 import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
 import { startMock } from '../../mock/server.ts';
 import { variantPresetNames, variantPresets } from '../../mock/variant.ts';
@@ -32,6 +33,8 @@ Options:
                        | eventual (async, 202, batch 'state: done', cancelled offers unlisted)
                        | offer-versions (GET /offers and /billingGroups need start and end, GET /invoices
                          createdSince; GET /offers/{id} answers every version; ids that need percent-encoding)
+                       | paged-lists (billing groups latest first, 10 a page with a Link header; invoices by update
+                         time, at most 12 an answer; invoices' groups with their id under another key)
                        : all conformant
   --write-delay MS     delay before an asynchronous offer write becomes visible (default 0)
   --webhook URL        deliver webhooks (spec 6) to this loopback receiver, e.g. 'flis webhooks listen' (repeatable;
@@ -69,17 +72,18 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     io.out(help());
     return EXIT.ok;
   }
-  const faults = (listOption(v.fault) ?? []).map((f) =>
+  const faults = (listOption('fault', v.fault) ?? []).map((f) =>
     oneOf<FaultName>('--fault', f, faultNames, "'flis mock --help'"),
   );
-  const variant = v.variant ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)] : undefined;
+  const variant =
+    v.variant !== undefined ? variantPresets[oneOf('--variant', v.variant, variantPresetNames)] : undefined;
   const writeDelayMs = intOption('write-delay', v['write-delay'], { max: 600_000 }) ?? 0;
   const port = intOption('port', v.port, { max: 65_535 }) ?? 0;
   // The mock serves a token it minted: it listens on this machine only, and its banner names where.
   const host = requireLoopback(v.host ?? '127.0.0.1');
-  const tokenFromEnv = io.env.FLIS_MOCK_TOKEN;
+  const tokenFromEnv = io.env.FLIS_MOCK_TOKEN && checkToken(io.env.FLIS_MOCK_TOKEN, 'FLIS_MOCK_TOKEN');
   const token = tokenFromEnv || mintToken();
-  const webhookFaults = (listOption(v['webhook-fault']) ?? []).map((f) =>
+  const webhookFaults = (listOption('webhook-fault', v['webhook-fault']) ?? []).map((f) =>
     oneOf<WebhookFaultName>('--webhook-fault', f, webhookFaultNames, "'flis mock --help'"),
   );
   const webhooks = v.webhook ?? [];

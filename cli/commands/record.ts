@@ -15,7 +15,13 @@ import { isDirect } from '../../net/proxy-url.ts';
 import { issuesTokens, withTargetToken } from '../../net/token-options.ts';
 import type { Connection } from '../../net/types.ts';
 import { checkWritableCassette } from '../../recorder/cassette-path.ts';
-import { startRecorder, type Recorder, type RecorderOptions, type RecorderStats } from '../../recorder/proxy.ts';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  startRecorder,
+  type Recorder,
+  type RecorderOptions,
+  type RecorderStats,
+} from '../../recorder/proxy.ts';
 import { defaultMatchOptions } from '../../recorder/match.ts';
 import { modePolicies, modes, parseMode } from '../../recorder/modes.ts';
 import { findSecret, formsOf, secretsFromEnv, type Secret } from '../../recorder/secrets.ts';
@@ -57,7 +63,8 @@ Options:
   --keep-header NAME           keep this header too (repeatable). Only an allow-list is kept;
                                Authorization and cookies are always replaced by [REDACTED]
   --max-body-bytes N           keep at most N bytes of a body in the cassette (default 1048576);
-                               bigger bodies still stream through whole
+                               bigger bodies still stream through whole, and their schema is not judged
+                               (said per exchange and in the closing count: "not judged: body over N bytes")
   --upstream-timeout-ms N      wait this long for the upstream's headers and between body chunks
                                (default 30000); then the client gets a 504 and the failure is recorded
   --label KEY=VALUE            written in the cassette header, e.g. the run id and seed of the suite
@@ -65,7 +72,8 @@ Options:
   --durable                    write each exchange before its answer ends and fdatasync it (survives
                                SIGKILL and power loss; slower). Default: written right after the answer
   --quiet                      print neither a line per exchange (method, path, status, contract verdict)
-                               nor contract violations as they pass; on a terminal, no live count
+                               nor contract violations (or bodies not judged) as they pass; on a terminal,
+                               no live count
 
 Replay matching (modes new and replay):
 ${matchHelp}
@@ -107,14 +115,14 @@ export function matchFrom(v: {
   'match-ignore-body'?: string[];
   'match-header'?: string[];
 }): RecorderOptions['match'] {
-  const body = listOption(v['match-ignore-body']) ?? [];
+  const body = listOption('match-ignore-body', v['match-ignore-body']) ?? [];
   for (const p of body)
     if (!p.startsWith('/'))
       throw new UsageError(
         `--match-ignore-body takes a JSON pointer starting with '/', e.g. /offer/transportTimestamp; got '${p}'`,
       );
   return {
-    ignoreQuery: listOption(v['match-ignore-query']) ?? [],
+    ignoreQuery: listOption('match-ignore-query', v['match-ignore-query']) ?? [],
     ignoreBody: body,
     // Added to the default (the redacted Authorization), which keeps auth checks apart.
     ...(v['match-header']
@@ -122,7 +130,7 @@ export function matchFrom(v: {
           headers: [
             ...new Set([
               ...defaultMatchOptions.headers,
-              ...(listOption(v['match-header']) ?? []).map((h) => h.toLowerCase()),
+              ...(listOption('match-header', v['match-header']) ?? []).map((h) => h.toLowerCase()),
             ]),
           ],
         }
@@ -223,7 +231,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   count.clear();
   if (connection) await closeConnection(connection);
   await upstream?.close();
-  return finalCount(recorder.stats, io);
+  return finalCount(recorder.stats, io, settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
 }
 
 /** Every flag checked before the upstream is reached, so a mistake costs nothing started. */
@@ -240,7 +248,7 @@ function recordSettings(v: RecordValues, io: CommandIo) {
   const maxBodyBytes = intOption('max-body-bytes', v['max-body-bytes'], { min: 0 });
   const upstreamTimeoutMs = intOption('upstream-timeout-ms', v['upstream-timeout-ms'], { min: 1, max: 3_600_000 });
   const match = matchFrom(v);
-  const secretEnv = listOption(v['secret-env']) ?? [];
+  const secretEnv = listOption('secret-env', v['secret-env']) ?? [];
   for (const name of secretEnv)
     if (!io.env[name]) io.err(`flis record: warning: --secret-env ${name} is not set; nothing to redact for it`);
   const labels = labelsFrom(v.label, secretsFromEnv(io.env, secretEnv));
@@ -287,7 +295,7 @@ async function startRecording(
           ? { tokens: connection.tokens }
           : { dispatcher: connection.dispatcher, tokens: connection.tokens }
         : undefined,
-      keepHeaders: listOption(v['keep-header']) ?? [],
+      keepHeaders: listOption('keep-header', v['keep-header']) ?? [],
       match: s.match,
       maxBodyBytes: s.maxBodyBytes,
       upstreamTimeoutMs: s.upstreamTimeoutMs,
@@ -295,7 +303,7 @@ async function startRecording(
       labels: s.labels,
       logExchanges: !v.quiet,
       log: (line, kind) => {
-        if (v.quiet && (kind === 'violation' || kind === 'exchange')) return;
+        if (v.quiet && (kind === 'violation' || kind === 'exchange' || kind === 'not-judged')) return;
         count.clear();
         io.err(line);
         if (kind === 'exchange') count.show(recorder?.stats);
@@ -310,9 +318,9 @@ async function startRecording(
 }
 
 /** The closing count; exchanges left unwritten because a secret survived redaction fail the command. */
-function finalCount(s: RecorderStats, io: CommandIo): number {
+function finalCount(s: RecorderStats, io: CommandIo, maxBodyBytes: number): number {
   io.out(
-    `flis record: ${s.exchanges} exchanges forwarded, ${s.written} written, ${s.replayed} replayed, ${s.misses} misses, ${s.failures} upstream failures, ${s.violations} contract violations`,
+    `flis record: ${s.exchanges} exchanges forwarded, ${s.written} written, ${s.replayed} replayed, ${s.misses} misses, ${s.failures} upstream failures, ${s.violations} contract violations${s.notJudged ? `, ${s.notJudged} not judged: body over ${maxBodyBytes} bytes (--max-body-bytes)` : ''}`,
   );
   if (s.refusedWrites > 0) {
     io.err(

@@ -126,8 +126,8 @@ async function serve(v: Values, io: CommandIo): Promise<number> {
 }
 
 function deploymentsOf(v: Values, io: CommandIo): string[] | undefined {
-  const raw = fromEnv(v, io, 'deployments', 'FLIS_PARTNER_DEPLOYMENTS');
-  return listOption(raw)?.map((d) => deploymentName('--deployments', d));
+  const given = flagOrEnvValue('deployments', v.deployments as string | undefined, io.env, 'FLIS_PARTNER_DEPLOYMENTS');
+  return listOption(given.name, given.raw)?.map((d) => deploymentName('--deployments', d));
 }
 
 function partnerLine(p: Partner): string {

@@ -4,17 +4,19 @@
  * release candidate and every new answer judged against the recorded one by
  * the contract (regress/). Verdict per partner; exit 1 when one is broken.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveTarget } from '../../config/deployments.ts';
 import { UsageError } from '../../errors/flis-error.ts';
 import { CONNECTION_HELP, connectionOptionSpec, parseConnectionOptions } from '../../net/connection-options.ts';
 import { issuesTokens } from '../../net/token-options.ts';
-import { findPartners, parseShard, shardOf } from '../../regress/partners.ts';
+import { findPartners, readPartnersThrough, shardOf } from '../../regress/partners.ts';
 import { checkRegressFolder, writeRegressReports } from '../../regress/report.ts';
 import { runRegress } from '../../regress/run-regress.ts';
+import { oneLine } from '../../reporting/one-line.ts';
 import { newRunId } from '../../runner/run-suites.ts';
 import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../../suites/lib/suite-env.ts';
-import { flagOrEnv, intOption, parseCommandArgs, reportDirOf } from '../args.ts';
+import { flagOrEnv, intOption, namedValue, parseCommandArgs, reportDirOf, shardOption } from '../args.ts';
 import { EXIT, SIGNAL_EXIT, type Command, type CommandIo, type StopSignal } from '../command.ts';
 import { envSecrets } from '../finish-run.ts';
 import { embeddedOptions, variantNames } from '../mock-options.ts';
@@ -28,6 +30,8 @@ const help = `Usage: flis regress --cassettes DIR [--deployment NAME | --base-ur
 Before a release: replay every partner's recorded traffic against the release candidate and say,
 per partner, whether it would break. One partner per cassette in DIR (*.yaml, *.yml), named by the
 header's 'partner' field or 'partner' label ('flis record --label partner=NAME'), else its file name.
+Every cassette is read through before anything is sent: one that does not parse, holds a path that
+could leave /apis/v0 ('..' in any encoding, a backslash, '//'), or is no regular file exits 2.
 
 Requests are sent in recorded order with the run's token. Ids the recorded answers introduced (an
 offer id, a batchId) are mapped to the ids the target answers, in the path, the query and the body;
@@ -53,8 +57,8 @@ Each new answer is judged against the recorded one:
   --allow-writes           replay writes on a live-data deployment or an ad-hoc URL     [env FLIS_ALLOW_WRITES]
                            (elsewhere, only the GETs are replayed and the report counts the rest)
   --fail-on changed        exit 1 on a change within the contract too
-  --shard I/N              replay only the I-th of N blocks of partners (sorted by name); join the
-                           shards' report folders with 'flis merge DIR...'
+  --shard I/N              replay only the I-th of N blocks of partners (sorted by name; N at most
+                           1000); join the shards' report folders with 'flis merge DIR...'
   --visibility-timeout MS  how long a read after a write is asked again while its answer settles
                            (default ${DEFAULT_VISIBILITY_TIMEOUT_MS})
   --report-dir DIR         where regress.json, regress.html and junit.xml go (default reports/) [env FLIS_REPORT_DIR]
@@ -65,6 +69,9 @@ Exit codes: 0 no partner broken, 1 a partner broken (or changed, with --fail-on 
 error, 130/143 interrupted (after undoing the writes).
 
 ${CONNECTION_HELP}`;
+
+/** Above this many bytes of cassettes, reading them is announced (a long, silent wait looks like a hang). */
+const ANNOUNCED_BYTES = 8 * 1024 * 1024;
 
 const options = {
   cassettes: { type: 'string' },
@@ -92,7 +99,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const failOn = v['fail-on'];
   if (failOn !== undefined && failOn !== 'changed')
     throw new UsageError(`--fail-on takes 'changed' (broken always fails); got '${failOn}'`);
-  const shard = parseShard(v.shard);
+  const shard = shardOption(v.shard);
   const visibilityTimeoutMs =
     intOption('visibility-timeout', v['visibility-timeout'], { max: 3_600_000 }) ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
   const { reportDir, reportDirFrom } = reportDirOf(v['report-dir'], io.env);
@@ -100,11 +107,14 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   checkRegressFolder(reportDir, reportDirFrom);
   const embedded = embeddedOptions({ 'mock-fault': v['mock-fault'], 'mock-variant': v['mock-variant'] });
   const net = parseConnectionOptions(v, io.env);
-  const deployment = v['base-url'] ? undefined : (v.deployment ?? io.env.FLIS_DEPLOYMENT ?? 'embedded');
+  const baseUrl = namedValue('base-url', v['base-url']);
+  const deployment = baseUrl
+    ? undefined
+    : (namedValue('deployment', v.deployment) ?? io.env.FLIS_DEPLOYMENT ?? 'embedded');
   const resolved = resolveTarget(
     {
       deployment: deployment || undefined,
-      baseUrl: v['base-url'] || undefined,
+      baseUrl: baseUrl || undefined,
       allowWrites: flagOrEnv(v['allow-writes'], io.env.FLIS_ALLOW_WRITES, 'FLIS_ALLOW_WRITES'),
       tokenIssued: issuesTokens(net.token),
     },
@@ -114,9 +124,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     throw new UsageError('--mock-fault and --mock-variant apply to the embedded target only');
   const client = registry ? registryClient(registry, io.env, '--registry') : undefined;
   const fromRegistry = client ? await registryPartners(client) : undefined;
-  const all = fromRegistry?.partners ?? findPartners(resolve(v.cassettes!));
-  const partners = shardOf(all, shard);
-  const runId = newRunId();
   let signal: StopSignal | undefined;
   let stop = false;
   void io.stopped.then(() => {
@@ -125,6 +132,20 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   void io.signal?.then((s) => {
     signal = s;
   });
+  const all = fromRegistry?.partners ?? findPartners(resolve(v.cassettes!), false);
+  const partners = shardOf(all, shard);
+  // Every cassette, a registry's too, is read through before anything is sent: one that does not parse, or holds a
+  // path that could leave the base path, names its file and line now.
+  const bytes = partners.reduce((n, p) => n + statSync(p.file).size, 0);
+  if (bytes > ANNOUNCED_BYTES)
+    io.out(
+      `flis regress: reading ${partners.length} cassette(s) (${(bytes / 1e6).toFixed(1)} MB) before sending anything`,
+    );
+  if (!(await readPartnersThrough(partners, () => stop))) {
+    io.err('flis regress: interrupted while reading the cassettes; nothing was sent');
+    return SIGNAL_EXIT[signal ?? 'SIGINT'];
+  }
+  const runId = newRunId();
   const live = await reachTarget(resolved.name, resolved, net, io.env, embedded);
   try {
     io.out(
@@ -154,15 +175,18 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     writeRegressReports(reportDir, report, secrets, failOn === 'changed', reportDirFrom);
     if (client && fromRegistry && candidate && !report.interrupted)
       io.out(await recordVerdicts(client, candidate, report, fromRegistry.publications, secrets));
+    // One line each, whatever a partner's name, file or recorded path holds (oneLine).
     for (const p of report.partners) {
       for (const x of p.notes.filter((n) => n.outcome === 'broken'))
         io.out(
-          `BROKEN ${p.partner} ${x.operationId ?? x.request} ${x.cassette}:${x.line}: ${x.findings
-            .filter((f) => f.verdict === 'broken')
-            .map((f) => `${f.kind}${f.pointer ? ` ${f.pointer}` : ''}`)
-            .join(', ')}`,
+          oneLine(
+            `BROKEN ${p.partner} ${x.operationId ?? x.request} ${x.cassette}:${x.line}: ${x.findings
+              .filter((f) => f.verdict === 'broken')
+              .map((f) => `${f.kind}${f.pointer ? ` ${f.pointer}` : ''}`)
+              .join(', ')}`,
+          ),
         );
-      for (const l of p.leftBehind) io.err(`flis regress: ${p.partner}: left behind: ${l}`);
+      for (const l of p.leftBehind) io.err(oneLine(`flis regress: ${p.partner}: left behind: ${l}`));
     }
     const t = report.totals;
     const exit = t.broken > 0 || (failOn === 'changed' && t.changed > 0) ? EXIT.checkFailed : EXIT.ok;

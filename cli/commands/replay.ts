@@ -10,6 +10,8 @@ const help = `Usage: flis replay --cassette FILE [--port N] [--host ADDR] [match
 
 Serve a cassette offline on loopback, with no network: point a client's base URL at the address
 it prints (ending in /apis/v0). The same as 'flis record --mode replay'. Ctrl-C stops it.
+A cassette holding a path that could leave /apis/v0 ('..' in any encoding, a backslash, '//') is
+refused (exit 2, naming its file and line).
 
 Identical requests are answered in recorded order (a client polling a batch sees pending, then
 done, as recorded); after the last recorded answer, the last one repeats. A request the cassette

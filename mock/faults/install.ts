@@ -9,15 +9,21 @@ import type { FaultName, Faults } from '../faults.ts';
 import type { WebhookFaultName } from '../webhook-faults.ts';
 import { authBends } from './auth.ts';
 import { eventBends } from './events.ts';
+import { billingSequenceBends } from './billing-sequences.ts';
 import { billingStatusBends } from './billing-status.ts';
+import { combinedBends } from './combined.ts';
+import { edgeBends } from './edges.ts';
 import { identityBends } from './identity.ts';
 import { FaultLayer, type Bend } from './layer.ts';
 import { listBends } from './lists.ts';
+import { offerEdgeBends } from './offer-edges.ts';
 import { offerWriteBends } from './offer-writes.ts';
+import { readAndTimeBends } from './reads-and-time.ts';
 import { readBends } from './reads.ts';
 import { recordBends } from './records.ts';
 import { servedBends } from './served.ts';
 import { shapeBends } from './shapes.ts';
+import { viewBends } from './views-both-ways.ts';
 import { webhookBends } from './webhooks.ts';
 
 /** The area modules, in the order their bends are registered. */
@@ -30,7 +36,13 @@ export const faultAreas = {
   identity: identityBends,
   billingStatus: billingStatusBends,
   events: eventBends,
+  billingSequences: billingSequenceBends,
+  views: viewBends,
+  combined: combinedBends,
+  edges: edgeBends,
   records: recordBends,
+  readsAndTime: readAndTimeBends,
+  offerEdges: offerEdgeBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.
   lists: listBends,
 } as const;
@@ -44,7 +56,13 @@ export const faultBends: Record<FaultName, Bend> = {
   ...faultAreas.identity,
   ...faultAreas.billingStatus,
   ...faultAreas.events,
+  ...faultAreas.billingSequences,
+  ...faultAreas.views,
+  ...faultAreas.combined,
+  ...faultAreas.edges,
   ...faultAreas.records,
+  ...faultAreas.readsAndTime,
+  ...faultAreas.offerEdges,
   ...faultAreas.lists,
 };
 

@@ -50,8 +50,30 @@ export const billingGroupList: Steps<GroupFilter, BillingGroup[]> = {
       throw new HttpError(400, 'INVALID_QUERY', 'GET /billingGroups needs both start and end');
     return filter;
   },
-  answer: (ctx, filter) => ctx.billing.list().filter((g) => matches(ctx, g, filter)),
+  answer: (ctx, filter, request, reply) => {
+    const listed = inOrder(ctx, ctx.billing.list()).filter((g) => matches(ctx, g, filter));
+    const size = ctx.variant.billingPageSize ?? 0;
+    if (size === 0) return listed;
+    // A page of the variant's size; `page` is not documented (spec 4.2), so only a client following the Link reads on.
+    const page = Number(stringParam(request, 'page') ?? '1');
+    const from = (Number.isInteger(page) && page > 0 ? page - 1 : 0) * size;
+    if (from + size < listed.length) reply.header('link', `<${nextPage(request.url, page + 1)}>; rel="next"`);
+    return listed.slice(from, from + size);
+  },
 };
+
+/** The list in the variant's order: the store's, or by date, latest first (then id). */
+function inOrder(ctx: MockContext, groups: BillingGroup[]): BillingGroup[] {
+  if (ctx.variant.billingOrder !== 'date-desc') return groups;
+  return [...groups].sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+}
+
+/** The request's own URL with `page` set to `n`. */
+function nextPage(url: string, n: number): string {
+  const u = new URL(url, 'http://mock.invalid');
+  u.searchParams.set('page', String(n));
+  return `${u.pathname}?${u.searchParams}`;
+}
 
 function existingId(ctx: MockContext, request: FastifyRequest): string {
   const id = pathParam(request, 'billingGroupId');

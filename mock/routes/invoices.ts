@@ -16,6 +16,24 @@ function header(i: Invoice): JsonObject {
   return rest;
 }
 
+/** A single view's header: with milliseconds in created and updated where the variant writes them so (spec 2). */
+function singleHeader(ctx: MockContext, i: Invoice): JsonObject {
+  const h = header(i);
+  if (ctx.variant.singleViewTimestamps !== 'millis') return h;
+  return { ...h, created: withMillis(i.created), updated: withMillis(i.updated) };
+}
+
+function withMillis(iso: string): string {
+  return new Date(Date.parse(iso)).toISOString();
+}
+
+/** An embedded group or its details, its id under the key the variant uses (spec 2.7: fields not shown). */
+function embedded(ctx: MockContext, o: JsonObject): JsonObject {
+  if (ctx.variant.invoiceGroupIdField !== 'billingGroupId') return o;
+  const { id, ...rest } = o;
+  return { billingGroupId: id, ...rest };
+}
+
 function listItem(i: Invoice): JsonObject {
   return { ...header(i), billingGroupIds: [...i.billingGroupIds] };
 }
@@ -31,11 +49,24 @@ export function billingGroupDetailsOf(ctx: MockContext, billingGroupIds: readonl
 }
 
 function withBillingGroups(ctx: MockContext, i: Invoice): JsonObject {
-  return { ...header(i), billingGroups: billingGroupsOf(ctx, i.billingGroupIds) };
+  return {
+    ...singleHeader(ctx, i),
+    billingGroups: billingGroupsOf(ctx, i.billingGroupIds).map((g) => embedded(ctx, g)),
+  };
 }
 
 function withDetails(ctx: MockContext, i: Invoice): JsonObject {
-  return { ...header(i), billingGroupDetails: billingGroupDetailsOf(ctx, i.billingGroupIds) };
+  return {
+    ...singleHeader(ctx, i),
+    billingGroupDetails: billingGroupDetailsOf(ctx, i.billingGroupIds).map((d) => embedded(ctx, d)),
+  };
+}
+
+/** The invoices in the variant's order: the store's (created, then id), or by updated, latest first, then id. */
+function inOrder(ctx: MockContext, all: Invoice[]): Invoice[] {
+  if (ctx.variant.invoiceOrder !== 'updated-desc') return all;
+  const key = (i: Invoice) => Date.parse(i.updated);
+  return [...all].sort((a, b) => key(b) - key(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 export const invoiceList: Steps<InvoicePageRequest, JsonObject[]> = {
@@ -51,13 +82,14 @@ export const invoiceList: Steps<InvoicePageRequest, JsonObject[]> = {
     return {
       firstPage,
       defaultPageSize: ctx.variant.defaultPageSize ?? 0,
+      maxPageSize: ctx.variant.maxPageSize ?? 0,
       createdSinceMs,
       updatedSinceMs,
       limit,
       page,
     };
   },
-  answer: (ctx, req) => pageOfInvoices(ctx.invoices.list(), req).map(listItem),
+  answer: (ctx, req) => pageOfInvoices(inOrder(ctx, ctx.invoices.list()), req).map(listItem),
 };
 
 function existingInvoice(ctx: MockContext, request: FastifyRequest): Invoice {

@@ -8,11 +8,13 @@
  * a group is out of the window only when its date lies beyond a bound. Only
  * "only matching" is asserted here; billing-filters-complete owns the other way.
  * Every single-field filter the listed groups make, the days just inside their
- * dates included, is sent on every run (the same verdict whatever the seed), side
- * by side; random combinations add to them. Read-only.
+ * dates included, and the pairs and triples of each group's values
+ * (combinedFilters: filters that hold alone must hold together) are sent on
+ * every run (the same verdict whatever the seed), side by side; random
+ * combinations add to them. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { billingFilterArb, listedFilters, type BillingFilter } from '../generators/billing-filter.ts';
+import { billingFilterArb, combinedFilters, listedFilters, type BillingFilter } from '../generators/billing-filter.ts';
 import { checkTest, test, type CheckContext } from '../lib/index.ts';
 import { mapBoundedInOrder } from '../lib/parallel.ts';
 import { checkProperty } from '../lib/property.ts';
@@ -50,7 +52,9 @@ test(
     },
     async (ctx) => {
       const { groups } = await listGroups(ctx);
-      await mapBoundedInOrder(listedFilters(groups), (filter) => onlyMatching(ctx, filter));
+      await mapBoundedInOrder([...listedFilters(groups), ...combinedFilters(groups)], (filter) =>
+        onlyMatching(ctx, filter),
+      );
       await checkProperty(ctx, [billingFilterArb(groups)], (filter) => onlyMatching(ctx, filter), {
         independentRuns: true,
       });

@@ -7,6 +7,13 @@
  *   (force both, remove at least one, maybe one more call of any kind) are
  *   checked against a model: a forced group shows its status; a group whose
  *   forced status was removed no longer does.
+ * - both, across the two paths (status-sequence.ts): billing-forced-status
+ *   plays a status forced by bulk and removed by DELETE, and one replaced by
+ *   a PUT; billing-bulk-status one forced by PUT and removed by a bulk item,
+ *   one replaced by one, and a call that forces one group and removes the
+ *   other. Each sequence runs on two groups (of one customer where there are
+ *   such) and writes to ids that differ from theirs only by case: every write
+ *   leaves the group it does not name as it was.
  * The two tests run one after the other (they may share groups on a small
  * deployment), and every status they force is restored. Runs that share a
  * deployment keep apart (shared-groups.ts): forced values name the run, a
@@ -27,9 +34,19 @@ import type { Exchange } from '../lib/exchange.ts';
 import { forcedTag, isForeignTag } from '../lib/forced-tag.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
-import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
+import { BillingGroupRecord, ForeignStatus } from '../lib/world/billing-groups.ts';
 import { World } from '../lib/world/world.ts';
+import { caseTwinOf } from '../lib/case-twin.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
+import {
+  pairOfGroups,
+  RULE_1,
+  RULE_2,
+  RULE_3,
+  sequenceValue,
+  StatusSequence,
+  ValueRefused,
+} from './status-sequence.ts';
 import {
   awaitForcedOrResend,
   groupsForRun,
@@ -69,10 +86,6 @@ test(
  */
 const MAX_GROUPS_TRIED = 12;
 
-const RULE_1: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 1' };
-const RULE_2: EffectOwner = { check: 'billing-forced-status', clause: 'spec 3 rule 2' };
-const RULE_3: EffectOwner = { check: 'billing-bulk-status', clause: 'spec 3 rule 3' };
-
 /**
  * The world after a write. Another run's forced value showing up there answers why (the flow moves to another
  * group), never a failure: another run may claim the group as soon as this run's DELETE frees it.
@@ -102,7 +115,7 @@ function modelStep(
       else {
         const record = new BillingGroupRecord(id, { is: item.status }, RULE_3);
         records.set(id, record);
-        world.add(id, record);
+        world.add(record.key, record);
       }
       continue;
     }
@@ -115,8 +128,14 @@ function isClientError(x: Exchange): boolean {
   return x.response.status >= 400 && x.response.status < 500;
 }
 
+/** One group forced by PUT and its forced status removed by DELETE; then the sequences across both paths. */
 async function forcedStatusFlow(ctx: CheckContext): Promise<void> {
   const { groups } = await listGroups(ctx);
+  await singleGroupFlow(ctx, groups);
+  await runSequence(ctx, groups, forcedSequence);
+}
+
+async function singleGroupFlow(ctx: CheckContext, groups: ListedGroup[]): Promise<void> {
   const runId = ctx.runId;
   const tag = forcedTag(runId, 'forced');
   const passedOver: string[] = [];
@@ -148,7 +167,7 @@ async function forcedStatusFlow(ctx: CheckContext): Promise<void> {
     const record = new BillingGroupRecord(group.id, { is: tag }, RULE_1, async () =>
       expectForced(ctx, await forceStatus(ctx, group.id, tag), group.id),
     );
-    world.add(group.id, record);
+    world.add(record.key, record);
     // Another run's value replaced this run's (one forced status per group): a DELETE now would remove theirs.
     const disturbedAfterPut = await settleOrMoveOn(ctx, world, `PUT /billingGroups/${group.id}/status '${tag}'`);
     if (disturbedAfterPut !== undefined) {
@@ -299,6 +318,92 @@ test(
   ),
 );
 
+/** Pairs tried before a sequence ends inconclusive: enough to find one free beside two other runs holding theirs. */
+const MAX_PAIRS = 6;
+
+type Plan = (seq: StatusSequence, a: string, b: string) => Promise<void>;
+
+/**
+ * Runs `plan` on a pair of groups no test shows a forced value on, among the run's groups but its last one
+ * (view-consistency's test forces from the other end, views.spec.ts); another run's value showing up moves it to
+ * another pair, up to MAX_PAIRS, then it ends inconclusive. A server that refuses the run's values (a closed list of
+ * statuses) leaves nothing to judge here: the flows before it have judged the values it shows.
+ */
+async function runSequence(ctx: CheckContext, groups: ListedGroup[], plan: Plan): Promise<void> {
+  const candidates = groupsForRun(groups, ctx.runId).slice(0, -1);
+  const passedOver: string[] = [];
+  const tried = new Set<string>();
+  for (let attempt = 0; attempt < MAX_PAIRS; attempt++) {
+    const pair = await pairOfGroups(ctx, candidates, tried, passedOver);
+    if (!pair) break;
+    for (const g of pair) tried.add(g.id);
+    const [a, b] = pair as [{ id: string; status: string }, { id: string; status: string }];
+    try {
+      return await plan(new StatusSequence(ctx, pair), a.id, b.id);
+    } catch (error) {
+      if (error instanceof ValueRefused) {
+        ctx.testInfo.annotations.push({ type: 'note', description: `sequences not run: ${error.message}` });
+        return;
+      }
+      if (!(error instanceof ForeignStatus)) throw error;
+      passedOver.push(error.message);
+    }
+  }
+  if (candidates.length < 2) return;
+  skip.inconclusive(
+    ctx,
+    `other writers were forcing statuses on the billing groups a sequence tried (${passedOver.join('; ')})`,
+  );
+}
+
+/**
+ * billing-forced-status's sequence: both groups forced by one bulk call (rule 3), a DELETE and a PUT to ids that differ
+ * from theirs only by case (they change neither), the bulk-forced status of one removed by DELETE (rule 2), the
+ * bulk-forced status of the other replaced by a PUT (rule 1) and removed by DELETE; each write leaves the other group
+ * as it was.
+ */
+const forcedSequence: Plan = async (seq, a, b) => {
+  const v = (label: string) => sequenceValue(seq.context, label);
+  await seq.apply({
+    via: 'bulk',
+    items: [
+      { billingGroupId: a, status: v('a1'), deleteStatus: false },
+      { billingGroupId: b, status: v('b1'), deleteStatus: false },
+    ],
+  });
+  const twinA = caseTwinOf(a);
+  if (twinA) await seq.applyToTwin({ via: 'delete', billingGroupId: twinA }, twinA);
+  const twinB = caseTwinOf(b);
+  if (twinB) await seq.applyToTwin({ via: 'put', billingGroupId: twinB, status: v('twin') }, twinB);
+  await seq.apply({ via: 'delete', billingGroupId: a });
+  await seq.apply({ via: 'put', billingGroupId: b, status: v('b2') });
+  await seq.apply({ via: 'delete', billingGroupId: b });
+};
+
+/**
+ * billing-bulk-status's sequence: both groups forced by PUT (rule 1), a bulk removal for an id that differs from one
+ * of theirs only by case (it changes neither), the PUT-forced status of one removed by a bulk item (rule 3), the
+ * PUT-forced status of the other replaced by one, then one call that forces the first and removes the second, and a
+ * last removal; each call leaves the group it does not name as it was.
+ */
+const bulkSequence: Plan = async (seq, a, b) => {
+  const v = (label: string) => sequenceValue(seq.context, label);
+  await seq.apply({ via: 'put', billingGroupId: a, status: v('a1') });
+  await seq.apply({ via: 'put', billingGroupId: b, status: v('b1') });
+  const twinA = caseTwinOf(a);
+  if (twinA) await seq.applyToTwin({ via: 'bulk', items: [{ billingGroupId: twinA, deleteStatus: true }] }, twinA);
+  await seq.apply({ via: 'bulk', items: [{ billingGroupId: a, deleteStatus: true }] });
+  await seq.apply({ via: 'bulk', items: [{ billingGroupId: b, status: v('b2'), deleteStatus: false }] });
+  await seq.apply({
+    via: 'bulk',
+    items: [
+      { billingGroupId: a, status: v('a3'), deleteStatus: false },
+      { billingGroupId: b, deleteStatus: true },
+    ],
+  });
+  await seq.apply({ via: 'bulk', items: [{ billingGroupId: a, deleteStatus: true }] });
+};
+
 /** Picks up to two groups no other run shows its value on, starting at `from` in the run's order. */
 async function freeGroups(
   ctx: CheckContext,
@@ -357,8 +462,14 @@ async function claim(
 /** Claimed groups are tried this many times over before the check gives up as inconclusive. */
 const MAX_CLAIMS = 3;
 
+/** The sequences across both paths, then random plans of bulk calls. */
 async function bulkStatusFlow(ctx: CheckContext): Promise<void> {
   const { groups } = await listGroups(ctx);
+  await runSequence(ctx, groups, bulkSequence);
+  await bulkPlans(ctx, groups);
+}
+
+async function bulkPlans(ctx: CheckContext, groups: ListedGroup[]): Promise<void> {
   const runId = ctx.runId;
   const candidates = groupsForRun(groups, runId);
   const passedOver: string[] = [];

@@ -1,9 +1,12 @@
 /**
  * record-identity (spec 4.1, 4.2, 4.3): a GET by id answers the record with
  * that id. Judged on records the run can tell apart: listed billing groups and
- * invoices (their `id` is documented, spec 2.4, 2.6), offers the run wrote
+ * invoices (their `id` is documented, spec 2.4, 2.6; each also asked by its id
+ * with the letters in the other case, another id, which must not answer it),
+ * offers the run wrote
  * (the element of the answered array, spec 4.1, carries the id or the
- * offer's own unique reference), listed offers (an answer whose offers carry
+ * offer's own unique reference, under its own id or another; two offers whose ids
+ * differ only by letter case are two offers), listed offers (an answer whose offers carry
  * only another id the list shows), and section 4.3 records the run wrote under
  * two ids with two markers (their bodies are not shown, so only an answer
  * that carries the other record's id or marker, and not its own, is wrong).
@@ -17,6 +20,7 @@
  * other write's offers alone.
  */
 import { operationById } from '../../specs/contract.ts';
+import { caseTwinOf } from '../lib/case-twin.ts';
 import { type Exchange, is2xx } from '../lib/exchange.ts';
 import { checkTest, test, type CheckContext, skip } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
@@ -36,15 +40,23 @@ function idIn(x: Exchange): unknown {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Json).id : undefined;
 }
 
-/** GETs each id (read-only) and fails on the first 2xx answer whose id is another one. */
+/**
+ * GETs each id (read-only), and the same id with its letters in the other case (another id, spec 2: a server that
+ * finds records case-insensitively answers the first record for it), and fails on the first 2xx answer whose id is
+ * another one.
+ */
 async function expectOwnIds(ctx: CheckContext, operationIds: string[], param: string, ids: string[]): Promise<void> {
-  for (const id of ids.slice(0, PER_KIND))
+  const asked = ids.slice(0, PER_KIND).flatMap((id) => {
+    const twin = caseTwinOf(id);
+    return twin === undefined ? [{ id }] : [{ id }, { id: twin, twinOf: id }];
+  });
+  for (const { id, twinOf } of asked)
     for (const operationId of operationIds) {
       const op = operationById(operationId);
       const x = await ctx.api.op(op, { params: { [param]: id } });
       if (is2xx(x) && idIn(x) !== id)
         ctx.check.fail(
-          `${op.method.toUpperCase()} ${op.path} for ${id} answered the record with id ${JSON.stringify(idIn(x))}`,
+          `${op.method.toUpperCase()} ${op.path} for ${id}${twinOf !== undefined ? ` (${twinOf} with its letters in the other case)` : ''} answered the record with id ${JSON.stringify(idIn(x))}`,
           {
             exchanges: [x],
             pointer: '/id',
@@ -134,13 +146,17 @@ interface Written {
   marker: string;
 }
 
-/** The answer carries another written record's id or marker and none of its own: it is that other record. */
+/**
+ * The answer carries another written record's marker and not its own, or that record's id and none of its own: it is
+ * that other record (an answer under its own id with another record's content is another record too).
+ */
 function otherRecord(answer: unknown, own: Written, others: Written[]): Written | undefined {
   const text = JSON.stringify(answer);
   if (text.includes(own.marker)) return undefined;
+  const byMarker = others.find((o) => text.includes(o.marker));
+  if (byMarker) return byMarker;
   const id = typeof answer === 'object' && answer !== null ? (answer as Json).id : undefined;
-  if (id === own.id) return undefined;
-  return others.find((o) => id === o.id || text.includes(o.marker));
+  return id === own.id ? undefined : others.find((o) => id === o.id);
 }
 
 async function expectEachOwn(
@@ -171,23 +187,32 @@ test(
       check: 'record-identity',
       clauses: ['spec 4.1'],
       operation: operationById('getOffer'),
-      title: 'GET /offers/{id} answers the offer written under that id',
+      title:
+        'GET /offers/{id} answers the offer written under that id, and ids that differ only by case are two offers',
       writes: true,
     },
     async (ctx) => {
       const written: Written[] = [];
-      for (const k of ['a', 'b']) {
-        const id = freshId(`identity-${k}`, ctx.runId);
+      // Spec 2: identifiers are strings; two strings that differ only by letter case name two offers, and a GET of
+      // one that answers the other's write answers another record.
+      const id = `${freshId('identity', ctx.runId)}-ab`;
+      for (const [k, offerId] of [
+        ['a', id],
+        ['b', id.replace(/-ab$/, '-AB')],
+      ] as const) {
         const marker = freshId(`identity-ref-${k}`, ctx.runId);
         const body = offerWriteBody(ctx.runId);
         const x = await ctx.api.op(operationById('upsertOffer'), {
-          params: { offerId: id },
+          params: { offerId },
           json: { ...body, offer: { ...body.offer, references: [marker] } },
         });
-        ctx.cleanup.offer(id, { awaitVisible: true });
+        ctx.cleanup.offer(offerId, { awaitVisible: true });
         if (!is2xx(x))
-          skip.nothingToJudge(ctx, `PUT /offers/${id} answered ${x.response.status}: nothing written to read by id`);
-        written.push({ id, marker });
+          skip.nothingToJudge(
+            ctx,
+            `PUT /offers/${offerId} answered ${x.response.status}: nothing written to read by id`,
+          );
+        written.push({ id: offerId, marker });
       }
       const read = (w: Written) => ctx.api.op(operationById('getOffer'), { params: { offerId: w.id } });
       // The answer is an array (spec 4.1): the element with the id asked for, else the only one.

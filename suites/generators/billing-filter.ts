@@ -59,3 +59,29 @@ export function listedFilters(groups: readonly GroupFacts[]): BillingFilter[] {
     ...days.flatMap((d) => [{ start: d }, { start: around(d, 1) }, { end: d }, { end: around(d, -1) }]),
   ];
 }
+
+/**
+ * Filters that hold alone must hold together (spec 4.2 lists five, and nothing says one excludes another): for each
+ * listed group, the pairs and the triple of its customerId, status and inactive, the customerId with the other
+ * inactive value, and its customerId and its status each with a window bound that lies between its date and its
+ * neighbours' dates. Each narrows the list to the groups that share the values (the ones a server keying on one of them
+ * mixes up), and all of them are sent on every run.
+ */
+export function combinedFilters(groups: readonly GroupFacts[]): BillingFilter[] {
+  const days = values(groups.map((g) => g.date.slice(0, 10))).sort();
+  const out = new Map<string, BillingFilter>();
+  const add = (f: BillingFilter) => out.set(JSON.stringify(Object.entries(f).sort()), f);
+  for (const g of groups) {
+    const { customerId, status: state, inactive } = g;
+    add({ customerId, state });
+    add({ customerId, inactive });
+    add({ state, inactive });
+    add({ customerId, state, inactive });
+    add({ customerId, inactive: !inactive });
+    const k = days.indexOf(g.date.slice(0, 10));
+    const [prev, next] = [days[k - 1], days[k + 1]];
+    if (prev !== undefined) add({ customerId, start: dayAfter(prev, 1) ?? prev });
+    if (next !== undefined) add({ state, end: dayAfter(next, -1) ?? next });
+  }
+  return [...out.values()];
+}

@@ -73,17 +73,80 @@ export function sinceDates(all: readonly ListedInvoice[]): string[] {
   return Array.from({ length: MAX_SINCE_DATES }, (_, i) => sorted[Math.floor((i * sorted.length) / MAX_SINCE_DATES)]!);
 }
 
-export interface SinceQuery {
-  param: 'createdSince' | 'updatedSince';
-  field: 'created' | 'updated';
-  date: string;
+/** The since filters of GET /invoices (spec 4.2), alone or together. */
+export interface SinceFilter {
+  createdSince?: string;
+  updatedSince?: string;
 }
 
-/** Every listed date as createdSince and as updatedSince. */
-export function sinceQueries(all: readonly ListedInvoice[]): SinceQuery[] {
+/** A date starts at its 00:00 UTC: the records' timestamps are in UTC (spec 2). */
+function dayStartMs(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+/** Why an invoice does not match the filter (created or updated before its date), or undefined when it does. */
+export function sinceMismatch(inv: Pick<ListedInvoice, 'created' | 'updated'>, f: SinceFilter): string | undefined {
+  if (f.createdSince !== undefined && !(Date.parse(inv.created) >= dayStartMs(f.createdSince)))
+    return `created ${inv.created}, before createdSince ${f.createdSince}`;
+  if (f.updatedSince !== undefined && !(Date.parse(inv.updated) >= dayStartMs(f.updatedSince)))
+    return `updated ${inv.updated}, before updatedSince ${f.updatedSince}`;
+  return undefined;
+}
+
+export function describeFilter(f: SinceFilter): string {
+  return Object.entries(f)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+}
+
+/** Every listed date as createdSince and as updatedSince, alone. */
+export function singleFilters(all: readonly ListedInvoice[]): SinceFilter[] {
   const dates = sinceDates(all);
-  return [
-    ...dates.map((date) => ({ param: 'createdSince' as const, field: 'created' as const, date })),
-    ...dates.map((date) => ({ param: 'updatedSince' as const, field: 'updated' as const, date })),
-  ];
+  return [...dates.map((createdSince) => ({ createdSince })), ...dates.map((updatedSince) => ({ updatedSince }))];
+}
+
+/** Pairs sent at most: a filter of two dates is one request, but a deployment may have many invoices. */
+const MAX_PAIRS = 40;
+
+/**
+ * createdSince and updatedSince together (spec 4.2 lists both; nothing says one excludes the other), each pair a day
+ * an invoice was created on and a day another was updated on: the invoice at the same place in the other order, so
+ * that each date leaves out invoices the other lets through, where a server applying one of them only, or either,
+ * lists too many, and one comparing them with the wrong field too few. The whole list (since 1900) carries a
+ * createdSince already, so a pair is the first query in which both dates narrow the answer.
+ */
+export function pairedFilters(all: readonly ListedInvoice[]): SinceFilter[] {
+  const byCreated = [...all].sort((a, b) => Date.parse(a.created) - Date.parse(b.created));
+  const byUpdated = [...all].sort((a, b) => Date.parse(b.updated) - Date.parse(a.updated));
+  const pairs = new Map<string, SinceFilter>();
+  for (const [i, inv] of byCreated.entries()) {
+    const other = byUpdated[i];
+    const [c, u] = [Date.parse(inv.created), Date.parse(other?.updated ?? '')];
+    if (!Number.isFinite(c) || !Number.isFinite(u)) continue;
+    const f = { createdSince: utcDay(c), updatedSince: utcDay(u) };
+    pairs.set(describeFilter(f), f);
+  }
+  const list = [...pairs.values()];
+  if (list.length <= MAX_PAIRS) return list;
+  return Array.from({ length: MAX_PAIRS }, (_, i) => list[Math.floor((i * list.length) / MAX_PAIRS)]!);
+}
+
+/**
+ * The filters whose pages the invoice checks walk (spec 4.2: `limit` and `page` with the since filters): none, each
+ * alone and both, at dates a third into the invoices by creation and halfway by update, so each narrows the list.
+ */
+export function pagedFilters(all: readonly ListedInvoice[]): SinceFilter[] {
+  const created = all
+    .map((i) => Date.parse(i.created))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const updated = all
+    .map((i) => Date.parse(i.updated))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const c = created[Math.floor(created.length / 3)];
+  const u = updated[Math.floor(updated.length / 2)];
+  if (c === undefined || u === undefined) return [{}];
+  const [createdSince, updatedSince] = [utcDay(c), utcDay(u)];
+  return [{}, { createdSince }, { updatedSince }, { createdSince, updatedSince }];
 }

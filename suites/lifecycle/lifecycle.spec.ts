@@ -8,9 +8,11 @@
  * then (a dozen sequences on some seeds), so the verdict on a server that
  * ignores a DELETE after an update would hang on the seed and the number of
  * runs (issue 17 section 4). Every run therefore first plays that sequence
- * (a creation by POST or PUT, an update, the DELETE, a read), with bodies drawn
- * from the seed: a property of its own, so it shrinks and reports its seed and
- * path like the random one.
+ * (a creation by POST or PUT, an update, the DELETE, a read), then writes to a
+ * second offer by PUT, by a bulk item and by PUT again (a bulk and a single
+ * write to one offer in sequence, and writes after the first offer's
+ * cancellation), with bodies drawn from the seed: a property of its own, so it
+ * shrinks and reports its seed and path like the random one.
  */
 import fc from 'fast-check';
 import type { OfferWrite } from '../../schemas/types.generated.ts';
@@ -42,14 +44,23 @@ function changeArb(runId: string): fc.Arbitrary<OfferWrite> {
   return bodyArb(runId).filter((b) => expectationsOf(b, { created: false }).some((e) => e.pointer !== '/canceled'));
 }
 
-/** The sequence every run plays first: a creation (POST or PUT to a new id), an update, a DELETE of it, a read. */
-function updateThenDeleteArb(runId: string): fc.Arbitrary<Command[]> {
+/**
+ * The sequence every run plays first: a creation (POST or PUT to a new id), an update, a DELETE of it, a read; then
+ * a second offer created by a PUT, updated by a bulk item, updated by a PUT again, and read. After each step every
+ * offer is checked, so the cancelled first offer must stay cancelled through the writes to the second, and a bulk
+ * write and a single write to one offer must each take effect whichever came first.
+ */
+function fixedSequenceArb(runId: string): fc.Arbitrary<Command[]> {
   return fc
-    .tuple(fc.boolean(), bodyArb(runId), changeArb(runId))
-    .map(([byPost, created, change]) => [
+    .tuple(fc.boolean(), bodyArb(runId), changeArb(runId), bodyArb(runId), changeArb(runId), changeArb(runId))
+    .map(([byPost, created, change, second, byBulk, byPut]) => [
       byPost ? new CreateCommand(created) : new UpsertNewCommand(created),
       new UpdateCommand(0, change),
       new DeleteCommand(0),
+      new ReadCommand(0),
+      new UpsertNewCommand(second),
+      new BulkCommand([{ target: 0, body: byBulk }]),
+      new UpdateCommand(0, byPut),
       new ReadCommand(0),
     ]);
 }
@@ -82,7 +93,7 @@ test(
       const play = async (cmds: Iterable<Command>): Promise<void> => {
         await fc.asyncModelRun(() => ({ model: { offers: [] }, real: { ctx } }), cmds);
       };
-      await checkProperty(ctx, [updateThenDeleteArb(runId)], play, { numRuns: 1, waitsPerRun: 4 });
+      await checkProperty(ctx, [fixedSequenceArb(runId)], play, { numRuns: 1, waitsPerRun: 8 });
       const commands = fc.commands(commandArbs(runId), { maxCommands: MAX_COMMANDS });
       await checkProperty(ctx, [commands], play, {
         numRuns: Math.max(1, Math.ceil(target().runs / 2)),

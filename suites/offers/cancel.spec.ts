@@ -9,12 +9,13 @@
 import type { OfferWrite } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { type CheckContext, checkTest, test } from '../lib/index.ts';
+import { type CheckContext, checkTest, pollVisible, readOffer, skip, test } from '../lib/index.ts';
 import { checkProperty } from '../lib/property.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer, writeLiveOffer } from '../lib/offers/await-offer.ts';
 import { deleteOffer, upsertOffer } from '../lib/offers/flow-steps.ts';
 import { updateControl } from '../lib/offers/controls.ts';
+import { expectationsOf } from '../lib/readback.ts';
 import { offerWriteBody } from '../lib/fixtures.ts';
 import { freshId } from '../lib/fresh-id.ts';
 import { OfferNeighbour } from '../lib/world/offers.ts';
@@ -51,6 +52,35 @@ const WAYS: {
   },
 ];
 
+/**
+ * Rule 4 cancels the offer, and nothing but a write to it undoes that: an update of another offer of its booking (a
+ * server that recomputes a booking's offers from it, say) leaves the cancelled offer cancelled, and is itself applied.
+ */
+async function laterNeighbourWrite(
+  ctx: CheckContext,
+  world: World,
+  cancelled: { id: string; bookingId: string },
+  neighbour: { id: string; before: Record<string, unknown>; body: OfferWrite },
+): Promise<void> {
+  const update: OfferWrite = {
+    offer: { ...neighbour.body.offer, offerVersion: `${String(neighbour.body.offer?.offerVersion ?? '')}-later` },
+  };
+  const put = await upsertOffer(ctx, neighbour.id, update);
+  await awaitOffer(ctx, neighbour.id, {
+    expectations: expectationsOf(update, { created: false }),
+    problem: 'was not updated by a PUT to its id',
+    clause: 'spec 1',
+    before: neighbour.before,
+    batchIds: put.batchIds,
+    setupOwnedBy: 'offer-upsert',
+  });
+  world.add(cancelled.id, new OfferNeighbour(cancelled.id, cancelled.bookingId, true));
+  await world.settle(
+    ctx,
+    `an update of offer ${neighbour.id}, another offer of the booking of cancelled offer ${cancelled.id}`,
+  );
+}
+
 for (const way of WAYS)
   test(
     ...checkTest(
@@ -70,10 +100,9 @@ for (const way of WAYS)
             const body = withBooking(generated, bookingId);
             const { id, before } = await writeLiveOffer(ctx, body);
             const world = new World();
-            if (worldModelOn()) {
-              const neighbour = await writeLiveOffer(ctx, withBooking(offerWriteBody(ctx.runId), bookingId));
-              world.add(neighbour.id, new OfferNeighbour(neighbour.id, bookingId));
-            }
+            const neighbourBody = withBooking(offerWriteBody(ctx.runId), bookingId);
+            const neighbour = worldModelOn() ? await writeLiveOffer(ctx, neighbourBody) : undefined;
+            if (neighbour) world.add(neighbour.id, new OfferNeighbour(neighbour.id, bookingId));
             const ack = await way.cancel(ctx, id, body);
             const control = way.control;
             await awaitOffer(ctx, id, {
@@ -85,9 +114,48 @@ for (const way of WAYS)
             });
             ctx.cleanup.offerCancelled(id);
             await world.settle(ctx, `${way.operationId === 'deleteOffer' ? 'DELETE' : 'cancel: true'} of offer ${id}`);
+            if (neighbour)
+              await laterNeighbourWrite(ctx, world, { id, bookingId }, { ...neighbour, body: neighbourBody });
           },
           { numRuns: runs(), waitsPerRun: 2, independentRuns: true },
         );
       },
     ),
   );
+
+/**
+ * Offers that share default values are not neighbours: two offers written without a bookingId, with noPayment and
+ * priceStrategy left to their defaults (spec 2.2), are two offers, and a DELETE of one cancels it alone (spec 3 rule
+ * 4). A server may give both the same default booking (what it assigns is not shown); cancelling is still per offer.
+ */
+test(
+  ...checkTest(
+    {
+      check: 'offer-cancel',
+      operation: operationById('deleteOffer'),
+      title: 'DELETE cancels only its offer among offers that share default values (no bookingId, default noPayment)',
+      writes: true,
+    },
+    async (ctx) => {
+      const { bookingId: _b, noPayment: _n, ...offer } = offerWriteBody(ctx.runId).offer ?? {};
+      const body: OfferWrite = { offer };
+      const deleted = await writeLiveOffer(ctx, body);
+      const kept = await writeLiveOffer(ctx, body);
+      const world = new World();
+      world.add(kept.id, new OfferNeighbour(kept.id, '(none written)'));
+      await deleteOffer(ctx, deleted.id);
+      // Whether the DELETE cancels the offer it names is the DELETE test's (above); this one judges the other offer.
+      const seen = await pollVisible(
+        () => readOffer(ctx, deleted.id),
+        (read) => read.offer?.canceled === true,
+      );
+      if (!seen.ok)
+        skip.nothingToJudge(
+          ctx,
+          `offer ${deleted.id} does not read canceled: true after its DELETE (the DELETE test of offer-cancel judges that): nothing to compare its neighbour with`,
+        );
+      ctx.cleanup.offerCancelled(deleted.id);
+      await world.settle(ctx, `DELETE of offer ${deleted.id}, written without a bookingId`);
+    },
+  ),
+);

@@ -14,13 +14,15 @@ import { runNow } from '../lib/clock.ts';
 import { operationById } from '../../specs/contract.ts';
 import { dateTimeArb } from '../generators/date-time.ts';
 import { offerWriteBodyArb } from '../generators/offer-write-body.ts';
-import { checkTest, test } from '../lib/index.ts';
+import { type CheckContext, checkTest, test } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { target } from '../lib/target.ts';
 import { awaitOffer } from '../lib/offers/await-offer.ts';
 import { upsertOffer } from '../lib/offers/flow-steps.ts';
 import { expectationsOf } from '../lib/readback.ts';
 import { freshId } from '../lib/fresh-id.ts';
+import { offerWriteBody } from '../lib/fixtures.ts';
+import type { OfferWrite } from '../../schemas/types.generated.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -47,6 +49,23 @@ function found(body: unknown, wanted: Map<string, string>): Set<string> {
     }
   }
   return out;
+}
+
+/**
+ * GET /offers two hours either side of the run's clock (the transport timestamps written, the time of writing, clock
+ * skew), read until it lists every offer wanted (by id or reference) or the deadline passes: the last answer, and the
+ * offers it leaves out.
+ */
+async function listedAround(ctx: CheckContext, now: number, wanted: Map<string, string>) {
+  const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
+  const r = await pollVisible(
+    () => ctx.api.op(operationById('listOffers'), { query }),
+    (x) => found(x.response.body, wanted).size === wanted.size,
+  );
+  ctx.check.expectSuccess(r.value, 'GET /offers');
+  ctx.check.expectSchema(r.value, 'offer-list');
+  const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
+  return { x: r.value, query, missing };
 }
 
 test(
@@ -79,21 +98,12 @@ test(
         });
         wanted.set(id, ref);
       }
-      // Two hours either side: the transport timestamps (±1 h), the time of writing, and clock skew.
-      const query = { start: new Date(now - 2 * HOUR).toISOString(), end: new Date(now + 2 * HOUR).toISOString() };
-      const r = await pollVisible(
-        () => ctx.api.op(operationById('listOffers'), { query }),
-        (x) => found(x.response.body, wanted).size === wanted.size,
-      );
-      ctx.check.expectSuccess(r.value, 'GET /offers');
-      ctx.check.expectSchema(r.value, 'offer-list');
-      if (!r.ok) {
-        const missing = [...wanted.keys()].filter((id) => !found(r.value.response.body, wanted).has(id));
+      const { x, query, missing } = await listedAround(ctx, now, wanted);
+      if (missing.length > 0)
         ctx.check.fail(
           `GET /offers?start=${query.start}&end=${query.end} does not list ${missing.length} of the ${wanted.size} offers written in that window: ${missing.join(', ')}`,
-          { exchanges: [r.value] },
+          { exchanges: [x] },
         );
-      }
       // The other way: now that every offer shows, windows far from both their timestamps must leave them out.
       for (const w of windowsOutside(now)) {
         const x = await ctx.api.op(operationById('listOffers'), { query: { start: w.start, end: w.end } });
@@ -106,6 +116,69 @@ test(
             { exchanges: [x] },
           );
       }
+    },
+  ),
+);
+
+/**
+ * Equal sort keys: offers that share one transportTimestamp are as many offers in the window, however the server
+ * orders or keys its listing (a listing keyed by timestamp would keep one of them). An offer updated after it was
+ * listed is still listed. Order among equal timestamps is the server's (spec 4.1 shows none).
+ */
+test(
+  ...checkTest(
+    {
+      check: 'offer-listing',
+      operation: operationById('listOffers'),
+      title: 'GET /offers lists every offer that shares a transportTimestamp, and an offer still after its update',
+      writes: true,
+    },
+    async (ctx) => {
+      const now = runNow();
+      // One instant for all, apart from the instants other tests write (whole seconds of the run's clock).
+      const shared = new Date(now - HOUR + 1 + (target().seed % 997)).toISOString();
+      const wanted = new Map<string, string>();
+      const bodies = new Map<string, { body: OfferWrite; read: Record<string, unknown> }>();
+      for (let i = 0; i < WRITTEN; i++) {
+        const id = ctx.cleanup.offer(freshId('same-time-offer'));
+        const ref = `${id}-listing`;
+        const base = offerWriteBody(ctx.runId);
+        const written: OfferWrite = {
+          ...base,
+          offer: { ...base.offer, references: [ref], transportTimestamp: shared },
+        };
+        const put = await upsertOffer(ctx, id, written);
+        const read = await awaitOffer(ctx, id, {
+          expectations: expectationsOf(written, { created: true }),
+          problem: 'was not created by a PUT to a new id',
+          clause: 'spec 1',
+          batchIds: put.batchIds,
+          setupOwnedBy: 'offer-upsert',
+        });
+        wanted.set(id, ref);
+        bodies.set(id, { body: written, read });
+      }
+      const [first] = wanted.keys();
+      const firstWrite = first ? bodies.get(first) : undefined;
+      if (first && firstWrite) {
+        const { body } = firstWrite;
+        const update: OfferWrite = { ...body, offer: { ...body.offer, offerVersion: 'updated' } };
+        const put = await upsertOffer(ctx, first, update);
+        await awaitOffer(ctx, first, {
+          expectations: expectationsOf(update, { created: false }),
+          problem: 'was not updated by a PUT to its id',
+          clause: 'spec 1',
+          before: firstWrite.read,
+          batchIds: put.batchIds,
+          setupOwnedBy: 'offer-upsert',
+        });
+      }
+      const { x, query, missing } = await listedAround(ctx, now, wanted);
+      if (missing.length > 0)
+        ctx.check.fail(
+          `GET /offers?start=${query.start}&end=${query.end} lists ${wanted.size - missing.length} of the ${wanted.size} offers written with transportTimestamp ${shared} (the first of them updated since): ${missing.join(', ')} missing; offers with one timestamp are still as many offers`,
+          { exchanges: [x] },
+        );
     },
   ),
 );

@@ -13,7 +13,13 @@
  *       read-only folders and files mean something; UNPRIVILEGED_SKIP says why that cannot be done here.
  *   makeSandbox(prefix?): Sandbox
  *       a fresh folder under the OS temp dir: { dir, path(...parts), write(rel, text|Buffer),
- *       mkdir(rel), readOnly(rel), remove() }. readOnly chmods a folder to 0555; remove() undoes that first.
+ *       mkdir(rel), readOnly(rel), remove(), trap }. readOnly chmods a folder to 0555; remove() undoes that first.
+ *       `trap` is the row's Trap (below) inside checkBadInput, and throws outside it.
+ *   startTrap(): Promise<Trap>
+ *       a real HTTP server on 127.0.0.1 that stands for a deployment: it answers every request 200 `{}` and
+ *       records each one as it came (method, the raw request target, the Authorization header). { baseUrl (ending
+ *       in /apis/v0), token (a fresh one, for FLIS_TOKEN), requests, outside(), close() }; outside() lists the
+ *       requests a server could read as outside /apis/v0 (WHATWG-resolved, or by recorder/path-escape.ts's rule).
  *   snapshotDir(dir): DirSnapshot
  *       every entry under dir (hidden ones too), by relative path: its type, mode and, for a file, the
  *       SHA-256 of its bytes; for a symlink, its target (never followed).
@@ -29,11 +35,12 @@
  *           stderr?: RegExp, skip?: string | false (a reason to skip the row), unprivileged?: boolean,
  *           timeoutMs?: number, also?: (result, sb) => void (more assertions, run before the sandbox goes) }
  *       setup runs first, then the sandbox is snapshotted, flis runs with the sandbox as its cwd, and the row
- *       fails unless the assertions above hold and the sandbox is byte-identical (naming every difference).
+ *       fails unless the assertions above hold, the sandbox is byte-identical (naming every difference), and the
+ *       row's trap got no request outside the base path (none at all carrying its token there).
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   lstatSync,
@@ -45,9 +52,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { pathEscape } from '../../recorder/path-escape.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FLIS = join(ROOT, 'bin', 'flis.js');
@@ -116,6 +126,8 @@ export function runFlis(args: readonly string[], opts: RunFlisOptions = {}): Pro
 
 export interface Sandbox {
   dir: string;
+  /** The row's stand-in deployment (startTrap); only inside checkBadInput. */
+  readonly trap: Trap;
   path(...parts: string[]): string;
   write(rel: string, content: string | Buffer): string;
   mkdir(rel: string): string;
@@ -130,6 +142,9 @@ export function makeSandbox(prefix = 'flis-bad-input-'): Sandbox {
   const path = (...parts: string[]) => join(dir, ...parts);
   return {
     dir,
+    get trap(): Trap {
+      throw new Error('sb.trap exists only inside checkBadInput');
+    },
     path,
     write(rel, content) {
       const file = path(rel);
@@ -233,8 +248,58 @@ export interface BadInputRow {
   also?: (r: FlisResult, sb: Sandbox) => void;
 }
 
+/** A request as the trap received it. */
+export interface Trapped {
+  method: string;
+  /** The request target as sent, never normalised. */
+  url: string;
+  authorization: string | undefined;
+}
+
+export interface Trap {
+  baseUrl: string;
+  token: string;
+  requests: Trapped[];
+  /** The requests whose target a server could read as outside /apis/v0. */
+  outside(): Trapped[];
+  close(): Promise<void>;
+}
+
+const BASE_PATH = '/apis/v0';
+
+/** Whether a server could read a raw request target as outside the base path, by either reading of it. */
+function leavesBase(target: string): boolean {
+  const resolved = new URL(target, 'http://trap.invalid').pathname;
+  const raw = target.replace(/[?#].*$/s, '');
+  const under = (p: string) => p === BASE_PATH || p.startsWith(`${BASE_PATH}/`);
+  return !under(resolved) || !under(raw) || pathEscape(raw) !== undefined;
+}
+
+export async function startTrap(): Promise<Trap> {
+  const requests: Trapped[] = [];
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${BASE_PATH}`,
+    token: `trap-token-${randomBytes(8).toString('hex')}`,
+    requests,
+    outside: () => requests.filter((r) => leavesBase(r.url)),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
 export async function checkBadInput(row: BadInputRow): Promise<FlisResult> {
-  const sb = makeSandbox();
+  const trap = await startTrap();
+  const sb = Object.defineProperty(makeSandbox(), 'trap', { value: trap }) as Sandbox;
   try {
     row.setup?.(sb);
     const before = snapshotDir(sb.dir);
@@ -254,10 +319,18 @@ export async function checkBadInput(row: BadInputRow): Promise<FlisResult> {
     });
     const changed = diffSnapshots(before, snapshotDir(sb.dir));
     assert.deepEqual(changed, [], `${what}: the user's files changed:\n${changed.join('\n')}`);
+    const outside = trap.outside();
+    assert.deepEqual(
+      outside.filter((x) => x.authorization?.includes(trap.token)),
+      [],
+      `${what}: the token was sent outside ${BASE_PATH}`,
+    );
+    assert.deepEqual(outside, [], `${what}: requests were sent outside ${BASE_PATH}`);
     row.also?.(r, sb);
     return r;
   } finally {
     sb.remove();
+    await trap.close();
   }
 }
 

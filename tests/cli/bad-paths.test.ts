@@ -5,9 +5,20 @@
  * URL). Each row: exit 2, one line on stderr, no stack trace, and every file of the sandbox byte-identical.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeAllureResults } from '../reporting/allure-fixtures.ts';
 import { zipOf } from '../reporting/zip-fixtures.ts';
-import { type BadInputRow, runBadInputTable, type Sandbox, UNPRIVILEGED_SKIP } from './bad-input-harness.ts';
+import {
+  type BadInputRow,
+  type FlisResult,
+  runBadInputTable,
+  type Sandbox,
+  UNPRIVILEGED_SKIP,
+} from './bad-input-harness.ts';
+
+const BUNDLED = join(import.meta.dirname, '..', '..', 'specs', 'openapi.bundled.yaml');
 
 /** The header document of an empty cassette, as flis writes it. */
 const CASSETTE = `---
@@ -454,12 +465,276 @@ const regressAndContract: BadInputRow[] = [
   },
 ];
 
+/** A cassette of one GET of `path`, answered 200, as a partner might hand it over; `run` labels it as a suite run's. */
+function cassetteOfPath(path: string, run = false): string {
+  const header = run
+    ? CASSETTE.replace(
+        '...\n',
+        'labels:\n  runId: flis-20260101-000000-abcd\n  seed: "1"\n  startedAt: "1767225600000"\n...\n',
+      )
+    : CASSETTE;
+  return `${header}---
+seq: 1
+request:
+  method: GET
+  path: ${JSON.stringify(path)}
+response:
+  status: 200
+  headers:
+    content-type: application/json
+  body: []
+  bodyEncoding: json
+...
+`;
+}
+
+/**
+ * Every way a recorded path can lead out of /apis/v0 that a URL parser or a server on the way might take: each is
+ * refused where the cassette is read, naming the file and line, and nothing reaches the row's trap (a real
+ * loopback server standing in for the release candidate, with the run's token).
+ */
+const ESCAPES: [string, string][] = [
+  ["'..' segments", '/../../../steal3'],
+  ["'..' after a segment", '/offers/../../steal'],
+  ["a '.' segment", '/./offers'],
+  ['percent-encoded dots, lower case', '/%2e%2e/%2e%2e/steal'],
+  ['percent-encoded dots, upper case', '/%2E%2E/%2E%2E/steal'],
+  ['one dot encoded, one not', '/.%2E/%2e./steal'],
+  ['dots encoded twice', '/%252e%252e/%252e%252e/steal'],
+  ['dots encoded three times', '/%25252E%25252E/steal'],
+  ["'//host'", '//evil.example/steal'],
+  ['a backslash', '/..\\..\\steal'],
+  ["'..' behind an encoded slash", '/offers/..%2f..%2f..%2fsteal'],
+  ["'..' behind an encoded backslash", '/offers/..%5C..%5Csteal'],
+  ['a tab inside the dots (URL parsers drop it)', '/.\t./.\t./steal'],
+  ['a line break', '/offers/x\n/../steal'],
+  ['overlong UTF-8 dots', '/%c0%ae%c0%ae/%c0%ae%c0%ae/steal'],
+  ['fullwidth dots (NFKC)', '/\uff0e\uff0e/\uff0e\uff0e/steal'],
+];
+
+const REFUSED_PATH = /acme\.yaml:\d+: expected request\.path: a path that stays under the base path/;
+const nothingSent = (_r: FlisResult, sb: Sandbox) =>
+  assert.deepEqual(sb.trap.requests, [], `a request reached the target: ${JSON.stringify(sb.trap.requests)}`);
+
+const recordedPathEscapes: BadInputRow[] = [
+  ...ESCAPES.map(
+    ([form, path]): BadInputRow => ({
+      name: `regress, a recorded path with ${form}`,
+      setup: (sb) => void sb.write('partners/acme.yaml', cassetteOfPath(path)),
+      args: (sb) => ['regress', '--cassettes', 'partners', '--base-url', sb.trap.baseUrl, '--report-dir', 'out'],
+      env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
+      stderr: REFUSED_PATH,
+      also: nothingSent,
+    }),
+  ),
+  ...(
+    [
+      ['replay', (f: string) => ['replay', '--cassette', f]],
+      ['run --cassette (a recorded run replayed)', (f: string) => ['run', '--cassette', f, '--report-dir', 'out']],
+      [
+        'certify --cassette',
+        (f: string) => ['certify', '--partner', 'acme', '--deployment', 'embedded', '--cassette', f],
+      ],
+      ['cassette lint', (f: string) => ['cassette', 'lint', f]],
+      ['cassette export-har', (f: string) => ['cassette', 'export-har', f, 'out.har']],
+    ] as const
+  ).map(([command, args], i): BadInputRow => {
+    // Each command meets one form, by turns: the rule is one function, and regress above meets them all.
+    const [form, path] = ESCAPES[i % 2 === 0 ? 0 : 6]!;
+    return {
+      name: `${command}, a recorded path with ${form}`,
+      setup: (sb) => void sb.write('acme.yaml', cassetteOfPath(path, command.startsWith('run'))),
+      args: () => args('acme.yaml'),
+      stderr: REFUSED_PATH,
+    };
+  }),
+  {
+    name: 'contract diff --cassettes, a recorded path with percent-encoded dots',
+    setup: (sb) => {
+      sb.write('partners/acme.yaml', cassetteOfPath(ESCAPES[3]![1]));
+      sb.write('old.yaml', readFileSync(BUNDLED, 'utf8'));
+    },
+    args: ['contract', 'diff', 'old.yaml', 'old.yaml', '--cassettes', 'partners', '--report-dir', 'out'],
+    stderr: REFUSED_PATH,
+  },
+  ...(
+    [
+      ["'..' (resolved away by the URL parser)", 'http://127.0.0.1:1/apis/v0/../../steal'],
+      ['percent-encoded dots', 'http://127.0.0.1:1/apis/v0/%2E%2E/steal'],
+      ['dots encoded twice', 'http://127.0.0.1:1/apis/v0/%252e%252e/steal'],
+      ['a backslash', 'http://127.0.0.1:1/apis/v0/..\\steal'],
+    ] as const
+  ).map(
+    ([form, url]): BadInputRow => ({
+      name: `cassette import-har, an entry URL with ${form}`,
+      setup: (sb) => {
+        usersFiles(sb);
+        sb.write('in.har', harOf({ request: { url }, response: {} }));
+      },
+      args: ['cassette', 'import-har', 'in.har', 'out.yaml'],
+      stderr: /in\.har:1: expected log\.entries\[0\]\.request\.url to stay under the base path/,
+    }),
+  ),
+  {
+    name: 'cassette import-har, an entry URL outside the base path',
+    setup: (sb) => {
+      usersFiles(sb);
+      sb.write('in.har', harOf({ request: { url: 'http://127.0.0.1:1/steal' }, response: {} }));
+    },
+    args: ['cassette', 'import-har', 'in.har', 'out.yaml'],
+    stderr: /in\.har:1: expected log\.entries\[0\]\.request\.url under the base path \/apis\/v0/,
+  },
+];
+
+/**
+ * Files that are not what a command reads: a named pipe (a read blocks for ever), /dev/zero (endless), an empty
+ * document, a link to nothing. The rule of every file a user names (errors/user-file.ts): a regular file only,
+ * bounded, one line.
+ */
+function pipe(sb: Sandbox, rel: string): void {
+  assert.equal(spawnSync('mkfifo', [sb.path(rel)]).status, 0, 'mkfifo');
+}
+
+const badFiles: BadInputRow[] = [
+  {
+    name: 'contract diff, a named pipe as the new document (must not hang)',
+    setup: (sb) => {
+      sb.write('old.yaml', readFileSync(BUNDLED, 'utf8'));
+      pipe(sb, 'new.yaml');
+    },
+    args: ['contract', 'diff', 'old.yaml', 'new.yaml', '--report-dir', 'out'],
+    stderr: /new\.yaml: cannot read the OpenAPI document \(a named pipe, not a regular file\)/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'contract diff, /dev/zero as the new document (never read)',
+    setup: (sb) => void sb.write('old.yaml', readFileSync(BUNDLED, 'utf8')),
+    args: ['contract', 'diff', 'old.yaml', '/dev/zero', '--report-dir', 'out'],
+    stderr: /\/dev\/zero: cannot read the OpenAPI document \(a character device, not a regular file\)/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'contract diff, an empty old document',
+    setup: (sb) => {
+      sb.write('old.yaml', '');
+      sb.write('new.yaml', readFileSync(BUNDLED, 'utf8'));
+    },
+    args: ['contract', 'diff', 'old.yaml', 'new.yaml', '--report-dir', 'out'],
+    stderr: /old\.yaml: not an OpenAPI document: the file is empty/,
+  },
+  {
+    name: 'contract diff, an old document that is a YAML list',
+    setup: (sb) => {
+      sb.write('old.yaml', '- openapi\n- 3.1.0\n');
+      sb.write('new.yaml', readFileSync(BUNDLED, 'utf8'));
+    },
+    args: ['contract', 'diff', 'old.yaml', 'new.yaml', '--report-dir', 'out'],
+    stderr: /old\.yaml: not an OpenAPI document: its top level is a list/,
+  },
+  {
+    name: 'contract diff, a link to nothing in the cassettes folder',
+    setup: (sb) => {
+      sb.write('old.yaml', readFileSync(BUNDLED, 'utf8'));
+      sb.write('partners/acme.yaml', CASSETTE);
+      symlinkSync(sb.path('gone.yaml'), sb.path('partners/zeta.yaml'));
+    },
+    args: ['contract', 'diff', 'old.yaml', 'old.yaml', '--cassettes', 'partners', '--report-dir', 'out'],
+    stderr: /zeta\.yaml is not a cassette: a symbolic link to nothing/,
+  },
+  ...(
+    [
+      [
+        'a link to nothing',
+        (sb: Sandbox) => symlinkSync(sb.path('gone.yaml'), sb.path('partners/zeta.yaml')),
+        'zeta.yaml',
+        'a symbolic link to nothing',
+      ],
+      ['a named pipe (must not hang)', (sb: Sandbox) => pipe(sb, 'partners/zeta.yaml'), 'zeta.yaml', 'a named pipe'],
+      [
+        'a link to /dev/zero (never read)',
+        (sb: Sandbox) => symlinkSync('/dev/zero', sb.path('partners/zeta.yml')),
+        'zeta.yml',
+        'a character device',
+      ],
+    ] as const
+  ).map(
+    ([what, entry, name, found]): BadInputRow => ({
+      name: `regress, ${what} in the cassettes folder`,
+      setup: (sb) => {
+        sb.write('partners/acme.yaml', CASSETTE);
+        entry(sb);
+      },
+      args: (sb) => ['regress', '--cassettes', 'partners', '--base-url', sb.trap.baseUrl, '--report-dir', 'out'],
+      env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
+      stderr: new RegExp(`${name.replace('.', '\\.')} is not a cassette: ${found}`),
+      also: nothingSent,
+      timeoutMs: 30_000,
+    }),
+  ),
+  {
+    name: 'cassette import-har, a named pipe (must not hang)',
+    setup: (sb) => pipe(sb, 'in.har'),
+    args: ['cassette', 'import-har', 'in.har', 'out.yaml'],
+    stderr: /in\.har: cannot read the HAR file \(a named pipe, not a regular file\)/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'certify --partner-profile /dev/zero',
+    args: ['certify', '--partner', 'acme', '--deployment', 'embedded', '--partner-profile', '/dev/zero'],
+    stderr: /--partner-profile \/dev\/zero: cannot read it \(a character device, not a regular file\)/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'run --ca-file a named pipe',
+    setup: (sb) => pipe(sb, 'ca.pem'),
+    args: (sb) => ['run', '--base-url', sb.trap.baseUrl, '--ca-file', 'ca.pem'],
+    env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
+    stderr: /--ca-file ca\.pem cannot be read \(a named pipe, not a regular file\)/,
+    also: nothingSent,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'replay /dev/zero as the cassette (never read)',
+    args: ['replay', '--cassette', '/dev/zero'],
+    stderr: /\/dev\/zero:1: expected a regular file \(a cassette\); found a character device/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'certify --cassette a named pipe (must not hang)',
+    setup: (sb) => pipe(sb, 'client.yaml'),
+    args: ['certify', '--partner', 'acme', '--deployment', 'embedded', '--cassette', 'client.yaml'],
+    stderr: /client\.yaml:1: expected a regular file \(a cassette\); found a named pipe/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'webhooks listen --cassette a named pipe (must not hang)',
+    setup: (sb) => pipe(sb, 'hooks.yaml'),
+    args: ['webhooks', 'listen', '--cassette', 'hooks.yaml'],
+    stderr: /hooks\.yaml: is not a regular file/,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'merge a shard whose certificate.json is a named pipe',
+    setup: (sb) => {
+      sb.write('s1/blob/report-1-of-1.zip', WHOLE_ZIP);
+      pipe(sb, 's1/certificate.json');
+    },
+    args: ['merge', 's1', '--report-dir', 'merged'],
+    stderr: /s1\/certificate\.json: cannot be read \(a named pipe, not a regular file\)/,
+    timeoutMs: 30_000,
+  },
+];
+
 runBadInputTable('flis run and certify: bad report folders', run, { concurrency: 2 });
 runBadInputTable('flis merge: bad report folders and broken shards', merge, { concurrency: 2 });
 runBadInputTable('flis report: bad output folders, results and history', report, { concurrency: 2 });
 runBadInputTable('flis cassette: bad --out, HAR paths and HAR content', cassette, { concurrency: 2 });
 runBadInputTable('flis diff: bad report folders', diff, { concurrency: 2 });
 runBadInputTable('flis regress and contract diff: bad report folders', regressAndContract, { concurrency: 2 });
+runBadInputTable('a recorded path that could leave the base path: refused, and nothing sent', recordedPathEscapes, {
+  concurrency: 2,
+});
+runBadInputTable('files that are no regular file, or no document', badFiles, { concurrency: 2 });
 runBadInputTable("flis record and webhooks: a cassette path that is the user's file", cassetteWriters, {
   concurrency: 2,
 });

@@ -9,7 +9,13 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { listenError } from '../../errors/listen-error.ts';
 import { UsageError } from '../../errors/flis-error.ts';
-import { type BadInputRow, runBadInputTable, type Sandbox, UNPRIVILEGED_SKIP } from './bad-input-harness.ts';
+import {
+  type BadInputRow,
+  type FlisResult,
+  runBadInputTable,
+  type Sandbox,
+  UNPRIVILEGED_SKIP,
+} from './bad-input-harness.ts';
 
 /** An empty cassette as `flis record` writes one: a header document and nothing else. */
 const EMPTY_CASSETTE = `---
@@ -188,7 +194,173 @@ const rows: BadInputRow[] = [
   },
 ];
 
+/**
+ * Values that mean nothing: Number() took '1e3', '0x10', ' 42 ' and 99999999999999999999 (rounded), and an empty
+ * list item named nothing. Every whole number a user gives goes through one parser (cli/args.ts wholeNumber).
+ */
+const meaningless: BadInputRow[] = [
+  ...(['1e3', '0x10', ' 42 ', '', '99999999999999999999'] as const).map(
+    (seed): BadInputRow => ({
+      name: `run --seed ${JSON.stringify(seed)}`,
+      args: ['run', `--seed=${seed}`],
+      stderr: /^flis run: --seed must be a whole number from 0 to 2147483647; got '/,
+    }),
+  ),
+  { name: 'FLIS_SEED=0x10', args: ['run'], env: { FLIS_SEED: '0x10' }, stderr: /^flis run: FLIS_SEED must be a whole/ },
+  {
+    name: 'certify --runs 1e2',
+    args: ['certify', '--partner', 'acme', '--deployment', 'embedded', '--runs', '1e2'],
+    stderr: /--runs must be a whole number/,
+  },
+  {
+    name: "run --suite ''",
+    args: ['run', '--suite', ''],
+    stderr: /^flis run: --suite takes names .* none of them empty/,
+  },
+  {
+    name: 'run --suite contract,,offers',
+    args: ['run', '--suite', 'contract,,offers'],
+    stderr: /--suite takes names separated by commas, none of them empty; got 'contract,,offers'/,
+  },
+  { name: 'run --suite contract,', args: ['run', '--suite', 'contract,'], stderr: /none of them empty/ },
+  { name: 'FLIS_SUITES=,', args: ['run'], env: { FLIS_SUITES: ',' }, stderr: /^flis run: FLIS_SUITES takes names/ },
+  { name: "run --base-url ''", args: ['run', '--base-url', ''], stderr: /^flis run: --base-url is empty/ },
+  { name: "run --mock-variant ''", args: ['run', '--mock-variant', ''], stderr: /--mock-variant must be one of/ },
+  ...(['bad\nid', 'bad\x1b[2Jid', 'x/../y'] as const).map(
+    (id): BadInputRow => ({
+      name: `FLIS_RUN_ID=${JSON.stringify(id)}`,
+      args: ['run'],
+      env: { FLIS_RUN_ID: id },
+      stderr: /^flis run: FLIS_RUN_ID must be 1 to 64 letters, digits/,
+    }),
+  ),
+  {
+    name: 'certify FLIS_RUN_ID with a line break',
+    args: ['certify', '--partner', 'acme', '--deployment', 'embedded'],
+    env: { FLIS_RUN_ID: 'ci\nrun' },
+    stderr: /FLIS_RUN_ID must be/,
+  },
+  ...(['1/99999999999999999999', '1/1e3', ' 1/2'] as const).map(
+    (shard): BadInputRow => ({
+      name: `regress --shard ${shard}`,
+      setup: (sb) => void sb.write('partners/acme.yaml', EMPTY_CASSETTE),
+      args: (sb) => ['regress', '--cassettes', 'partners', '--shard', shard, '--base-url', sb.trap.baseUrl],
+      env: (sb) => ({ FLIS_TOKEN: sb.trap.token }),
+      stderr: /^flis regress: --shard must be I\/N with 1 <= I <= N <= 1000/,
+    }),
+  ),
+  { name: 'run --shard 1/99999999999999999999', args: ['run', '--shard', '1/99999999999999999999'], stderr: /--shard/ },
+  {
+    name: 'regress --visibility-timeout 1e4',
+    setup: (sb) => void sb.write('partners/acme.yaml', EMPTY_CASSETTE),
+    args: ['regress', '--cassettes', 'partners', '--visibility-timeout', '1e4'],
+    stderr: /--visibility-timeout must be a whole number/,
+  },
+  {
+    name: "contract diff --cassettes '' (no partner would be judged)",
+    args: ['contract', 'diff', 'a.yaml', 'b.yaml', '--cassettes', ''],
+    stderr: /^flis contract: --cassettes is empty/,
+  },
+  {
+    name: "regress --base-url ''",
+    args: ['regress', '--cassettes', 'p', '--base-url', ''],
+    stderr: /--base-url is empty/,
+  },
+  { name: 'mock --port 0x10', args: ['mock', '--port', '0x10'], stderr: /^flis mock: --port must be a whole number/ },
+  { name: 'mock --write-delay 1e3', args: ['mock', '--write-delay', '1e3'], stderr: /--write-delay must be a whole/ },
+  {
+    name: 'mock --fault a,,b',
+    args: ['mock', '--fault', 'offer-quantity-as-string,,x'],
+    stderr: /--fault takes names/,
+  },
+  { name: "mock --variant ''", args: ['mock', '--variant', ''], stderr: /--variant must be one of/ },
+  {
+    name: "replay --port ' 80'",
+    ...withCassette(EMPTY_CASSETTE, (file) => ['replay', '--cassette', file, '--port', ' 80']),
+    stderr: /^flis replay: --port must be a whole number from 0 to 65535; got ' 80'/,
+  },
+  {
+    name: 'webhooks listen --port 1e3',
+    args: ['webhooks', 'listen', '--port', '1e3'],
+    stderr: /--port must be a whole/,
+  },
+  { name: "run --min-coverage ''", args: ['run', '--min-coverage', ''], stderr: /--min-coverage must be a percentage/ },
+  { name: 'run --min-coverage 1e1', args: ['run', '--min-coverage', '1e1'], stderr: /--min-coverage must be/ },
+  { name: "run --max-rps ' 5'", args: ['run', '--max-rps', ' 5'], stderr: /--max-rps must be a whole number from 1/ },
+  {
+    name: 'FLIS_MAX_IN_FLIGHT=0x10',
+    args: ['run'],
+    env: { FLIS_MAX_IN_FLIGHT: '0x10' },
+    stderr: /^flis run: FLIS_MAX_IN_FLIGHT must be a whole number/,
+  },
+  { name: "run --request-timeout ' 30s'", args: ['run', '--request-timeout', ' 30s'], stderr: /--request-timeout/ },
+];
+
+/**
+ * A token that cannot go in an Authorization header stalled a run (no check finished in 180 s): it is refused before
+ * anything is sent, wherever it came from, in one line that never shows it. The target is the row's trap, which
+ * must see no request at all.
+ */
+const TOKEN_SECRET = 'tok-Qx81-secret';
+const refusedBeforeSending = (r: FlisResult, sb: Sandbox) => {
+  assert.deepEqual(sb.trap.requests, [], 'a request was sent with the bad token');
+  assert.ok(!r.stderr.includes(TOKEN_SECRET) && !r.stdout.includes(TOKEN_SECRET), 'the token was printed');
+};
+const badTokens: BadInputRow[] = [
+  ...(
+    [
+      ['a line break', `${TOKEN_SECRET}\nX`],
+      ['a carriage return', `${TOKEN_SECRET}\r`],
+      ['a trailing space', `${TOKEN_SECRET} `],
+      ['an escape character', `${TOKEN_SECRET}\x1b`],
+      ['a character outside ASCII', `${TOKEN_SECRET}é`],
+    ] as const
+  ).map(
+    ([what, token]): BadInputRow => ({
+      name: `run with FLIS_TOKEN holding ${what}`,
+      args: (sb) => ['run', '--suite', 'contract', '--base-url', sb.trap.baseUrl],
+      env: { FLIS_TOKEN: token },
+      stderr: /^flis run: FLIS_TOKEN holds .*, which cannot go in an Authorization header/,
+      also: refusedBeforeSending,
+    }),
+  ),
+  {
+    name: "regress with the sandbox's own token variable holding a line break (as $(cat file) reads one)",
+    setup: (sb) => void sb.write('partners/acme.yaml', EMPTY_CASSETTE),
+    args: ['regress', '--cassettes', 'partners', '--deployment', 'sandbox', '--report-dir', 'out'],
+    env: (sb) => ({ FLIS_SANDBOX_BASE_URL: sb.trap.baseUrl, FLIS_SANDBOX_TOKEN: `${TOKEN_SECRET}\nline2` }),
+    stderr: /^flis regress: FLIS_SANDBOX_TOKEN holds a line break/,
+    also: refusedBeforeSending,
+  },
+  {
+    name: 'run --token-command printing JSON whose access_token holds a line break',
+    setup: (sb) =>
+      void sb.write('token.js', `process.stdout.write(JSON.stringify({ access_token: '${TOKEN_SECRET}\\nX' }));`),
+    args: (sb) => [
+      'run',
+      '--suite',
+      'contract',
+      '--base-url',
+      sb.trap.baseUrl,
+      '--token-command',
+      `'${process.execPath}' '${sb.path('token.js')}'`,
+    ],
+    stderr: /^flis run: the token --token-command gave holds a line break/,
+    also: refusedBeforeSending,
+  },
+  {
+    name: 'mock with FLIS_MOCK_TOKEN holding a line break',
+    args: ['mock'],
+    env: { FLIS_MOCK_TOKEN: `${TOKEN_SECRET}\nX` },
+    stderr: /^flis mock: FLIS_MOCK_TOKEN holds a line break/,
+  },
+];
+
 runBadInputTable('bad values exit 2 in one line and change nothing', rows, { concurrency: 2 });
+runBadInputTable('values that mean nothing exit 2 in one line', meaningless, { concurrency: 2 });
+runBadInputTable('a token that cannot go in a header is refused before anything is sent', badTokens, {
+  concurrency: 2,
+});
 
 describe('a server that cannot listen says why, by the error code', () => {
   const errno = (code: string) => Object.assign(new Error(`listen ${code}`), { code });

@@ -5,6 +5,7 @@
  * table is a Record over FaultName, so a fault without a probe does not compile.
  */
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { faultDescriptions, faultNames, type FaultName } from '../../mock/faults.ts';
 import { isDateTime } from '../../mock/formats.ts';
@@ -565,6 +566,184 @@ const probes: Record<FaultName, Probe> = {
       const got = (await call(mock, 'GET', '/invoices', { query: { createdSince: day } })).body as { id: string }[];
       assert.ok(!got.some((i) => i.id === early.id), 'an invoice from before 10:00 of the day before stays out');
     }
+  }, // Issue 31: billing groups and invoices both ways, across operations, with combined parameters, at the edges.
+  'bulk-removal-only-bulk-forced': async (mock, faulty) => {
+    const [a, b] = (await call(mock, 'GET', '/billingGroups')).body as { id: string; status: string }[];
+    await call(mock, 'PUT', `/billingGroups/${a!.id}/status`, { json: { status: 'By-put' } });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: a!.id, deleteStatus: true }],
+    });
+    assert.equal(await statusOf(mock, a!.id), faulty ? 'By-put' : a!.status, 'a bulk removal of a PUT-forced status');
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: b!.id, status: 'By-bulk' }],
+    });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: b!.id, deleteStatus: true }],
+    });
+    assert.equal(await statusOf(mock, b!.id), b!.status, 'a bulk removal of a bulk-forced status works either way');
+  },
+  'put-over-bulk-ignored': async (mock, faulty) => {
+    const [a, b] = (await call(mock, 'GET', '/billingGroups')).body as { id: string }[];
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [{ billingGroupId: a!.id, status: 'By-bulk' }],
+    });
+    await call(mock, 'PUT', `/billingGroups/${a!.id}/status`, { json: { status: 'By-put' } });
+    assert.equal(await statusOf(mock, a!.id), faulty ? 'By-bulk' : 'By-put');
+    await call(mock, 'PUT', `/billingGroups/${b!.id}/status`, { json: { status: 'One' } });
+    await call(mock, 'PUT', `/billingGroups/${b!.id}/status`, { json: { status: 'Two' } });
+    assert.equal(await statusOf(mock, b!.id), 'Two', 'a PUT over a PUT replaces it either way');
+  },
+  'bulk-first-item-decides': async (mock, faulty) => {
+    const [a, b] = (await call(mock, 'GET', '/billingGroups')).body as { id: string; status: string }[];
+    await call(mock, 'PUT', `/billingGroups/${b!.id}/status`, { json: { status: 'Forced-b' } });
+    await call(mock, 'POST', '/billingGroups/bulkStatusUpdate', {
+      json: [
+        { billingGroupId: a!.id, status: 'Forced-a' },
+        { billingGroupId: b!.id, deleteStatus: true },
+      ],
+    });
+    assert.equal(await statusOf(mock, a!.id), 'Forced-a', 'the first item forces either way');
+    assert.equal(await statusOf(mock, b!.id), faulty ? 'Forced-b' : b!.status, 'the second item removes');
+  },
+  'status-write-any-case': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    const twin = g.id.toUpperCase();
+    const put = await call(mock, 'PUT', `/billingGroups/${twin}/status`, { json: { status: 'By-twin' } });
+    assert.equal(put.status, faulty ? 200 : 404);
+    assert.equal(await statusOf(mock, g.id), faulty ? 'By-twin' : g.status);
+    assert.equal((await call(mock, 'GET', `/billingGroups/${twin}`)).status, 404, 'a GET of the twin stays 404');
+  },
+  'list-leaves-out-forced': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-out' } });
+    const whole = (await call(mock, 'GET', '/billingGroups')).body as { id: string }[];
+    assert.equal(
+      whole.some((x) => x.id === g.id),
+      !faulty,
+    );
+    const state = (await call(mock, 'GET', '/billingGroups', { query: { state: 'Forced-out' } })).body as {
+      id: string;
+    }[];
+    assert.deepEqual(
+      state.map((x) => x.id),
+      [g.id],
+      'the state filter lists it either way',
+    );
+  },
+  'billing-list-needs-filter': async (mock, faulty) => {
+    const whole = (await call(mock, 'GET', '/billingGroups', { query: { start: '1900-01-01', end: '2200-12-31' } }))
+      .body as unknown[];
+    assert.equal(whole.length === 0, faulty);
+    const active = (await call(mock, 'GET', '/billingGroups', { query: { inactive: 'false' } })).body as unknown[];
+    assert.ok(active.length > 0, 'a filtered list shows groups either way');
+  },
+  'details-inactive-default': async (mock, faulty) => {
+    const groups = (await call(mock, 'GET', '/billingGroups')).body as { id: string; inactive: boolean }[];
+    const inactive = groups.find((g) => g.inactive)!;
+    const details = (await call(mock, 'GET', `/billingGroups/${inactive.id}/details`)).body;
+    assert.equal(details.inactive, !faulty);
+    assert.equal((await call(mock, 'GET', `/billingGroups/${inactive.id}`)).body.inactive, true);
+  },
+  'invoice-groups-drop-inactive': async (mock, faulty) => {
+    const groups = (await call(mock, 'GET', '/billingGroups')).body as { id: string; inactive: boolean }[];
+    const inactive = new Set(groups.filter((g) => g.inactive).map((g) => g.id));
+    const invoices = (await call(mock, 'GET', '/invoices')).body as { id: string; billingGroupIds: string[] }[];
+    const naming = invoices.find((i) => i.billingGroupIds.some((id) => inactive.has(id)))!;
+    const single = (await call(mock, 'GET', `/invoices/${naming.id}`)).body;
+    const ids = (single.billingGroups as { id: string }[]).map((g) => g.id);
+    assert.equal(
+      naming.billingGroupIds.every((id) => ids.includes(id)),
+      !faulty,
+    );
+    const snapshot = (await call(mock, 'GET', `/invoicesBillingGroupDetailsSnapshot/${naming.id}`)).body;
+    assert.equal((snapshot.billingGroupDetails as unknown[]).length, naming.billingGroupIds.length, 'snapshot whole');
+  },
+  'unpaged-invoices-drop-drafts': async (mock, faulty) => {
+    const unpaged = (await call(mock, 'GET', '/invoices')).body as { status: string }[];
+    assert.equal(
+      unpaged.some((i) => i.status === 'Draft'),
+      !faulty,
+    );
+    const page = (await call(mock, 'GET', '/invoices', { query: { limit: '50', page: '1' } })).body as {
+      status: string;
+    }[];
+    assert.ok(
+      page.some((i) => i.status === 'Draft'),
+      'a page shows drafts either way',
+    );
+  },
+  'billing-customer-overrides-filters': async (mock, faulty) => {
+    const groups = (await call(mock, 'GET', '/billingGroups')).body as { customerId: string; inactive: boolean }[];
+    const c = groups[0]!.customerId;
+    const listed = (await call(mock, 'GET', '/billingGroups', { query: { customerId: c, inactive: 'true' } })).body as {
+      customerId: string;
+      inactive: boolean;
+    }[];
+    assert.equal(
+      listed.every((g) => g.inactive),
+      !faulty,
+    );
+    assert.ok(listed.every((g) => g.customerId === c));
+  },
+  'invoice-filter-after-paging': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string; updated: string }[];
+    const date = [...all.map((i) => i.updated)].sort()[Math.floor(all.length / 2)]!.slice(0, 10);
+    const since = (await call(mock, 'GET', '/invoices', { query: { updatedSince: date } })).body as { id: string }[];
+    const paged = (await call(mock, 'GET', '/invoices', { query: { updatedSince: date, limit: '3', page: '1' } }))
+      .body as { id: string }[];
+    assert.deepEqual(
+      paged.map((i) => i.id),
+      faulty ? paged.map((i) => i.id) : since.slice(0, 3).map((i) => i.id),
+    );
+    assert.equal(paged.length < 3, faulty, 'the first page is cut before the filter');
+  },
+  'created-since-dropped-with-updated': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { created: string }[];
+    const date = [...all.map((i) => i.created)].sort()[Math.floor(all.length / 2)]!.slice(0, 10);
+    const both = (await call(mock, 'GET', '/invoices', { query: { createdSince: date, updatedSince: '2000-01-01' } }))
+      .body as { created: string }[];
+    assert.equal(
+      both.some((i) => i.created.slice(0, 10) < date),
+      faulty,
+    );
+    const alone = (await call(mock, 'GET', '/invoices', { query: { createdSince: date } })).body as {
+      created: string;
+    }[];
+    assert.ok(
+      alone.every((i) => i.created.slice(0, 10) >= date),
+      'createdSince alone holds either way',
+    );
+  },
+  'limit-ignored-with-updated-since': async (mock, faulty) => {
+    const withSince = (await call(mock, 'GET', '/invoices', { query: { updatedSince: '2000-01-01', limit: '2' } }))
+      .body as unknown[];
+    assert.equal(withSince.length > 2, faulty);
+    assert.equal(((await call(mock, 'GET', '/invoices', { query: { limit: '2' } })).body as unknown[]).length, 2);
+  },
+  'page-boundary-skips-ties': async (mock, faulty) => {
+    const all = (await call(mock, 'GET', '/invoices')).body as { id: string; created: string }[];
+    const seen: string[] = [];
+    for (let page = 1; page <= all.length + 1; page++) {
+      const got = (await call(mock, 'GET', '/invoices', { query: { limit: '1', page: String(page) } })).body as {
+        id: string;
+      }[];
+      if (got.length === 0) break;
+      seen.push(...got.map((i) => i.id));
+    }
+    assert.equal(seen.length === all.length, !faulty, `${seen.length} of ${all.length} invoices paged`);
+  },
+  'billing-group-id-any-case': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    const twin = await call(mock, 'GET', `/billingGroups/${g.id.toUpperCase()}`);
+    assert.equal(twin.status, faulty ? 200 : 404);
+    if (faulty) assert.equal(twin.body.id, g.id);
+  },
+  'invoice-id-any-case': async (mock, faulty) => {
+    const id = await firstInvoiceId(mock);
+    for (const path of [`/invoices/${id.toUpperCase()}`, `/invoicesBillingGroupDetailsSnapshot/${id.toUpperCase()}`]) {
+      const twin = await call(mock, 'GET', path);
+      assert.equal(twin.status, faulty ? 200 : 404, path);
+    }
   },
   'record-child-overwrites-parent': async (mock, faulty) => {
     assert.equal((await call(mock, 'PUT', '/orders/fault-cop', { json: { note: 'order' } })).status, 200);
@@ -614,6 +793,98 @@ const probes: Record<FaultName, Probe> = {
     assert.equal((await call(mock, 'PUT', path, { json: { note: 'y' } })).status, 200);
     assert.equal((await call(mock, 'DELETE', path)).status, 200);
     assert.equal((await call(mock, 'GET', path)).status, faulty ? 200 : 404);
+  },
+  'offer-read-marks-queried': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-queried', { json: offerBody('queried') });
+    assert.equal((await offer(mock, 'fault-queried'))?.queried, false, 'the first read shows it as written');
+    assert.equal((await offer(mock, 'fault-queried'))?.queried, faulty, 'the second read shows what the first left');
+  },
+  'record-read-stamps-viewed': async (mock, faulty) => {
+    await call(mock, 'PUT', '/orders/fault-viewed', { json: { name: 'viewed' } });
+    assert.equal('lastViewedAt' in (await call(mock, 'GET', '/orders/fault-viewed')).body, false);
+    assert.equal('lastViewedAt' in (await call(mock, 'GET', '/orders/fault-viewed')).body, faulty);
+    const listed = ((await call(mock, 'GET', '/orders')).body as Json[]).find((o) => o.id === 'fault-viewed');
+    assert.equal('lastViewedAt' in listed, faulty, 'the list shows what the GET by id left');
+  },
+  'batch-status-read-once': async (mock, faulty) => {
+    const { batchId } = (await call(mock, 'PUT', '/offers/fault-read-once', { json: offerBody('read-once') })).body;
+    assert.equal((await call(mock, 'GET', `/bookings/requestsStatus/batch/${batchId}`)).status, 200);
+    assert.equal((await call(mock, 'GET', `/bookings/requestsStatus/batch/${batchId}`)).status, faulty ? 404 : 200);
+  },
+  'forced-status-expires': async (mock, faulty) => {
+    const g = await firstGroup(mock);
+    await call(mock, 'PUT', `/billingGroups/${g.id}/status`, { json: { status: 'Forced-expiring' } });
+    assert.equal(await statusOf(mock, g.id), 'Forced-expiring', 'the forced status shows at once');
+    // Time is what this fault bends: past its second, the faulty mock shows the group's own status again.
+    await delay(1_100);
+    assert.equal(await statusOf(mock, g.id), faulty ? g.status : 'Forced-expiring');
+  },
+  'deleted-record-returns': async (mock, faulty) => {
+    await call(mock, 'PUT', '/orders/fault-returns', { json: { name: 'returns' } });
+    assert.equal((await call(mock, 'DELETE', '/orders/fault-returns')).status, 200);
+    assert.equal((await call(mock, 'GET', '/orders/fault-returns')).status, 404, 'gone at once');
+    // Time is what this fault bends: past its second, the faulty mock answers the record again.
+    await delay(1_100);
+    assert.equal((await call(mock, 'GET', '/orders/fault-returns')).status, faulty ? 200 : 404);
+  },
+  'offer-ids-case-folded': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-case-ab', { json: offerBody('lower', { quantity: 1 }) });
+    await call(mock, 'PUT', '/offers/fault-case-AB', { json: offerBody('upper', { quantity: 2 }) });
+    assert.equal((await offer(mock, 'fault-case-ab'))?.quantity, faulty ? 2 : 1);
+    assert.equal((await offer(mock, 'fault-case-AB'))?.quantity, 2);
+  },
+  'delete-cancels-unbooked-offers': async (mock, faulty) => {
+    const unbooked = (tag: string) => {
+      const { bookingId: _b, ...rest } = offerBody('unbooked').offer as Json;
+      return { offer: { ...rest, references: [tag] } };
+    };
+    for (const id of ['fault-unbooked-a', 'fault-unbooked-b'])
+      await call(mock, 'PUT', `/offers/${id}`, { json: unbooked(id) });
+    await call(mock, 'PUT', '/offers/fault-booked', { json: offerBody('unbooked') });
+    await call(mock, 'DELETE', '/offers/fault-unbooked-a');
+    assert.equal((await offer(mock, 'fault-unbooked-a'))?.canceled, true);
+    assert.equal(
+      (await offer(mock, 'fault-unbooked-b'))?.canceled,
+      faulty,
+      'another offer written without a bookingId',
+    );
+    assert.equal((await offer(mock, 'fault-booked'))?.canceled, false, 'an offer of a booking');
+  },
+  'booking-write-uncancels': async (mock, faulty) => {
+    for (const id of ['fault-uncancel-a', 'fault-uncancel-b'])
+      await call(mock, 'PUT', `/offers/${id}`, { json: offerBody('uncancel') });
+    await call(mock, 'DELETE', '/offers/fault-uncancel-a');
+    assert.equal((await offer(mock, 'fault-uncancel-a'))?.canceled, true);
+    await call(mock, 'PUT', '/offers/fault-uncancel-b', { json: { offer: { quantity: 9 } } });
+    assert.equal((await offer(mock, 'fault-uncancel-a'))?.canceled, !faulty);
+  },
+  'bulk-update-of-single-offer-ignored': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-single', { json: offerBody('single', { quantity: 1 }) });
+    await call(mock, 'POST', '/offers/bulk', {
+      json: [
+        { id: 'fault-single', offer: { quantity: 2 } },
+        { ...offerBody('fresh', { quantity: 3 }), id: 'fault-bulk-new' },
+      ],
+    });
+    assert.equal((await offer(mock, 'fault-single'))?.quantity, faulty ? 1 : 2);
+    assert.equal((await offer(mock, 'fault-bulk-new'))?.quantity, 3, 'a bulk item that creates is written');
+  },
+  'offer-list-one-per-timestamp': async (mock, faulty) => {
+    const at = '2031-05-05T05:05:05.000Z';
+    for (const id of ['fault-same-time-a', 'fault-same-time-b'])
+      await call(mock, 'PUT', `/offers/${id}`, { json: offerBody(id, { transportTimestamp: at }) });
+    const listed = (await call(mock, 'GET', '/offers', { query: { start: at, end: at } })).body as { id: string }[];
+    assert.deepEqual(
+      listed.map((o) => o.id).sort(),
+      faulty ? ['fault-same-time-b'] : ['fault-same-time-a', 'fault-same-time-b'],
+    );
+  },
+  'offer-list-stale-after-update': async (mock, faulty) => {
+    await call(mock, 'PUT', '/offers/fault-stale', { json: offerBody('stale', { quantity: 1 }) });
+    await call(mock, 'PUT', '/offers/fault-stale', { json: { offer: { quantity: 2 } } });
+    assert.equal((await offer(mock, 'fault-stale'))?.quantity, 2, 'GET by id shows the update');
+    const listed = ((await call(mock, 'GET', '/offers')).body as Json[]).find((o) => o.id === 'fault-stale');
+    assert.equal(listed.quantity, faulty ? 1 : 2);
   },
 };
 

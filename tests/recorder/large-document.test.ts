@@ -5,13 +5,13 @@
  * splitter keeps a line longer than its chunks in pieces, with the same documents, lines and offsets as one chunk.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { type RawDocument, splitDocuments } from '../../recorder/cassette-documents.ts';
 import { fileParts, parseExchange } from '../../recorder/cassette-reader.ts';
 import { writeCassette } from '../../recorder/cassette-writer.ts';
-import { splitResponseBody } from '../../recorder/large-document.ts';
+import { splitBodies } from '../../recorder/large-document.ts';
 import { lintCassette } from '../../recorder/lint.ts';
 import { listExchange, tempDir, testCassetteHeader as header } from './helpers.ts';
 
@@ -43,7 +43,7 @@ describe('the lint of a large document, its response list read item by item', ()
     );
     const docs = exchangeDocuments(file);
     assert.ok(
-      docs.every((d) => splitResponseBody(d) !== undefined),
+      docs.every((d) => splitBodies(d)?.response?.kind === 'list'),
       'every response list is one the stream takes',
     );
     const whole = lintCassette(file, undefined, { streamAbove: Number.POSITIVE_INFINITY });
@@ -63,12 +63,74 @@ describe('the lint of a large document, its response list read item by item', ()
     const file = tmp.file('split.yaml');
     writeCassette(file, header, [listExchange([{ a: 1 }, { b: [2, 3] }])], []);
     const [doc] = exchangeDocuments(file);
-    const split = splitResponseBody(doc!);
-    assert.ok(split, 'a one-line response list is cut out');
+    const split = splitBodies(doc!);
+    assert.ok(split?.response?.kind === 'list', 'a one-line response list is cut out');
+    assert.equal(split.request, undefined, 'a GET has no body to cut');
     assert.equal(split.rest.bytes.toString().split('\n').length, doc!.bytes.toString().split('\n').length);
     assert.match(split.rest.bytes.toString(), /\n {2}body: \[\]\n/);
-    assert.deepEqual([...split.body.items()], [{ a: 1 }, { b: [2, 3] }]);
+    assert.deepEqual([...split.response.list.items()], [{ a: 1 }, { b: [2, 3] }]);
     assert.deepEqual(parseExchange(file, split.rest).line, parseExchange(file, doc!).line);
+  });
+
+  it('a bulk write: its request list too, with the verdicts of the whole read', () => {
+    const file = tmp.file('bulk.yaml');
+    const items = [
+      ...Array.from({ length: 300 }, (_, i) => ({ id: `o-${i}` })),
+      JSON.parse('{"__proto__": {"id": 1}}'),
+      'é😀',
+    ];
+    const text = JSON.stringify(items);
+    const bulk = listExchange([{ batchId: 'b-1' }], '/offers/bulk');
+    bulk.request = {
+      method: 'POST',
+      path: '/offers/bulk',
+      query: {},
+      headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
+      body: { encoding: 'json', value: items, size: Buffer.byteLength(text), truncated: false },
+    };
+    writeCassette(file, header, [bulk], []);
+    const [doc] = exchangeDocuments(file);
+    const split = splitBodies(doc!);
+    assert.equal(split?.request?.kind, 'list', 'the request list is cut out');
+    const whole = lintCassette(file, undefined, { streamAbove: Number.POSITIVE_INFINITY });
+    assert.ok(
+      whole.findings.some((f) => f.violation.direction === 'request'),
+      JSON.stringify(whole.findings.map((f) => f.violation.message)),
+    );
+    assert.deepEqual(lintCassette(file, undefined, { streamAbove: 0 }), whole);
+  });
+
+  it('a long text or base64 body is judged by its size, as read whole; a broken escape is left to the whole read', () => {
+    const file = tmp.file('scalars.yaml');
+    const long = 'x'.repeat(70 * 1024);
+    const scalar = (value: string, encoding: 'text' | 'base64', contentType: string) => {
+      const e = listExchange([]);
+      e.response.headers = { 'content-type': contentType };
+      e.response.body = { encoding, value, size: Buffer.byteLength(value), truncated: false };
+      return e;
+    };
+    writeCassette(
+      file,
+      header,
+      [
+        scalar(`${long}\u0001"\\é`, 'text', 'text/plain'),
+        scalar(Buffer.alloc(60 * 1024, 7).toString('base64'), 'base64', 'application/octet-stream'),
+      ],
+      [],
+    );
+    const docs = exchangeDocuments(file);
+    assert.deepEqual(
+      docs.map((d) => splitBodies(d)?.response?.kind),
+      ['scalar', 'scalar'],
+    );
+    const whole = lintCassette(file, undefined, { streamAbove: Number.POSITIVE_INFINITY });
+    assert.ok(whole.findings.length >= 2, 'not JSON, under a content type that is no JSON: judged');
+    assert.deepEqual(lintCassette(file, undefined, { streamAbove: 0 }), whole);
+    // A quoted body with an escape YAML does not know: cut out, the stand-in would read; whole, it is an error.
+    const broken = tmp.file('broken-escape.yaml');
+    writeFileSync(broken, readFileSync(file, 'utf8').replace('\\u0001', '\\q0001'));
+    assert.equal(splitBodies(exchangeDocuments(broken)[0]!), undefined);
+    assert.throws(() => lintCassette(broken, undefined, { streamAbove: 0 }), /expected valid YAML/);
   });
 
   it('reads whole what the stream cannot take: a YAML list that is no JSON, a text body', () => {
@@ -133,7 +195,8 @@ describe('the cassette splitter, a line longer than its chunks', () => {
             complete: p.complete,
             text: p.bytes.toString(),
           }
-        : p,
+        : // A long stray line is held in pieces and decoded when read: compared by what it says.
+          { kind: p.kind, line: p.line, offset: p.offset, text: p.text },
     );
   const oneChunk = parts([bytes]);
 
@@ -163,5 +226,16 @@ describe('the cassette splitter, a line longer than its chunks', () => {
     assert.ok((doc.chunks?.length ?? 0) > 10, `the long body line is held in pieces (${doc.chunks?.length})`);
     assert.equal(Buffer.concat(doc.chunks!).toString(), doc.bytes.toString());
     assert.equal(doc.chunks!.length, 1, 'once joined, the pieces are let go');
+  });
+
+  it('keeps a long stray line in its pieces: its head at once, its text only when read', () => {
+    const line = `not a cassette ${'z'.repeat(100)}`;
+    const chunks = Array.from({ length: Math.ceil(line.length / 8) }, (_, i) =>
+      Buffer.from(line.slice(i * 8, i * 8 + 8)),
+    );
+    const [stray] = [...splitDocuments(chunks)];
+    assert.ok(stray?.kind === 'stray' && stray.head !== undefined, 'held in pieces, with a head');
+    assert.equal(stray.head, line);
+    assert.equal(stray.text, line);
   });
 });

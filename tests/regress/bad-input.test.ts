@@ -1,9 +1,10 @@
 /**
  * Bad input to `flis regress` exits 2 with one line naming what to fix, before anything is sent, and leaves the
- * user's files as they were.
+ * user's files as they were. A signal while `flis regress` or `flis contract diff` reads a large file ends it at
+ * once (the lint's rule, errors/user-file.ts), with nothing sent.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { regressCommand } from '../../cli/commands/regress.ts';
 import { FlisError } from '../../errors/flis-error.ts';
 import { ROOT } from '../runner/helpers.ts';
 import { recordPartners } from '../../bench/partner-clients.ts';
+import { startTrap } from '../cli/bad-input-harness.ts';
 import { tempDir } from './helpers.ts';
 
 const tmp = tempDir();
@@ -91,5 +93,77 @@ describe('flis regress: bad input', () => {
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^flis regress: --shard/);
+  });
+
+  /** Spawns flis, waits for `announced` on its output, sends SIGTERM, and says how it ended. */
+  async function terminatedWhileReading(
+    args: string[],
+    announced: string,
+    env: Record<string, string> = {},
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/flis.js'), ...args], {
+      cwd: tmp.dir,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.once('exit', (code, signal) => done({ code, signal })),
+    );
+    let out = '';
+    await new Promise<void>((done, fail) => {
+      const seen = (c: Buffer) => {
+        out += String(c);
+        if (out.includes(announced)) done();
+      };
+      child.stdout.on('data', seen);
+      child.stderr.on('data', seen);
+      child.once('exit', () => fail(new Error(`ended before it announced what it reads: ${out}`)));
+    });
+    child.kill('SIGTERM');
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const how = await ended;
+    clearTimeout(deadline);
+    return { ...how, out };
+  }
+
+  it('SIGTERM while the cassettes are read: ends 143, nothing sent', async () => {
+    const dir = join(tmp.dir, 'large');
+    mkdirSync(dir);
+    const text = readFileSync(join(good, 'billing-reader.yaml'), 'utf8');
+    const at = text.indexOf('---', 4);
+    // About 40 MB of the partner's exchanges, far more than a signal should wait for.
+    const body = text.slice(at);
+    const copies = Math.ceil((40 * 1024 * 1024) / body.length);
+    writeFileSync(join(dir, 'acme.yaml'), text.slice(0, at) + body.repeat(copies));
+    const trap = await startTrap();
+    try {
+      const r = await terminatedWhileReading(
+        ['regress', '--cassettes', dir, '--base-url', trap.baseUrl, '--report-dir', join(tmp.dir, 'r-large')],
+        'flis regress: reading 1 cassette(s)',
+        { FLIS_TOKEN: trap.token },
+      );
+      assert.equal(r.code, 143, `ended by ${r.signal ?? r.code}: ${r.out}`);
+      assert.match(r.out, /interrupted while reading the cassettes; nothing was sent/);
+      assert.deepEqual(trap.requests, [], 'a request was sent');
+    } finally {
+      await trap.close();
+    }
+  });
+
+  it('SIGTERM while contract diff reads a large document: ended by the signal', async () => {
+    // The bundled document with 16,000 more operations (about 2 MB of YAML, seconds of parsing), written as text.
+    const bundled = readFileSync(join(ROOT, 'specs/openapi.bundled.yaml'), 'utf8');
+    const padding = Array.from(
+      { length: 16_000 },
+      (_, i) =>
+        `  /padding/${i}/items:\n    get:\n      operationId: padding${i}\n      responses:\n        '200':\n          description: padding, to make the document large\n`,
+    ).join('');
+    const big = join(tmp.dir, 'big.yaml');
+    writeFileSync(big, bundled.replace(/^paths:\n/m, `paths:\n${padding}`));
+    const r = await terminatedWhileReading(
+      ['contract', 'diff', join(ROOT, 'specs/openapi.bundled.yaml'), big, '--report-dir', join(tmp.dir, 'r-big')],
+      'flis contract diff: reading',
+    );
+    assert.ok(r.signal === 'SIGTERM' || r.code === 143, `ended by ${r.signal ?? r.code}, not by the SIGTERM: ${r.out}`);
   });
 });

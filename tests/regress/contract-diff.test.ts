@@ -4,7 +4,7 @@
  * has no change.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
@@ -128,4 +128,72 @@ describe('flis contract diff', () => {
       },
     );
   });
+
+  it('a recursive schema with one type change: one change, at the schema, with the operations it reaches', async () => {
+    // Invoice holds invoices three ways (a tree of them), and the snapshot holds one: a walk that followed every
+    // path down reported one change thousands of times.
+    const recursive = (d: Doc) => {
+      const invoice = { $ref: '#/components/schemas/Invoice' };
+      Object.assign(d.components.schemas.Invoice.properties, {
+        parent: invoice,
+        children: { type: 'array', items: invoice },
+        related: { type: 'array', items: invoice },
+      });
+      d.components.schemas.InvoiceSnapshot.properties.previous = invoice;
+    };
+    const old = copyWith('recursive-old', recursive);
+    const changed = copyWith('recursive-new', (d) => {
+      recursive(d);
+      d.components.schemas.Invoice.properties.status = { type: 'integer' };
+    });
+    // Two partners read an invoice: one receives a status only three invoices down the tree, one no status at all.
+    const dir = join(tmp.dir, 'recursive-cassettes');
+    mkdirSync(dir);
+    const deep = { id: 'inv-1', children: [{ related: [{ status: 'open' }] }] };
+    writeFileSync(join(dir, 'deep.yaml'), invoiceCassette('deep-reader', deep));
+    writeFileSync(join(dir, 'shallow.yaml'), invoiceCassette('shallow-reader', { id: 'inv-1' }));
+    const r = await contractDiff([old, changed, '--cassettes', dir], 'recursive');
+    const breaking = r.report.changes.filter((c) => c.class === 'breaking');
+    assert.deepEqual(
+      breaking.map((c) => [c.id, c.component, c.pointer, c.operations]),
+      [['response-field-type-changed', 'Invoice', '/status', ['getInvoice', 'getInvoiceBillingGroupDetailsSnapshot']]],
+    );
+    assert.equal(r.out.filter((l) => l.startsWith('BREAKING')).length, 1, r.out.join('\n'));
+    assert.deepEqual(
+      breaking[0]!.partners?.map((t) => [t.partner, t.shows]),
+      [['deep-reader', 'receives /children/*/related/*/status']],
+    );
+  });
 });
+
+/** A cassette of one partner's GET /invoices/inv-1, answered 200 with `body`. */
+function invoiceCassette(partner: string, body: unknown): string {
+  return `---
+format: 1
+kind: flis-cassette
+recordedAt: "2026-01-01T00:00:00.000Z"
+deployment: null
+upstream: null
+specVersion: "1.0.0"
+tool:
+  name: flis-conformance
+  version: "0.1.0"
+labels:
+  partner: ${JSON.stringify(partner)}
+...
+---
+seq: 1
+request:
+  method: GET
+  path: /invoices/inv-1
+  headers:
+    authorization: "Bearer [REDACTED]"
+response:
+  status: 200
+  headers:
+    content-type: application/json
+  body: ${JSON.stringify(body)}
+  bodyEncoding: json
+...
+`;
+}

@@ -14,6 +14,11 @@ import { pollUntil } from '../../suites/lib/poll.ts';
 import { countingProxy, startFlis } from './helpers.ts';
 
 const TOKEN = 'interrupt-token-Vb51Qa';
+/**
+ * The collections of section 4.3 the model suite writes records into whose records have a DELETE (spec 4.3 lists
+ * none for customers, products, drivers, …: what is written there stays), read after an interrupted run.
+ */
+const TOP_LEVEL_COLLECTIONS = ['/bookings', '/orders'];
 const dir = mkdtempSync(join(tmpdir(), 'flis-interrupt-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,7 +27,7 @@ async function listed(baseUrl: string, path: string): Promise<{ id?: string; can
   return (await res.json()) as { id?: string; canceled?: boolean; status?: string }[];
 }
 
-async function interruptAfterFirstWrite(signal: 'SIGINT' | 'SIGTERM', suite: string, times = 1) {
+async function interruptAfterFirstWrite(signal: 'SIGINT' | 'SIGTERM', suite: string, times = 1, writes = 1) {
   const runId = `flis-interrupt-${signal.toLowerCase()}-${process.pid}`;
   const reportDir = join(dir, signal);
   const mock = await startMock({ token: TOKEN });
@@ -33,7 +38,7 @@ async function interruptAfterFirstWrite(signal: 'SIGINT' | 'SIGTERM', suite: str
       { FLIS_TOKEN: TOKEN, FLIS_RUN_ID: runId, FLIS_PROGRESS: 'none' },
     );
     const wrote = await pollUntil(
-      async () => proxy.seen.some((s) => s.method === 'POST' || s.method === 'PUT'),
+      async () => proxy.seen.filter((s) => s.method === 'POST' || s.method === 'PUT').length >= writes,
       (yes) => yes,
       { timeoutMs: 180_000, intervalMs: 50 },
     );
@@ -52,7 +57,12 @@ async function interruptAfterFirstWrite(signal: 'SIGINT' | 'SIGTERM', suite: str
     const code = await run.exited;
     const offers = await listed(mock.baseUrl, '/offers');
     const groups = await listed(mock.baseUrl, '/billingGroups');
-    return { code, out: run.out(), offers, groups, runId, reportDir };
+    const records = (
+      await Promise.all(
+        TOP_LEVEL_COLLECTIONS.map(async (path) => (await listed(mock.baseUrl, path)).map((r) => ({ path, id: r.id }))),
+      )
+    ).flat();
+    return { code, out: run.out(), offers, groups, records, runId, reportDir };
   } finally {
     await proxy.close();
     await mock.close();
@@ -92,4 +102,23 @@ test('a second signal exits at once, without cleaning up', async () => {
   assert.equal(r.code, 143, r.out);
   assert.match(r.out, /SIGTERM again: exiting at once/);
   assert.doesNotMatch(r.out, /cleanup: \d+ offer/);
+});
+
+test('SIGTERM while durable-state leaves records for its audit: the section 4.3 records of the run are deleted', async () => {
+  const r = await interruptAfterFirstWrite('SIGTERM', 'model', 1, 40);
+  assert.equal(r.code, 143, r.out);
+  assert.match(
+    r.out,
+    /cleanup: \d+ offer\(s\) cancelled, \d+ forced status\(es\) removed, [1-9]\d* record\(s\) deleted/,
+  );
+  assert.deepEqual(
+    r.records.filter((rec) => rec.id?.includes(r.runId)),
+    [],
+    'records of the run left in the collections',
+  );
+  assert.deepEqual(
+    r.groups.filter((g) => g.status?.includes(r.runId)),
+    [],
+    'forced statuses of the run',
+  );
 });

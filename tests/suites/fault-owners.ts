@@ -210,6 +210,73 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
   'booking-event-delete-cancels-booking-events': {
     fails: ['event-cancel'],
     evidence: { check: 'event-cancel', operation: 'deleteBookingEvent', message: /which it does not name/ },
+  }, // Billing groups and invoices both ways, across operations, combined and at the edges (billing-model-faults.test.ts).
+  'bulk-removal-only-bulk-forced': {
+    fails: ['billing-bulk-status'],
+    evidence: {
+      check: 'billing-bulk-status',
+      message: /after POST \/billingGroups\/bulkStatusUpdate \[\S+ deleteStatus\], .*anything but/,
+    },
+  },
+  'put-over-bulk-ignored': {
+    fails: ['billing-forced-status'],
+    evidence: { check: 'billing-forced-status', message: /after PUT \/billingGroups\/\S+\/status '[^']*seq-b2'/ },
+  },
+  'bulk-first-item-decides': {
+    fails: ['billing-bulk-status'],
+    evidence: { check: 'billing-bulk-status', message: /bulkStatusUpdate \[\S+ '[^']+', \S+ deleteStatus\]/ },
+  },
+  'status-write-any-case': {
+    fails: ['billing-forced-status'],
+    evidence: { check: 'billing-forced-status', message: /a group the write did not name .*differs only by case/ },
+  },
+  'list-leaves-out-forced': {
+    fails: ['view-consistency'],
+    evidence: { check: 'view-consistency', message: /leaves out billing group \S+ after PUT / },
+  },
+  'billing-list-needs-filter': {
+    fails: ['view-consistency'],
+    evidence: { check: 'view-consistency', message: /leaves out billing group .* answered 0 group\(s\)/ },
+  },
+  'details-inactive-default': {
+    fails: ['billing-details'],
+    evidence: { check: 'billing-details', message: /show inactive false/ },
+  },
+  'invoice-groups-drop-inactive': {
+    fails: ['view-consistency'],
+    evidence: { check: 'view-consistency', message: /^GET \/invoices\/\S+ .* out of billingGroups/ },
+  },
+  'unpaged-invoices-drop-drafts': {
+    fails: ['invoice-since-complete'],
+    evidence: { check: 'invoice-since-complete', message: /left out .* the run knows/ },
+  },
+  'billing-customer-overrides-filters': {
+    fails: ['billing-filters'],
+    evidence: { check: 'billing-filters', message: /"customerId".*do not match/ },
+  },
+  'invoice-filter-after-paging': {
+    fails: ['invoice-paging'],
+    evidence: { check: 'invoice-paging', message: /with updatedSince=\S+, first page \d\) never shows/ },
+  },
+  'created-since-dropped-with-updated': {
+    fails: ['invoice-since'],
+    evidence: { check: 'invoice-since', message: /createdSince=\S+&updatedSince=.*before createdSince/ },
+  },
+  'limit-ignored-with-updated-since': {
+    fails: ['invoice-limit'],
+    evidence: { check: 'invoice-limit', message: /updatedSince=.*answered \d+ invoices/ },
+  },
+  'page-boundary-skips-ties': {
+    fails: ['invoice-paging'],
+    evidence: { check: 'invoice-paging', message: /\(limit 1, first page \d\) never shows/ },
+  },
+  'billing-group-id-any-case': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', operation: 'getBillingGroup', message: /in the other case/ },
+  },
+  'invoice-id-any-case': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', operation: 'getInvoice', message: /in the other case/ },
   },
   // Section 4.3 records addressed by their path (tests/suites/record-model-faults.test.ts).
   'record-child-overwrites-parent': {
@@ -230,6 +297,51 @@ export const FAULT_OWNERS: Record<FaultName, FaultOwners> = {
     evidence: { check: 'record-delete', operation: 'deleteOrder', message: /still lists the record/ },
   },
   'record-second-delete-ignored': { fails: ['world-model'], evidence: { check: 'world-model' } },
+  // Reads, time, offers at the edges (tests/suites/reads-and-time-faults.test.ts).
+  'offer-read-marks-queried': {
+    fails: ['safe-reads'],
+    evidence: { check: 'safe-reads', operation: 'getOffer', message: /shows queried true on the offer/ },
+  },
+  'record-read-stamps-viewed': {
+    fails: ['safe-reads'],
+    evidence: { check: 'safe-reads', message: /shows lastViewedAt .* on the record of/ },
+  },
+  'batch-status-read-once': {
+    fails: ['safe-reads'],
+    evidence: { check: 'safe-reads', operation: 'getBatchRequestsStatus', message: /no longer shows the write/ },
+  },
+  'forced-status-expires': {
+    fails: ['durable-state'],
+    evidence: { check: 'durable-state', message: /^billing group .* \(forced by (PUT|bulk)/ },
+  },
+  'deleted-record-returns': {
+    fails: ['durable-state'],
+    evidence: { check: 'durable-state', message: /\(deleted\) showed what was written/ },
+  },
+  'offer-ids-case-folded': {
+    fails: ['record-identity'],
+    evidence: { check: 'record-identity', title: /differ only by case/ },
+  },
+  'delete-cancels-unbooked-offers': {
+    fails: ['offer-cancel'],
+    evidence: { check: 'offer-cancel', title: /share default values/ },
+  },
+  'booking-write-uncancels': {
+    fails: ['offer-cancel'],
+    evidence: { check: 'offer-cancel', message: /an update of offer .*, another offer of the booking/ },
+  },
+  'bulk-update-of-single-offer-ignored': {
+    fails: ['offer-lifecycle'],
+    evidence: { check: 'offer-lifecycle', message: /after bulk\(live offer/ },
+  },
+  'offer-list-one-per-timestamp': {
+    fails: ['offer-listing'],
+    evidence: { check: 'offer-listing', title: /shares a transportTimestamp/ },
+  },
+  'offer-list-stale-after-update': {
+    fails: ['view-consistency'],
+    evidence: { check: 'view-consistency', operation: 'listOffers', message: /otherwise than GET \/offers\// },
+  },
 };
 
 /** The checks a run with these faults must fail: the union of their sets. */
@@ -311,14 +423,15 @@ export function testFaultRuns(
   seeds: readonly number[],
   opts: { token: string; reportRoot: string; runIdPrefix: string },
 ): void {
-  for (const { suites, faults, mustBlock } of runs)
+  for (const [i, { suites, faults, mustBlock }] of runs.entries())
     for (const seed of seeds)
       test(`${faults.join(' + ')} (${suites.join(', ')}), seed ${seed}`, async () => {
         const r = await runOnMock({
           token: opts.token,
           suites,
           faults,
-          reportDir: join(opts.reportRoot, `${faults.join('+')}-${seed}`),
+          // By the run's place, not its faults: a dozen names would make a folder name longer than a file system takes.
+          reportDir: join(opts.reportRoot, `run-${i}-${seed}`),
           runId: `${opts.runIdPrefix}-${seed}-${faults.length}`,
           seed,
           runs: 3,

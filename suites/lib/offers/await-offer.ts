@@ -8,7 +8,7 @@ import type { CheckId } from '../catalogue.ts';
 import type { CheckContext } from '../check-test.ts';
 import { freshId } from '../fresh-id.ts';
 import { expectationsOf, type Expectation } from '../readback.ts';
-import { bookingNeighbourControl } from './controls.ts';
+import { bookingNeighbourControl, uncancelledByNeighbourControl } from './controls.ts';
 import { upsertOffer } from './flow-steps.ts';
 import { awaitSetupOffer, pollReadBack, type ReadBackOptions } from './poll-read-back.ts';
 
@@ -37,6 +37,7 @@ export async function awaitOffer(ctx: CheckContext, id: string, opts: AwaitOptio
   const { last, why } = r;
   const owner =
     (last.offer && cancelledUnasked(last.offer, opts.expectations) ? await bookingNeighbourControl(ctx) : undefined) ??
+    (last.offer && uncancelled(last.offer, opts) ? await uncancelledByNeighbourControl(ctx) : undefined) ??
     (opts.control ? await opts.control() : undefined);
   if (owner && owner !== ctx.check.meta.check)
     return ctx.check.blocked(
@@ -45,6 +46,15 @@ export async function awaitOffer(ctx: CheckContext, id: string, opts: AwaitOptio
       `offer ${id} ${opts.problem}: ${why}; the same write on a fresh offer does not read back either, which is ${owner}'s rule`,
     );
   return ctx.check.fail(`offer ${id} ${opts.problem}: ${why}`, { exchanges: [last.exchange] }, opts.clause);
+}
+
+/** The offer was read cancelled, as the check expects it, and now reads live: something undid the cancellation. */
+function uncancelled(offer: Record<string, unknown>, opts: AwaitOptions): boolean {
+  return (
+    offer.canceled === false &&
+    opts.before?.canceled === true &&
+    opts.expectations.some((e) => e.pointer === '/canceled' && e.value === true)
+  );
 }
 
 /** The offer reads canceled: true where the check expects it live: no write of this check cancelled it. */

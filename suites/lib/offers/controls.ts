@@ -188,7 +188,21 @@ export async function deleteControl(ctx: CheckContext, body: OfferWrite): Promis
  * itself does not read back: undefined, and the caller's own control decides.
  */
 export async function bookingNeighbourControl(ctx: CheckContext): Promise<CheckId | undefined> {
-  const body = offerWriteBody(ctx.runId);
+  const { bookingId: _b, noPayment: _n, ...unbooked } = offerWriteBody(ctx.runId).offer ?? {};
+  // Offers of one booking, and offers that share the defaults of one left out (no bookingId): generated bodies are both.
+  return (
+    (await neighbourCancelled(ctx, offerWriteBody(ctx.runId))) ?? (await neighbourCancelled(ctx, { offer: unbooked }))
+  );
+}
+
+/**
+ * Two fresh offers written with `body`, the first deleted and seen cancelled: the pair, or undefined when either does
+ * not read back or the DELETE does not show (the control then says nothing).
+ */
+async function deletedBesideNeighbour(
+  ctx: CheckContext,
+  body: OfferWrite,
+): Promise<{ named: ControlResult; neighbour: ControlResult } | undefined> {
   const named = await controlWrite(ctx, body);
   const neighbour = await controlWrite(ctx, body);
   if (named.owner || neighbour.owner) return undefined;
@@ -199,8 +213,33 @@ export async function bookingNeighbourControl(ctx: CheckContext): Promise<CheckI
   );
   if (!r.ok) return undefined;
   ctx.cleanup.offerCancelled(named.id);
-  const read = await readOffer(ctx, neighbour.id);
+  return { named, neighbour };
+}
+
+async function neighbourCancelled(ctx: CheckContext, body: OfferWrite): Promise<CheckId | undefined> {
+  const pair = await deletedBesideNeighbour(ctx, body);
+  if (!pair) return undefined;
+  const read = await readOffer(ctx, pair.neighbour.id);
   if (read.offer?.canceled !== true) return undefined;
-  ctx.cleanup.offerCancelled(neighbour.id);
+  ctx.cleanup.offerCancelled(pair.neighbour.id);
   return 'offer-cancel';
+}
+
+/**
+ * Before a check fails on an offer it cancelled that reads live again: does a write to another offer of its booking
+ * undo a cancellation? Two fresh offers of one booking, the first deleted and seen cancelled, the second updated; once
+ * the update shows, the first is read. Live again: a write to another offer undid it, which breaks spec 3 rule 4
+ * (only a write to an offer changes whether it is cancelled), offer-cancel's. Else, or when the control does not read
+ * back: undefined.
+ */
+export async function uncancelledByNeighbourControl(ctx: CheckContext): Promise<CheckId | undefined> {
+  const body = offerWriteBody(ctx.runId);
+  const pair = await deletedBesideNeighbour(ctx, body);
+  if (!pair) return undefined;
+  const update: OfferWrite = {
+    offer: { ...body.offer, offerVersion: `${String(body.offer?.offerVersion ?? '')}-later` },
+  };
+  if (await updateOwner(ctx, pair.neighbour, update)) return undefined;
+  const read = await readOffer(ctx, pair.named.id);
+  return read.offer?.canceled === false ? 'offer-cancel' : undefined;
 }

@@ -24,7 +24,7 @@ import type { RecordBook } from './record-book.ts';
 import type { RecordGroup } from './record-groups.ts';
 import { readingById, readingInList, type ViewReading } from './record-views.ts';
 import type { Step } from './step.ts';
-import type { Divergence, WorldRecord } from './world.ts';
+import { type Divergence, VIEW_CONSISTENCY, type WorldRecord } from './world.ts';
 
 export type Held =
   | { kind: 'present'; marker: string }
@@ -44,6 +44,12 @@ export function recordKey(template: string, values: Readonly<Record<string, stri
   return template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
 }
 
+/**
+ * The same write on a fresh record of the group, left for `leftMs` with no write to it: answers whether it then no
+ * longer matches its model either (time alone changed it). Records (records.ts) gives each record one.
+ */
+export type TimeControl = (ctx: CheckContext, record: CatalogueRecord, leftMs: number) => Promise<boolean>;
+
 export class CatalogueRecord implements WorldRecord {
   readonly key: string;
   readonly label: string;
@@ -51,6 +57,9 @@ export class CatalogueRecord implements WorldRecord {
   /** Every marker written to it, the latest last. */
   readonly markers: string[] = [];
   private held: Held = { kind: 'free', why: 'nothing written yet' };
+  /** When its latest write was sent, and whether every view has matched the model since. */
+  private lastWriteAt = 0;
+  private matchedSinceWrite = false;
   /**
    * What each view said of a deletion once the record's latest write showed (none, as a rule): a present record that
    * starts saying it was deleted or cancelled, with no DELETE naming it, has changed.
@@ -61,6 +70,7 @@ export class CatalogueRecord implements WorldRecord {
     readonly group: RecordGroup,
     readonly values: Readonly<Record<string, string>>,
     private readonly book: RecordBook,
+    private readonly timeControl?: TimeControl,
   ) {
     this.key = recordKey(group.template, values);
     this.label = this.key;
@@ -77,16 +87,24 @@ export class CatalogueRecord implements WorldRecord {
     this.markers.push(marker);
     this.held = { kind: 'present', marker };
     this.goneSaidAtWrite = {};
+    this.written();
   }
 
   /** A DELETE answered 2xx; `before` is how each view showed the record just before it. */
   deleted(before: Partial<Record<ViewReading['view'], string>>): void {
     this.held = { kind: 'gone', before };
+    this.written();
   }
 
   /** A write the model cannot follow named it: judge nothing until it is written again. */
   free(why: string): void {
     this.held = { kind: 'free', why };
+    this.written();
+  }
+
+  private written(): void {
+    this.lastWriteAt = Date.now();
+    this.matchedSinceWrite = false;
   }
 
   /** How each view shows the record now (one read each, no waiting): what `deleted` is given. */
@@ -112,9 +130,29 @@ export class CatalogueRecord implements WorldRecord {
     const problems = this.problems(readings);
     if (problems.length === 0) {
       if (step.namesRecord(this.key)) this.noteGoneSaid(readings);
+      this.matchedSinceWrite = true;
       return undefined;
     }
-    return this.classify(readings, problems, step);
+    return this.overTime(ctx, this.classify(readings, problems, step), step);
+  }
+
+  /**
+   * A record that matched the model since its last write and no longer does, after a step that does not name it, was
+   * changed by that step or by time alone (spec 1: what was written stays until written again). The same write on a
+   * fresh record, left as long, tells them apart: changed alike, the divergence is durable-state's, whatever the step
+   * (one fault, one failure on a slow machine too, where more time passes between two steps).
+   */
+  private async overTime(ctx: CheckContext, d: Divergence, step: Step): Promise<Divergence> {
+    if (!this.matchedSinceWrite || step.namesRecord(this.key) || d.owner === VIEW_CONSISTENCY) return d;
+    if (step.kind === 'audit' || !this.timeControl) return d;
+    const leftMs = Date.now() - this.lastWriteAt;
+    if (!(await this.timeControl(ctx, this, leftMs))) return d;
+    return {
+      ...d,
+      owner: 'durable-state',
+      clause: 'spec 1',
+      message: `${d.message}; the same write on a fresh record of ${this.group.template}, left ${leftMs} ms with no write to it, changed alike: time, not ${step}, changed it`,
+    };
   }
 
   private async read(ctx: CheckContext, step: Step, fresh: boolean): Promise<ViewReading[]> {

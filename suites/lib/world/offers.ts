@@ -35,7 +35,7 @@ export class OfferNeighbour implements WorldRecord {
     return {
       owner: OFFER_CANCEL,
       clause: 'spec 3 rule 4',
-      message: `${step} changed ${this.label}, which it does not name: it reads canceled: ${String(read.offer.canceled)} where the model holds ${String(this.canceled)} (both offers carry bookingId ${this.bookingId}; spec 3 rule 4 cancels the offer written or deleted, not the other offers of its booking)`,
+      message: `${step} changed ${this.label}, which it does not name: it reads canceled: ${String(read.offer.canceled)} where the model holds ${String(this.canceled)} (both offers carry bookingId ${this.bookingId}; spec 3 rule 4 cancels the offer written or deleted, not the other offers of its booking, and only a write to an offer changes whether it is cancelled)`,
       pointer: '/canceled',
       exchanges: [read.exchange],
     };

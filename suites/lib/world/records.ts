@@ -10,11 +10,12 @@ import type { CheckContext } from '../check-test.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { freshId } from '../fresh-id.ts';
 import { pollVisible } from '../visibility-deadline.ts';
-import { CatalogueRecord, recordKey } from './catalogue-record.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CatalogueRecord, recordKey, type TimeControl } from './catalogue-record.ts';
 import { RecordBook } from './record-book.ts';
 import { type RecordGroup, recordGroup } from './record-groups.ts';
 import { Step } from './step.ts';
-import type { World } from './world.ts';
+import { World } from './world.ts';
 
 type Json = Record<string, unknown>;
 
@@ -66,7 +67,7 @@ export class Records {
     const key = recordKey(template, values);
     let r = this.byKey.get(key);
     if (!r) {
-      r = new CatalogueRecord(group, values, this.book);
+      r = new CatalogueRecord(group, values, this.book, timeControl);
       this.byKey.set(key, r);
       this.world.add(key, r);
     }
@@ -187,3 +188,23 @@ function answeredIds(body: unknown): string[] {
     typeof v === 'object' && v !== null && typeof (v as Json).id === 'string' ? [(v as Json).id as string] : [],
   );
 }
+
+/**
+ * The time control of a record (catalogue-record.ts `TimeControl`): the record's write replayed on a fresh id of its
+ * group under the same parent (a PUT, and its DELETE for a record the model holds deleted), shown, left for `leftMs`
+ * with no write to it, and compared once more. True when it then diverges too.
+ */
+const timeControl: TimeControl = async (ctx, original, leftMs) => {
+  const world = new World();
+  const records = new Records(world, ctx.runId);
+  const g = original.group;
+  const r = records.record(g.template, { ...original.values, [g.params.at(-1) ?? 'id']: recordId(ctx, 'time') });
+  const put = await records.put(ctx, r);
+  if (r.state().kind !== 'present' || (await r.diverges(ctx, put.step))) return false;
+  if (original.state().kind === 'gone') {
+    const del = await records.delete(ctx, r);
+    if (r.state().kind !== 'gone' || (await r.diverges(ctx, del.step))) return false;
+  }
+  await delay(leftMs);
+  return (await r.diverges(ctx, Step.audit(`${leftMs} ms with no write`))) !== undefined;
+};
