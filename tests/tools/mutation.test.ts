@@ -11,8 +11,15 @@ import { after, describe, it } from 'node:test';
 import { PathError } from '../../errors/owned-paths.ts';
 import { UsageError } from '../../errors/flis-error.ts';
 import { directiveProblems, directivesIn, problemOf } from '../../tools/mutation/freedoms.ts';
-import { defaultFiles, freedomProblems, parseArgs, writeReports } from '../../tools/mutation/main.ts';
-import { oneLine, sourceBetween, type MutantResult } from '../../tools/mutation/mutant.ts';
+import {
+  chosen,
+  defaultFiles,
+  freedomProblems,
+  mocksToTry,
+  parseArgs,
+  writeReports,
+} from '../../tools/mutation/main.ts';
+import { oneLine, sourceBetween, type Mutant, type MutantResult } from '../../tools/mutation/mutant.ts';
 import { errorLineOf } from '../../tools/mutation/flis-run.ts';
 import { failedCheckOf, isContractCheck, verdictOf } from '../../tools/mutation/outcome.ts';
 import { jsonReport, markdownReport, summarize, type RunFacts } from '../../tools/mutation/report.ts';
@@ -150,10 +157,14 @@ const RUN: RunFacts = {
   seed: 1,
   mutants: 1000,
   labels: 0,
-  sampled: 8,
+  sampled: 9,
   files: ['mock/routes/offers.ts'],
   flisArgs: [],
   cleanMs: 10_000,
+  cleanRuns: [
+    { mock: 'default', ms: 10_000, certified: true, reached: 900, added: 900 },
+    { mock: 'paged-lists', ms: 12_000, certified: true, reached: 880, added: 14 },
+  ],
   wallMs: 90_000,
 };
 
@@ -166,45 +177,48 @@ const RESULTS: MutantResult[] = [
   result('6', 'freedom', { freedom: 'spec 7 error body not shown', mutator: 'StringLiteral' }),
   result('7', 'error', { detail: 'exit 2: the mock did not start', ms: 1000 }),
   result('8', 'survived', { ms: 10_000 }),
+  result('9', 'killed', { killedBy: ['offer-upsert'], ms: 9000, mock: 'paged-lists' }),
 ];
 
 describe('the report', () => {
   it('scores (killed + timed out) ÷ (sampled − freedoms − errors)', () => {
     const s = summarize(RESULTS);
     assert.deepEqual(s.counts, {
-      killed: 2,
+      killed: 3,
       'timed out': 1,
       survived: 2,
       'no coverage': 1,
       freedom: 1,
       error: 1,
     });
-    assert.equal(s.valid, 6);
-    assert.equal(s.detected, 3);
-    assert.equal(s.score, 0.5);
-    assert.equal(s.msPerRun, (8000 + 6000 + 60_000 + 10_000 + 1000 + 10_000) / 6);
+    assert.equal(s.valid, 7);
+    assert.equal(s.detected, 4);
+    assert.equal(s.score, 4 / 7);
+    assert.equal(s.msPerRun, (8000 + 6000 + 60_000 + 10_000 + 1000 + 10_000 + 9000) / 7);
     assert.equal(summarize([]).score, undefined);
   });
 
   it('lists each survivor with its diff, and each killed mutant with its killing checks', () => {
     const md = markdownReport(RUN, RESULTS);
-    assert.match(md, /\*\*Score: 50\.0 %\*\* = \(killed 2 \+ timed out 1\) ÷ \(sampled 8 − freedoms 1 − errors 1\)/);
+    assert.match(md, /\*\*Score: 57\.1 %\*\* = \(killed 3 \+ timed out 1\) ÷ \(sampled 9 − freedoms 1 − errors 1\)/);
     assert.match(
       md,
       /## Survived \(2\)[\s\S]*- mock\/routes\/offers\.ts:14:5 ConditionalExpression: `a === b` → `true` \(PARTIAL: 19 skipped/,
     );
-    assert.match(md, /\| `offer-upsert` \| 2 \|\n\| `no-5xx` \| 1 \|/);
+    assert.match(md, /\| `offer-upsert` \| 3 \|\n\| `no-5xx` \| 1 \|/);
     assert.match(
       md,
       /mock\/routes\/offers\.ts:12:5 ConditionalExpression: `a === b` → `true` \(killed by no-5xx, offer-upsert\)/,
     );
+    assert.match(md, /\| paged-lists \| CERTIFIED \| 12\.0 s \| 880 \| 14 \|/);
+    assert.match(md, /`true` \(on --mock-variant paged-lists; killed by offer-upsert\)/);
     assert.match(md, /## Freedoms \(1\)[\s\S]*freedom: spec 7 error body not shown/);
     assert.match(md, /## Timed out \(1\)/);
     assert.match(md, /## No coverage \(1\)/);
     assert.match(md, /## Errors \(1\)[\s\S]*exit 2: the mock did not start/);
     const json = jsonReport(RUN, RESULTS);
     assert.equal(json.kind, 'flis-mutation-report');
-    assert.equal(json.summary.score, 0.5);
+    assert.equal(json.summary.score, 4 / 7);
     assert.deepEqual(json.mutants[1]?.killedBy, ['no-5xx', 'offer-upsert']);
   });
 
@@ -219,7 +233,7 @@ describe('the report', () => {
     const dir = join(tmp, 'reports', 'mutation');
     writeReports(dir, RUN, RESULTS);
     assert.match(readFileSync(join(dir, 'mutation.md'), 'utf8'), /^# Mutation testing/);
-    assert.equal(JSON.parse(readFileSync(join(dir, 'mutation.json'), 'utf8')).mutants.length, 8);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'mutation.json'), 'utf8')).mutants.length, RESULTS.length);
     writeReports(dir, RUN, RESULTS.slice(0, 1));
     assert.equal(JSON.parse(readFileSync(join(dir, 'mutation.json'), 'utf8')).mutants.length, 1);
     const mine = join(tmp, 'mine');
@@ -246,8 +260,36 @@ describe('the options', () => {
     assert.deepEqual([o.sample, o.seed, o.files], [40, 9, ['mock/routes/fuel.ts', 'mock/store.ts']]);
   });
 
+  it('name mutants to run instead of a sample, and refuse an id the files do not hold', () => {
+    const o = parseArgs(['--mutant', '12', '--mutant=3,40'], ROOT);
+    assert.deepEqual(o.ids, ['12', '3', '40']);
+    const population: Mutant[] = ['3', '7', '12', '40'].map((id) => ({
+      id,
+      file: 'mock/store.ts',
+      mutator: 'BooleanLiteral',
+      replacement: 'false',
+      start: { line: 1, column: 1 },
+      end: { line: 1, column: 5 },
+    }));
+    assert.deepEqual(
+      chosen(population, o).map((m) => m.id),
+      ['3', '12', '40'],
+    );
+    assert.deepEqual(chosen(population, { ...o, ids: [], sample: 2 }).length, 2);
+    assert.throws(() => chosen(population, { ...o, ids: ['3', '99'] }), UsageError);
+  });
+
+  it('try the default mock first, then every conformant variant but the throttle, or the one variant asked for', () => {
+    const all = mocksToTry(undefined);
+    assert.equal(all[0], undefined);
+    assert.ok(all.includes('open-choices') && all.includes('paged-lists'));
+    assert.ok(!all.includes('default') && !all.includes('throttled'));
+    assert.deepEqual(mocksToTry('eventual'), ['eventual']);
+  });
+
   it('refuse what they cannot use, in one line', () => {
     for (const argv of [
+      ['--mutant', 'x1'],
       ['--sample', '0'],
       ['--seed', 'x'],
       ['--mutate', 'mock/nope.ts'],

@@ -14,8 +14,9 @@ import { flisRun, stopAllRuns } from './flis-run.ts';
 import { instrument, LABEL } from './instrument.ts';
 import { oneLine, sourceBetween, type Mutant, type MutantResult, whereOf } from './mutant.ts';
 import { verdictOf } from './outcome.ts';
-import { jsonReport, markdownReport, summarize, summaryLine, type RunFacts } from './report.ts';
+import { type CleanRun, jsonReport, markdownReport, summarize, summaryLine, type RunFacts } from './report.ts';
 import { makeSandbox } from './sandbox.ts';
+import { variantPresetNames } from '../../mock/variant.ts';
 import { sampleOf } from './sample.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -31,7 +32,8 @@ fetches Node 24 from the npm registry on linux-x64) and the project installed (n
   --seed S          seeds the sample and every flis run (default 1)
   --mutate FILE     a file to mutate instead of mock/routes/ and the stores (repeatable, or comma-separated)
   --runs N          fast-check runs per property of each flis run (default: flis's own)
-  --mock-variant V  run every flis run against a conformant variant of the mock (code only a variant reaches)
+  --mutant ID       run this mutant (an id of the report or of --dry-run) instead of a sample (repeatable)
+  --mock-variant V  run every flis run against this conformant variant of the mock alone
   --concurrency N   flis runs side by side (default 1; each run has 2 Playwright workers)
   --report-dir DIR  where mutation.json and mutation.md go (default reports/mutation)
   --dry-run         instrument and draw the sample, print it, run nothing
@@ -45,6 +47,8 @@ export interface Options {
   files: string[];
   runs: number | undefined;
   variant: string | undefined;
+  /** Mutant ids to run instead of a sample. */
+  ids: string[];
   concurrency: number;
   reportDir: string;
   dryRun: boolean;
@@ -100,6 +104,7 @@ export function parseArgs(argv: readonly string[], root = ROOT): Options {
     files: [],
     runs: undefined,
     variant: undefined,
+    ids: [],
     concurrency: 1,
     reportDir: resolve(root, 'reports', 'mutation'),
     dryRun: false,
@@ -118,7 +123,12 @@ export function parseArgs(argv: readonly string[], root = ROOT): Options {
     else if (flag === '--seed') o.seed = whole('--seed', value(), 0);
     else if (flag === '--runs') o.runs = whole('--runs', value(), 1);
     else if (flag === '--concurrency') o.concurrency = whole('--concurrency', value(), 1);
-    else if (flag === '--mock-variant') {
+    else if (flag === '--mutant') {
+      const list = value();
+      if (list === undefined || !/^\d+(?:,\d+)*$/.test(list))
+        throw new UsageError(`--mutant takes a mutant id (a number), not '${list ?? ''}'`);
+      o.ids.push(...list.split(','));
+    } else if (flag === '--mock-variant') {
       const name = value();
       if (name === undefined || !/^[a-z-]+$/.test(name)) throw new UsageError('--mock-variant takes a preset name');
       o.variant = name;
@@ -186,6 +196,95 @@ async function pool<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
+/** The sample, or the mutants `--mutant` names (each must be one of the instrumentation's). */
+export function chosen<M extends Mutant>(population: readonly M[], o: Pick<Options, 'ids' | 'sample' | 'seed'>): M[] {
+  if (o.ids.length === 0) return sampleOf(population, o.sample, o.seed);
+  const known = new Set(population.map((m) => m.id));
+  const unknown = o.ids.filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--mutant ${unknown.join(', ')}: no such mutant in these files (npm run mutation -- --dry-run)`,
+    );
+  const wanted = new Set(o.ids);
+  return population.filter((m) => wanted.has(m.id));
+}
+
+/**
+ * The mocks the clean runs try, in order: the default, then each conformant variant, for the code only a variant
+ * takes (a variant is a conformant server too, so a mutant of its code is a faulty server). `throttled` differs from
+ * the default by its throttle alone, which is not mutated.
+ */
+export function mocksToTry(variant: string | undefined): (string | undefined)[] {
+  if (variant !== undefined) return [variant];
+  return [undefined, ...variantPresetNames.filter((n) => n !== 'default' && n !== 'throttled')];
+}
+
+function mockArgs(mock: string | undefined): string[] {
+  return mock === undefined ? [] : ['--mock-variant', mock];
+}
+
+interface Reached {
+  runs: CleanRun[];
+  /** Mutant id → the first mock whose clean run reaches it, and the deadline of a run against it. */
+  by: Map<string, { mock: string | undefined; timeoutMs: number }>;
+}
+
+/**
+ * The clean runs (every mutant off): the first mock must pass whole, or nothing is measured; a variant is run only
+ * while sampled mutants are left that no run before reached, and one that does not pass reaches nothing.
+ */
+async function cleanRuns(
+  sandbox: string,
+  o: Options,
+  flisArgs: readonly string[],
+  sample: readonly Mutant[],
+  interrupted: () => boolean,
+): Promise<Reached> {
+  const out: Reached = { runs: [], by: new Map() };
+  for (const [k, mock] of mocksToTry(o.variant).entries()) {
+    const left = sample.filter((m) => m.freedom === undefined && !out.by.has(m.id)).length;
+    if (k > 0 && left === 0) break;
+    const coverageDir = join(sandbox, `.coverage-${k}`);
+    mkdirSync(coverageDir);
+    const name = mock === undefined ? 'the clean run' : `the clean run against --mock-variant ${mock}`;
+    console.log(`mutation: ${name} (every mutant off) …`);
+    const clean = await flisRun({
+      sandbox,
+      reportDir: join(sandbox, 'runs', `clean-${k}`),
+      seed: o.seed,
+      args: [...flisArgs, ...mockArgs(mock)],
+      timeoutMs: 15 * 60_000,
+      stopEarly: false,
+      coverageDir,
+    });
+    if (interrupted()) throw new Interrupted();
+    const v = verdictOf(clean);
+    const certified = v.status === 'survived' && v.detail === undefined;
+    const why = `${v.status}${v.detail ? `: ${v.detail}` : ''}${v.killedBy ? `: ${v.killedBy.join(', ')}` : ''}`;
+    if (!certified && k === 0)
+      throw new FlisError(
+        'FLIS_ERR_INTERNAL',
+        `the clean mock does not pass flis run --seed ${o.seed}${mock ? ` --mock-variant ${mock}` : ''} (${why}); nothing to measure`,
+      );
+    const covered = certified ? coveredIds(coverageDir) : new Set<string>();
+    // Past three clean runs and a minute, a mutant's run is taken to hang (a silent route costs 10 s a check first).
+    const timeoutMs = Math.max(120_000, 3 * clean.ms + 60_000);
+    let added = 0;
+    for (const id of covered)
+      if (!out.by.has(id)) {
+        out.by.set(id, { mock, timeoutMs });
+        added++;
+      }
+    out.runs.push({ mock: mock ?? 'default', ms: clean.ms, certified, reached: covered.size, added });
+    console.log(
+      certified
+        ? `mutation: CERTIFIED in ${(clean.ms / 1000).toFixed(1)} s, reaching ${covered.size} mutants (${added} no run before reached); a run past ${(timeoutMs / 1000).toFixed(0)} s times out`
+        : `mutation: not CERTIFIED (${why}): its mutants stay without coverage`,
+    );
+  }
+  return out;
+}
+
 /** Ctrl-C before any mutant ran: nothing to report. */
 class Interrupted extends Error {}
 
@@ -206,10 +305,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const inst = await instrument(ROOT, o.files);
   for (const w of inst.warnings) console.error(`stryker: ${w}`);
   const population = inst.mutants.filter((m) => m.freedom !== LABEL);
-  const sample = sampleOf(population, o.sample, o.seed).map((m) => withOriginal(m, inst.sources));
+  const sample = chosen(population, o).map((m) => withOriginal(m, inst.sources));
   console.log(
     `mutation: ${population.length} mutants in ${o.files.length} file(s) (${inst.labels} route labels left out, ` +
-      `${population.filter((m) => m.freedom !== undefined).length} marked freedoms); ${sample.length} drawn with seed ${o.seed}`,
+      `${population.filter((m) => m.freedom !== undefined).length} marked freedoms); ` +
+      (o.ids.length > 0 ? `${sample.length} chosen by id` : `${sample.length} drawn with seed ${o.seed}`),
   );
   if (o.dryRun) {
     for (const m of sample)
@@ -217,15 +317,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   // A request the mock never answers is given up on after 10 s (not flis's 30): the check is inconclusive either way.
-  const flisArgs = [
-    '--request-timeout',
-    '10s',
-    ...(o.runs !== undefined ? ['--runs', String(o.runs)] : []),
-    ...(o.variant !== undefined ? ['--mock-variant', o.variant] : []),
-  ];
+  const flisArgs = ['--request-timeout', '10s', ...(o.runs !== undefined ? ['--runs', String(o.runs)] : [])];
   const sandbox = makeSandbox(ROOT, inst.files);
   const results: (MutantResult | undefined)[] = new Array(sample.length);
   let cleanMs = 0;
+  let cleanRunsDone: CleanRun[] = [];
   // Ctrl-C: the runs (each in a process group of its own) are stopped, and what finished before is reported.
   let interrupted = false;
   const onInterrupt = () => {
@@ -234,49 +330,29 @@ export async function main(argv: readonly string[]): Promise<number> {
   };
   process.once('SIGINT', onInterrupt);
   try {
-    const coverageDir = join(sandbox.dir, '.coverage');
-    mkdirSync(coverageDir);
-    console.log('mutation: the clean run (every mutant off) …');
-    const clean = await flisRun({
-      sandbox: sandbox.dir,
-      reportDir: join(sandbox.dir, 'runs', 'clean'),
-      seed: o.seed,
-      args: flisArgs,
-      timeoutMs: 15 * 60_000,
-      stopEarly: false,
-      coverageDir,
-    });
-    if (interrupted) throw new Interrupted();
-    const cleanVerdict = verdictOf(clean);
-    if (cleanVerdict.status !== 'survived' || cleanVerdict.detail !== undefined)
-      throw new FlisError(
-        'FLIS_ERR_INTERNAL',
-        `the clean mock does not pass flis run --seed ${o.seed} (${cleanVerdict.status}${cleanVerdict.detail ? `: ${cleanVerdict.detail}` : ''}${cleanVerdict.killedBy ? `: ${cleanVerdict.killedBy.join(', ')}` : ''}); nothing to measure`,
-      );
-    cleanMs = clean.ms;
-    const covered = coveredIds(coverageDir);
-    // Past three clean runs and a minute, a mutant's run is taken to hang (a silent route costs 10 s a check first).
-    const timeoutMs = Math.max(120_000, 3 * clean.ms + 60_000);
-    console.log(
-      `mutation: clean run CERTIFIED in ${(clean.ms / 1000).toFixed(1)} s, reaching ${covered.size} mutants; a run past ${(timeoutMs / 1000).toFixed(0)} s times out`,
-    );
+    const reached = await cleanRuns(sandbox.dir, o, flisArgs, sample, () => interrupted);
+    cleanMs = reached.runs[0]?.ms ?? 0;
+    cleanRunsDone = reached.runs;
     let done = 0;
     await pool(sample, o.concurrency, async (m, i) => {
       if (interrupted) return;
       let r: MutantResult;
       if (m.freedom !== undefined) r = { ...m, status: 'freedom' };
-      else if (!covered.has(m.id)) r = { ...m, status: 'no coverage' };
       else {
-        const outcome = await flisRun({
-          sandbox: sandbox.dir,
-          reportDir: join(sandbox.dir, 'runs', m.id),
-          seed: o.seed,
-          args: flisArgs,
-          mutantId: m.id,
-          timeoutMs,
-          stopEarly: true,
-        });
-        r = { ...m, ...verdictOf(outcome), ms: outcome.ms };
+        const on = reached.by.get(m.id);
+        if (on === undefined) r = { ...m, status: 'no coverage' };
+        else {
+          const outcome = await flisRun({
+            sandbox: sandbox.dir,
+            reportDir: join(sandbox.dir, 'runs', m.id),
+            seed: o.seed,
+            args: [...flisArgs, ...mockArgs(on.mock)],
+            mutantId: m.id,
+            timeoutMs: on.timeoutMs,
+            stopEarly: true,
+          });
+          r = { ...m, ...verdictOf(outcome), ms: outcome.ms, ...(on.mock ? { mock: on.mock } : {}) };
+        }
       }
       if (interrupted) return;
       results[i] = r;
@@ -296,6 +372,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     files: o.files,
     flisArgs,
     cleanMs,
+    cleanRuns: cleanRunsDone,
     wallMs: performance.now() - started,
   };
   writeReports(o.reportDir, run, finished);

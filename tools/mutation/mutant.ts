@@ -36,6 +36,8 @@ export interface MutantResult extends Mutant {
   detail?: string | undefined;
   /** Wall time of its flis run. */
   ms?: number | undefined;
+  /** The conformant variant its run was against (`--mock-variant`), when only a variant's clean run reaches it. */
+  mock?: string | undefined;
 }
 
 const MAX_SHOWN = 100;

@@ -24,8 +24,20 @@ export interface RunFacts {
   flisArgs: string[];
   /** Wall time of the clean run (the instrumented mock, no mutant active). */
   cleanMs: number;
+  /** Every clean run: the default mock's, then each variant's that was needed for mutants no run before reached. */
+  cleanRuns?: CleanRun[] | undefined;
   /** Wall time of the whole command. */
   wallMs: number;
+}
+
+export interface CleanRun {
+  /** `default`, or the `--mock-variant` preset. */
+  mock: string;
+  ms: number;
+  certified: boolean;
+  /** Mutants its requests reached, and of those how many no clean run before it reached. */
+  reached: number;
+  added: number;
 }
 
 export interface Summary {
@@ -90,6 +102,7 @@ function code(text: string): string {
 /** `- mock/routes/offers.ts:42:7 ConditionalExpression: `a === b` → `true``, and what else is known. */
 function mutantLine(r: MutantResult): string {
   const extra = [
+    r.mock !== undefined ? `on --mock-variant ${r.mock}` : undefined,
     r.killedBy ? `killed by ${r.killedBy.join(', ')}` : undefined,
     r.freedom !== undefined ? `freedom: ${r.freedom}` : undefined,
     r.detail,
@@ -124,6 +137,20 @@ function killTable(results: readonly MutantResult[]): string[] {
   return ['| check | mutants it killed |', '| --- | --- |', ...rows.map(([check, n]) => `| \`${check}\` | ${n} |`), ''];
 }
 
+/** The variants' clean runs, when any was needed: a mutant only a variant reaches is run against that variant. */
+function cleanRunLines(runs: readonly CleanRun[]): string[] {
+  if (runs.length < 2) return [];
+  return [
+    '| clean run | verdict | time | mutants reached | reached first |',
+    '| --- | --- | --- | --- | --- |',
+    ...runs.map(
+      (r) =>
+        `| ${r.mock} | ${r.certified ? 'CERTIFIED' : 'not certified'} | ${seconds(r.ms)} | ${r.reached} | ${r.added} |`,
+    ),
+    '',
+  ];
+}
+
 export function markdownReport(run: RunFacts, results: readonly MutantResult[]): string {
   const s = summarize(results);
   const of = (st: Status) => results.filter((r) => r.status === st);
@@ -144,6 +171,7 @@ export function markdownReport(run: RunFacts, results: readonly MutantResult[]):
     '',
     `Clean run ${seconds(run.cleanMs)}; ${seconds(s.msPerRun)} a mutant (mean of the runs); ${seconds(run.wallMs)} in all.`,
     '',
+    ...cleanRunLines(run.cleanRuns ?? []),
     ...section(
       'Survived',
       'The suite passed the mutated mock. A survivor is a gap, unless it changes no behaviour the spec fixes: then ' +
@@ -152,7 +180,8 @@ export function markdownReport(run: RunFacts, results: readonly MutantResult[]):
     ),
     ...section(
       'No coverage',
-      'No request of the clean run reaches the mutated code, so no run could tell the mutant from the mock.',
+      'No request of the clean runs (the default mock, then each conformant variant) reaches the mutated code, so no ' +
+        'run could tell the mutant from the mock.',
       of('no coverage'),
     ),
     ...section('Timed out', 'The run passed its deadline: counted as detected, as Stryker counts it.', of('timed out')),
