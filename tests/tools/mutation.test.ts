@@ -20,7 +20,7 @@ import {
   writeReports,
 } from '../../tools/mutation/main.ts';
 import { oneLine, sourceBetween, type Mutant, type MutantResult } from '../../tools/mutation/mutant.ts';
-import { errorLineOf } from '../../tools/mutation/flis-run.ts';
+import { errorLineOf, skipReasons } from '../../tools/mutation/flis-run.ts';
 import { failedCheckOf, isContractCheck, verdictOf } from '../../tools/mutation/outcome.ts';
 import { jsonReport, markdownReport, summarize, type RunFacts } from '../../tools/mutation/report.ts';
 import { sampleOf, seededRandom } from '../../tools/mutation/sample.ts';
@@ -110,6 +110,20 @@ describe('the verdict of a flis run on a mutant', () => {
       status: 'survived',
       detail: 'PARTIAL: 19 skipped (19 blocked, 0 inconclusive)',
     });
+    const reasons = skipReasons([
+      { kind: 'skipped', reason: 'GET /invoices lists no invoice' },
+      { kind: 'blocked', reason: 'blocked by response-schema:\n  /distanceKm is null' },
+      { kind: 'blocked', reason: 'blocked by response-schema:\n  /distanceKm is null' },
+    ]);
+    assert.deepEqual(reasons, ['blocked by response-schema: /distanceKm is null', 'GET /invoices lists no invoice']);
+    assert.deepEqual(
+      verdictOf({ exitCode: 0, timedOut: false, failures: [], skipped: { ...skipped, reasons }, ranChecks: true }),
+      {
+        status: 'survived',
+        detail:
+          'PARTIAL: 19 skipped (19 blocked, 0 inconclusive): blocked by response-schema: /distanceKm is null | GET /invoices lists no invoice',
+      },
+    );
   });
 
   it('names an error by the line of stderr that reads as one, not by a stack frame', () => {

@@ -46,6 +46,20 @@ interface RunJson {
   skipped?: number;
   blocked?: number;
   inconclusive?: number;
+  skippedTests?: { kind?: string; reason?: string }[];
+}
+
+/** The first few distinct reasons a run gave for tests it did not judge, blocked and inconclusive first. */
+export function skipReasons(tests: RunJson['skippedTests'], max = 3): string[] {
+  const rank = (kind: string | undefined) => (kind === 'blocked' ? 0 : kind === 'inconclusive' ? 1 : 2);
+  const sorted = [...(tests ?? [])].sort((a, b) => rank(a.kind) - rank(b.kind));
+  const reasons = sorted.map((t) => {
+    const flat = String(t.reason ?? 'skipped')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
+  });
+  return [...new Set(reasons)].slice(0, max);
 }
 
 function readRunJson(dir: string): RunJson | undefined {
@@ -144,7 +158,12 @@ export function flisRun(run: FlisRun): Promise<RunOutcome & { ms: number }> {
         ranChecks: json !== undefined,
         skipped:
           json?.skipped !== undefined
-            ? { skipped: json.skipped, blocked: json.blocked ?? 0, inconclusive: json.inconclusive ?? 0 }
+            ? {
+                skipped: json.skipped,
+                blocked: json.blocked ?? 0,
+                inconclusive: json.inconclusive ?? 0,
+                reasons: skipReasons(json.skippedTests),
+              }
             : undefined,
         lastLine: errorLineOf(stderr) ?? lastLine,
         ms: performance.now() - started,

@@ -25,7 +25,7 @@ export interface RunOutcome {
   /** The run wrote `run.json`: its checks ran (a run that could not start its mock writes none). */
   ranChecks: boolean;
   /** `run.json`'s counts of tests not run to a verdict, when the run wrote one. */
-  skipped?: { skipped: number; blocked: number; inconclusive: number } | undefined;
+  skipped?: { skipped: number; blocked: number; inconclusive: number; reasons?: string[] | undefined } | undefined;
   /** The last line the run printed on stderr (or stdout), for an error. */
   lastLine?: string | undefined;
 }
@@ -56,7 +56,8 @@ function contractKillers(failures: RunFailure[]): string[] {
 
 function partialDetail(skipped: RunOutcome['skipped']): string | undefined {
   if (!skipped || skipped.skipped === 0) return undefined;
-  return `PARTIAL: ${skipped.skipped} skipped (${skipped.blocked} blocked, ${skipped.inconclusive} inconclusive)`;
+  const why = skipped.reasons?.length ? `: ${skipped.reasons.join(' | ')}` : '';
+  return `PARTIAL: ${skipped.skipped} skipped (${skipped.blocked} blocked, ${skipped.inconclusive} inconclusive)${why}`;
 }
 
 export function verdictOf(o: RunOutcome): Verdict {
