@@ -40,12 +40,12 @@ export interface InvoicePageRequest {
   updatedSinceMs?: number | undefined;
   limit?: number | undefined;
   page?: number | undefined;
-  /** The number of the first page (default 1). */
-  firstPage?: 0 | 1 | undefined;
+  /** The number of the first page: the route always says (the variant's, or 1), so the store has no default of its own. */
+  firstPage: 0 | 1;
   /** Without limit and page, at most this many (0: all). */
-  defaultPageSize?: number | undefined;
+  defaultPageSize: number;
   /** No answer holds more than this many, whatever the limit (0: no cap). */
-  maxPageSize?: number | undefined;
+  maxPageSize: number;
 }
 
 /** With a page but no limit, pages still need a size; 10 is the mock's choice (spec 8: maximum page size not shown). */
@@ -63,7 +63,7 @@ export function pageOfInvoices(all: Invoice[], req: InvoicePageRequest): Invoice
   if (req.limit === undefined && req.page === undefined)
     return Number.isFinite(cut) ? matching.slice(0, cut) : matching;
   const size = Math.min(req.limit ?? (req.defaultPageSize || DEFAULT_PAGE_SIZE), max);
-  const first = req.firstPage ?? 1;
+  const first = req.firstPage;
   const start = ((req.page ?? first) - first) * size;
   return start >= matching.length ? [] : matching.slice(start, start + size);
 }

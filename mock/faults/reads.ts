@@ -58,7 +58,7 @@ function updatedSinceGiven(request: FastifyRequest): boolean {
 export const readBends = {
   'billing-filter-ignored': (layer) => bendGroupFilter(layer, (f) => ({ ...f, customerId: undefined })),
   'page-repeats': (layer) =>
-    bendInvoicePage(layer, (req) => (req.page === undefined ? req : { ...req, page: req.firstPage ?? 1 })),
+    bendInvoicePage(layer, (req) => (req.page === undefined ? req : { ...req, page: req.firstPage })),
   'limit-ignored': (layer) => bendInvoicePage(layer, (req) => ({ ...req, limit: undefined })),
   'created-since-ignored': (layer) => bendInvoicePage(layer, (req) => ({ ...req, createdSinceMs: undefined })),
   'billing-filter-drops-match': (layer) =>
