@@ -14,7 +14,12 @@ import { type Exchange, is2xx } from '../lib/exchange.ts';
 import type { CheckContext } from '../lib/index.ts';
 import { pollVisible } from '../lib/visibility-deadline.ts';
 import { firstListed } from './discover.ts';
-import { SHOWN_BILLING_GROUP_STATUS, offerBulkItem, offerWriteBody } from '../lib/fixtures.ts';
+import {
+  SHOWN_BILLING_GROUP_STATUS,
+  offerBulkItem,
+  offerWriteBody,
+  offerWriteBodyWithoutCoordinates,
+} from '../lib/fixtures.ts';
 import { putOffer, putVisibleOffer } from '../lib/offers/setup-offers.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
@@ -68,9 +73,18 @@ async function listOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]>
   return [seen.value, windowed, await ctx.api.op(op, { query: NOTHING_MATCHES.offers })];
 }
 
-/** Reads an offer the suite wrote when writes are allowed, else one the deployment lists. */
+/**
+ * Reads offers the suite wrote when writes are allowed (one written whole, one whose fromLocation has no
+ * coordinates, so the fields a server computes are judged for both), else one the deployment lists.
+ */
 async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
-  if (ctx.api.target.allowWrites) return [(await putVisibleOffer(ctx, 'offer to read')).read];
+  if (ctx.api.target.allowWrites) {
+    const [whole, sparse] = await Promise.all([
+      putVisibleOffer(ctx, 'offer to read'),
+      putVisibleOffer(ctx, 'offer without coordinates', offerWriteBodyWithoutCoordinates(ctx.runId)),
+    ]);
+    return [whole.read, sparse.read];
+  }
   const offer = await firstListed(ctx, 'listOffers');
   return [await ctx.api.op(op, { params: { offerId: offer.id } })];
 }

@@ -53,6 +53,16 @@ export function offerWriteBody(runId: string): OfferWrite {
   };
 }
 
+/**
+ * A write whose fromLocation carries no coordinates (spec 2.1 makes none of a Location's fields required): the
+ * offer it makes is still an Offer, its distanceKm a number (spec 2.2), whatever a server computes it from.
+ */
+export function offerWriteBodyWithoutCoordinates(runId: string): OfferWrite {
+  const body = offerWriteBody(runId);
+  const { latitude: _lat, longitude: _lon, ...from } = body.offer?.fromLocation ?? {};
+  return { ...body, offer: { ...body.offer, fromLocation: from } };
+}
+
 export function offerBulkItem(runId: string): OfferBulkItem {
   return { id: freshId('offer', runId), ...offerWriteBody(runId) };
 }

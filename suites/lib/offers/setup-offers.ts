@@ -3,6 +3,7 @@
  * cancel): a PUT whose ack is not judged, registered for cleanup, which cancels it once it shows when the test ends
  * (a DELETE that overtakes its create could miss it).
  */
+import type { OfferWrite } from '../../../schemas/types.generated.ts';
 import { operationById } from '../../../specs/contract.ts';
 import type { CheckContext } from '../check-test.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
@@ -19,12 +20,13 @@ export interface WrittenOffer {
  * Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1), registered for cleanup, which
  * cancels it once it shows (a test that cancels it itself says so with `ctx.cleanup.offerCancelled`).
  */
-export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
+export async function putOffer(
+  ctx: CheckContext,
+  what = 'set-up offer',
+  body: OfferWrite = offerWriteBody(ctx.runId),
+): Promise<WrittenOffer> {
   const id = ctx.cleanup.offer(freshId('offer', ctx.runId), { awaitVisible: true });
-  const exchange = await ctx.api.op(operationById('upsertOffer'), {
-    params: { offerId: id },
-    json: offerWriteBody(ctx.runId),
-  });
+  const exchange = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
   if (!is2xx(exchange)) {
     ctx.check.fail(
       `could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`,
@@ -39,8 +41,9 @@ export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promis
 export async function putVisibleOffer(
   ctx: CheckContext,
   what = 'set-up offer',
+  body?: OfferWrite,
 ): Promise<WrittenOffer & { read: Exchange }> {
-  const offer = await putOffer(ctx, what);
+  const offer = await putOffer(ctx, what, body);
   const seen = await waitForOffer(ctx.api, offer.id);
   if (!seen.ok) {
     ctx.check.fail(
