@@ -41,12 +41,15 @@ export class BillingStore {
   /** The group as clients see it: the forced status, when there is one, replaces its own. */
   get(id: string): BillingGroup | undefined {
     const group = this.groups.get(id);
-    if (!group) return undefined;
-    return { ...clone(group), status: this.forced.get(id) ?? group.status };
+    return group && this.shown(group);
   }
 
   list(): BillingGroup[] {
-    return [...this.groups.keys()].map((id) => this.get(id)).filter((g): g is BillingGroup => g !== undefined);
+    return [...this.groups.values()].map((g) => this.shown(g));
+  }
+
+  private shown(group: BillingGroup): BillingGroup {
+    return { ...clone(group), status: this.forced.get(group.id) ?? group.status };
   }
 
   force(id: string, status: string): void {
