@@ -18,9 +18,10 @@ import {
   SHOWN_BILLING_GROUP_STATUS,
   offerBulkItem,
   offerWriteBody,
-  offerWriteBodyWithoutCoordinates,
+  offsetOfferWriteBody,
+  sparseOfferWriteBody,
 } from '../lib/fixtures.ts';
-import { putOffer, putVisibleOffer } from '../lib/offers/setup-offers.ts';
+import { putOffer, putVisibleOffer, readOfferWrittenAs } from '../lib/offers/setup-offers.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 export interface Scenario {
@@ -74,16 +75,18 @@ async function listOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]>
 }
 
 /**
- * Reads offers the suite wrote when writes are allowed (one written whole, one whose fromLocation has no
- * coordinates, so the fields a server computes are judged for both), else one the deployment lists.
+ * Reads offers the suite wrote when writes are allowed: one written whole, and, when the server takes them, one
+ * written sparse (the fields a server computes, judged when the write leaves their sources out) and one whose
+ * transportTimestamp has another offset (answered in UTC); else one the deployment lists.
  */
 async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   if (ctx.api.target.allowWrites) {
-    const [whole, sparse] = await Promise.all([
+    const [whole, ...more] = await Promise.all([
       putVisibleOffer(ctx, 'offer to read'),
-      putVisibleOffer(ctx, 'offer without coordinates', offerWriteBodyWithoutCoordinates(ctx.runId)),
+      readOfferWrittenAs(ctx, sparseOfferWriteBody(ctx.runId)),
+      readOfferWrittenAs(ctx, offsetOfferWriteBody(ctx.runId)),
     ]);
-    return [whole.read, sparse.read];
+    return [whole.read, ...more.filter((x): x is Exchange => x !== undefined)];
   }
   const offer = await firstListed(ctx, 'listOffers');
   return [await ctx.api.op(op, { params: { offerId: offer.id } })];

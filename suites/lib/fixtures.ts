@@ -54,13 +54,26 @@ export function offerWriteBody(runId: string): OfferWrite {
 }
 
 /**
- * A write whose fromLocation carries no coordinates (spec 2.1 makes none of a Location's fields required): the
- * offer it makes is still an Offer, its distanceKm a number (spec 2.2), whatever a server computes it from.
+ * A write that leaves out what the others always carry: the fromLocation's coordinates and the transportTimestamp
+ * (the spec marks no field of 2.1 or 2.3 required). A server may refuse it (required-ness is its choice); the offer
+ * it makes is still an Offer, its distanceKm a number and its transportTimestamp a date-time (spec 2.2), whatever a
+ * server computes them from.
  */
-export function offerWriteBodyWithoutCoordinates(runId: string): OfferWrite {
+export function sparseOfferWriteBody(runId: string): OfferWrite {
   const body = offerWriteBody(runId);
   const { latitude: _lat, longitude: _lon, ...from } = body.offer?.fromLocation ?? {};
-  return { ...body, offer: { ...body.offer, fromLocation: from } };
+  const { transportTimestamp: _at, ...offer } = body.offer ?? {};
+  return { ...body, offer: { ...offer, fromLocation: from } };
+}
+
+/**
+ * A write whose transportTimestamp is the run's time at +02:00: a server may refuse it, or keep the instant, but
+ * answers it in UTC (spec 2: timestamps are date-times in UTC), not as written.
+ */
+export function offsetOfferWriteBody(runId: string): OfferWrite {
+  const body = offerWriteBody(runId);
+  const local = new Date(runNow() + 2 * 3_600_000).toISOString().slice(0, 19);
+  return { ...body, offer: { ...body.offer, transportTimestamp: `${local}+02:00` } };
 }
 
 export function offerBulkItem(runId: string): OfferBulkItem {

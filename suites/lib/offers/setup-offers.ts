@@ -20,13 +20,12 @@ export interface WrittenOffer {
  * Creates an offer by upsert (PUT to a path carrying the id creates it, spec 1), registered for cleanup, which
  * cancels it once it shows (a test that cancels it itself says so with `ctx.cleanup.offerCancelled`).
  */
-export async function putOffer(
-  ctx: CheckContext,
-  what = 'set-up offer',
-  body: OfferWrite = offerWriteBody(ctx.runId),
-): Promise<WrittenOffer> {
+export async function putOffer(ctx: CheckContext, what = 'set-up offer'): Promise<WrittenOffer> {
   const id = ctx.cleanup.offer(freshId('offer', ctx.runId), { awaitVisible: true });
-  const exchange = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
+  const exchange = await ctx.api.op(operationById('upsertOffer'), {
+    params: { offerId: id },
+    json: offerWriteBody(ctx.runId),
+  });
   if (!is2xx(exchange)) {
     ctx.check.fail(
       `could not write the ${what}: PUT /offers/{offerId} answered ${exchange.response.status}`,
@@ -37,13 +36,25 @@ export async function putOffer(
   return { id, exchange };
 }
 
+/**
+ * The read of an offer written with `body`, once it shows; undefined when the server refuses the write (4xx: a
+ * field it needs is left out, which is its right) or it does not show in time (visibility is another check's).
+ */
+export async function readOfferWrittenAs(ctx: CheckContext, body: OfferWrite): Promise<Exchange | undefined> {
+  const id = freshId('offer', ctx.runId);
+  const exchange = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
+  if (!is2xx(exchange)) return undefined;
+  ctx.cleanup.offer(id, { awaitVisible: true });
+  const seen = await waitForOffer(ctx.api, id);
+  return seen.ok ? seen.value : undefined;
+}
+
 /** Writes an offer and waits until it can be read; a miss after the deadline fails (spec 1: the write must become visible). */
 export async function putVisibleOffer(
   ctx: CheckContext,
   what = 'set-up offer',
-  body?: OfferWrite,
 ): Promise<WrittenOffer & { read: Exchange }> {
-  const offer = await putOffer(ctx, what, body);
+  const offer = await putOffer(ctx, what);
   const seen = await waitForOffer(ctx.api, offer.id);
   if (!seen.ok) {
     ctx.check.fail(
