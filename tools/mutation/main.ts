@@ -313,7 +313,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   );
   if (o.dryRun) {
     for (const m of sample)
-      console.log(`${whereOf(m)} ${m.mutator}: ${m.original} → ${oneLine(m.replacement)} [#${m.id}]`);
+      console.log(
+        `${whereOf(m)} ${m.mutator}: ${m.original} → ${oneLine(m.replacement)} [#${m.id}]${m.freedom !== undefined ? ' (freedom)' : ''}`,
+      );
     return 0;
   }
   // A request the mock never answers is given up on after 10 s (not flis's 30): the check is inconclusive either way.
