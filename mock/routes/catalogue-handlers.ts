@@ -11,7 +11,7 @@ import { isObject, type JsonObject } from '../json.ts';
 import { keyOf, type Collection } from '../store.ts';
 import { requireArrayBody, requireObjectBody } from '../validation.ts';
 import { listAnswer, markedDeleted, recordAnswer, storedFrom } from '../catalogue-views.ts';
-import { pathParams } from './params.ts';
+import { paramAt, pathParams } from './params.ts';
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 export type HandlerFactory = (ctx: MockContext, params: readonly string[]) => Handler;
@@ -45,7 +45,7 @@ export const listChildren =
   async (request) => {
     const values = pathParams(request, params);
     existing(ctx, parent, values);
-    return listAnswer(ctx.variant, ctx.records.where(collection, field, values[0] ?? ''), params);
+    return listAnswer(ctx.variant, ctx.records.where(collection, field, paramAt(values, 0)), params);
   };
 
 /** Records with one field equal to the path parameter, e.g. fuel activities of a vehicle; none is an empty list. */
@@ -53,7 +53,7 @@ export const listWhere =
   (collection: Collection, field: string): HandlerFactory =>
   (ctx, params) =>
   async (request) =>
-    listAnswer(ctx.variant, ctx.records.where(collection, field, pathParams(request, params)[0] ?? ''), params);
+    listAnswer(ctx.variant, ctx.records.where(collection, field, paramAt(pathParams(request, params), 0)), params);
 
 export const getOne =
   (collection: Collection): HandlerFactory =>
@@ -68,7 +68,7 @@ export const upsert =
   async (request) => {
     const body = requireObjectBody(request.body);
     const values = pathParams(request, params);
-    const record = recordOf(body, params, values, values.at(-1) ?? '');
+    const record = recordOf(body, params, values, paramAt(values, values.length - 1));
     return ctx.records.put(collection, keyOf(values), storedFrom(ctx.variant, body, record));
   };
 
