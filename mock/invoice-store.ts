@@ -65,5 +65,5 @@ export function pageOfInvoices(all: Invoice[], req: InvoicePageRequest): Invoice
   const size = Math.min(req.limit ?? (req.defaultPageSize || DEFAULT_PAGE_SIZE), max);
   const first = req.firstPage;
   const start = ((req.page ?? first) - first) * size;
-  return start >= matching.length ? [] : matching.slice(start, start + size);
+  return matching.slice(start, start + size);
 }

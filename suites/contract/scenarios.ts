@@ -19,7 +19,7 @@ import {
   offerBulkItem,
   offerWriteBody,
   offsetOfferWriteBody,
-  sparseOfferWriteBody,
+  sparseOfferWriteBodies,
 } from '../lib/fixtures.ts';
 import { putOffer, putVisibleOffer, readOfferWrittenAs } from '../lib/offers/setup-offers.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
@@ -75,7 +75,7 @@ async function listOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]>
 }
 
 /**
- * Reads offers the suite wrote when writes are allowed: one written whole, and, when the server takes them, one
+ * Reads offers the suite wrote when writes are allowed: one written whole, and, when the server takes them, four
  * written sparse (the fields a server computes, judged when the write leaves their sources out) and one whose
  * transportTimestamp has another offset (answered in UTC); else one the deployment lists.
  */
@@ -83,7 +83,7 @@ async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   if (ctx.api.target.allowWrites) {
     const [whole, ...more] = await Promise.all([
       putVisibleOffer(ctx, 'offer to read'),
-      readOfferWrittenAs(ctx, sparseOfferWriteBody(ctx.runId)),
+      ...sparseOfferWriteBodies(ctx.runId).map((body) => readOfferWrittenAs(ctx, body)),
       readOfferWrittenAs(ctx, offsetOfferWriteBody(ctx.runId)),
     ]);
     return [whole.read, ...more.filter((x): x is Exchange => x !== undefined)];

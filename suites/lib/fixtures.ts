@@ -54,16 +54,24 @@ export function offerWriteBody(runId: string): OfferWrite {
 }
 
 /**
- * A write that leaves out what the others always carry: the fromLocation's coordinates and the transportTimestamp
- * (the spec marks no field of 2.1 or 2.3 required). A server may refuse it (required-ness is its choice); the offer
- * it makes is still an Offer, its distanceKm a number and its transportTimestamp a date-time (spec 2.2), whatever a
- * server computes them from.
+ * Writes that leave out what the others always carry: one coordinate of a location each (every other one there, so
+ * a server that computes from the four sees exactly one missing), and the transportTimestamp (the spec marks no field
+ * of 2.1 or 2.3 required). A server may refuse them (required-ness is its choice); the offers they make are still
+ * Offers, distanceKm a number and transportTimestamp a date-time (spec 2.2), whatever a server computes them from.
  */
-export function sparseOfferWriteBody(runId: string): OfferWrite {
-  const body = offerWriteBody(runId);
-  const { latitude: _lat, longitude: _lon, ...from } = body.offer?.fromLocation ?? {};
-  const { transportTimestamp: _at, ...offer } = body.offer ?? {};
-  return { ...body, offer: { ...offer, fromLocation: from } };
+export function sparseOfferWriteBodies(runId: string): OfferWrite[] {
+  const drop = (side: 'fromLocation' | 'toLocation', coordinate: 'latitude' | 'longitude'): OfferWrite => {
+    const body = offerWriteBody(runId);
+    const { transportTimestamp: _at, ...offer } = body.offer ?? {};
+    const { [coordinate]: _gone, ...location } = offer[side] ?? {};
+    return { ...body, offer: { ...offer, [side]: location } };
+  };
+  return [
+    drop('fromLocation', 'latitude'),
+    drop('fromLocation', 'longitude'),
+    drop('toLocation', 'latitude'),
+    drop('toLocation', 'longitude'),
+  ];
 }
 
 /**
