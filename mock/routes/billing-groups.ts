@@ -52,7 +52,6 @@ export const billingGroupList: Steps<GroupFilter, BillingGroup[]> = {
   },
   answer: (ctx, filter, request, reply) => {
     const listed = inOrder(ctx, ctx.billing.list()).filter((g) => matches(ctx, g, filter));
-    // Stryker disable next-line LogicalOperator: spec 4.2 documents no paging of the billing group list, spec 8 page sizes not shown
     const size = ctx.variant.billingPageSize ?? 0;
     if (size === 0) return listed;
     // A page of the variant's size; `page` is not documented (spec 4.2), so only a client following the Link reads on.
