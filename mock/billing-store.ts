@@ -48,8 +48,10 @@ export class BillingStore {
     return [...this.groups.values()].map((g) => this.shown(g));
   }
 
+  /** A forced status, once set, is what every view shows until it is removed (a removal, not a missing value). */
   private shown(group: BillingGroup): BillingGroup {
-    return { ...clone(group), status: this.forced.get(group.id) ?? group.status };
+    const forced = this.forced.has(group.id);
+    return { ...clone(group), status: forced ? (this.forced.get(group.id) as string) : group.status };
   }
 
   force(id: string, status: string): void {
