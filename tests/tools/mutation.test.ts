@@ -14,6 +14,7 @@ import { directiveProblems, directivesIn, problemOf } from '../../tools/mutation
 import {
   chosen,
   defaultFiles,
+  HELP,
   freedomProblems,
   mocksToTry,
   parseArgs,
@@ -311,6 +312,30 @@ describe('the options', () => {
       ['--fast'],
     ])
       assert.throws(() => parseArgs(argv, ROOT), UsageError, argv.join(' '));
+  });
+});
+
+describe('docs/mutation.md', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'mutation.md'), 'utf8');
+
+  it('lists in its options table exactly the options --help lists', () => {
+    const documented = [...doc.matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]).sort();
+    const helped = [...HELP.matchAll(/^ {2}(--[a-z-]+)/gm)]
+      .map((m) => m[1])
+      .filter((o) => o !== '--help')
+      .sort();
+    assert.deepEqual(documented, helped);
+  });
+
+  it('names the conformant variants the clean runs try, as the tool tries them', () => {
+    const named = /clean run is repeated against each\s+conformant variant in turn \(([^)]*)\)/.exec(doc)?.[1] ?? '';
+    const variants = [...named.matchAll(/`(?:--mock-variant )?([a-z-]+)`/g)].map((m) => m[1]);
+    assert.deepEqual(
+      variants.slice(0, -1),
+      mocksToTry(undefined).slice(1),
+      'the variants tried, then the one left out',
+    );
+    assert.equal(variants.at(-1), 'throttled');
   });
 });
 

@@ -22,7 +22,7 @@ import { sampleOf } from './sample.ts';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 export const REPORT_NAMES = ['mutation.json', 'mutation.md'] as const;
 
-const HELP = `npm run mutation -- [options]
+export const HELP = `npm run mutation -- [options]
 
 Mutation testing of the embedded mock: a seeded sample of the mutants Stryker places in mock/routes/ and the
 stores, each tested by a flis run against the mock with that mutant on. Needs Node 22 or later (bootstrap.mjs
