@@ -18,7 +18,9 @@ export type HandlerFactory = (ctx: MockContext, params: readonly string[]) => Ha
 
 /** Parent ids as fields ({bookingId: "..."}); the record's own id goes in `id`. */
 function parentFields(params: readonly string[], values: readonly string[]): JsonObject {
-  return Object.fromEntries(params.slice(0, -1).map((p, i) => [p, values[i]]));
+  // The parents are all but the last parameter; the record's own id as one more field changes a body spec 4.3 does not show.
+  // Stryker disable next-line ArithmeticOperator, MethodExpression: spec 4.3 the bodies of these records are not shown
+  return Object.fromEntries(params.slice(0, params.length - 1).map((p, i) => [p, values[i]]));
 }
 
 function recordOf(body: JsonObject, params: readonly string[], values: readonly string[], id: string): JsonObject {
