@@ -245,12 +245,16 @@ export const catalogueRoutes: readonly CatalogueRoute[] = [
     method: 'PUT',
     path: '/corporatePlanning/supplies/{supplyId}',
     operationId: 'upsertCorporatePlanningSupply',
+    // Spec 4.3 lists no read of these records: where the mock keeps them, and under which id kind, no client can see.
+    // Stryker disable next-line StringLiteral: spec 4.3 lists only the write of these records, so nothing reads what it stores
     handler: upsert('corporateSupplies'),
   },
   {
     method: 'PUT',
     path: '/corporatePlanning/demands/{demandId}',
     operationId: 'upsertCorporatePlanningDemand',
+    // Spec 4.3 lists no read of these records: where the mock keeps them, and under which id kind, no client can see.
+    // Stryker disable next-line StringLiteral: spec 4.3 lists only the write of these records, so nothing reads what it stores
     handler: upsert('corporateDemands'),
   },
 
@@ -357,6 +361,8 @@ export const catalogueRoutes: readonly CatalogueRoute[] = [
     method: 'POST',
     path: '/fulfilmentRequests',
     operationId: 'createFulfilmentRequest',
+    // Spec 4.3 lists no read of these records: where the mock keeps them, and under which id kind, no client can see.
+    // Stryker disable next-line StringLiteral: spec 4.3 lists only the write of these records, so nothing reads what it stores
     handler: create('fulfilmentRequests', 'fulfilment-request'),
   },
 

@@ -46,6 +46,25 @@ for (const op of operations().filter((o) => !o.documented && o.method === 'get' 
   );
 }
 
+/**
+ * The two reads spec 4.3 lists as POSTs (a search, an analysis) are asked once with an empty body when writes are
+ * allowed (a POST is a write method to a read-only target): a 2xx, or a 4xx other than 404/405/410 for a body they
+ * need (not shown).
+ */
+for (const op of operations().filter((o) => ['/customers/search', '/analytics/sla'].includes(o.path))) {
+  test(
+    ...checkTest({ check: 'operation-served', operation: op, writes: true }, async (ctx) => {
+      const x = await ctx.api.op(op, { json: {} });
+      const status = x.response.status;
+      if (NOT_THERE.has(status) || status >= 500)
+        ctx.check.fail(
+          `POST ${op.path} with an empty body answered ${status}: the operation is catalogued in spec 4.3 and ${status >= 500 ? 'broken' : 'not served'}`,
+          { exchanges: [x] },
+        );
+    }),
+  );
+}
+
 const TRANSPORT_ORDER = '/carrierBookings/{bookingId}/transportOrder/{transportOrderId}/';
 
 /**
