@@ -21,7 +21,7 @@ import {
   offsetOfferWriteBody,
   sparseOfferWriteBodies,
 } from '../lib/fixtures.ts';
-import { putOffer, putVisibleOffer, readOfferWrittenAs } from '../lib/offers/setup-offers.ts';
+import { putOffer, putVisibleOffer, readOfferUpdatedTo, readOfferWrittenAs } from '../lib/offers/setup-offers.ts';
 import { narrowedListQuery, WHOLE_BILLING_WINDOW, WHOLE_INVOICE_SINCE, WHOLE_OFFER_WINDOW } from '../lib/whole-list.ts';
 
 export interface Scenario {
@@ -77,7 +77,8 @@ async function listOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]>
 /**
  * Reads offers the suite wrote when writes are allowed: one written whole, and, when the server takes them, four
  * written sparse (the fields a server computes, judged when the write leaves their sources out) and one whose
- * transportTimestamp has another offset (answered in UTC); else one the deployment lists.
+ * transportTimestamp has another offset (answered in UTC), and the first again after a second version; else one the
+ * deployment lists.
  */
 async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
   if (ctx.api.target.allowWrites) {
@@ -86,7 +87,15 @@ async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
       ...sparseOfferWriteBodies(ctx.runId).map((body) => readOfferWrittenAs(ctx, body)),
       readOfferWrittenAs(ctx, offsetOfferWriteBody(ctx.runId)),
     ]);
-    return [whole.read, ...more.filter((x): x is Exchange => x !== undefined)];
+    // Once more after a second version: a server may answer the earlier one beside it, and both are Offers.
+    const second = offerWriteBody(ctx.runId);
+    const updated = await readOfferUpdatedTo(
+      ctx,
+      whole.id,
+      { ...second, offer: { ...second.offer, offerVersion: '2' } },
+      '2',
+    );
+    return [whole.read, ...[...more, updated].filter((x): x is Exchange => x !== undefined)];
   }
   const offer = await firstListed(ctx, 'listOffers');
   return [await ctx.api.op(op, { params: { offerId: offer.id } })];

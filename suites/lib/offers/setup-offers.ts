@@ -9,6 +9,7 @@ import type { CheckContext } from '../check-test.ts';
 import { type Exchange, is2xx } from '../exchange.ts';
 import { offerWriteBody } from '../fixtures.ts';
 import { freshId } from '../fresh-id.ts';
+import { pollVisible } from '../visibility-deadline.ts';
 import { waitForOffer } from './offer-visible.ts';
 
 export interface WrittenOffer {
@@ -46,6 +47,26 @@ export async function readOfferWrittenAs(ctx: CheckContext, body: OfferWrite): P
   if (!is2xx(exchange)) return undefined;
   ctx.cleanup.offer(id, { awaitVisible: true });
   const seen = await waitForOffer(ctx.api, id);
+  return seen.ok ? seen.value : undefined;
+}
+
+/**
+ * The read of offer `id` after a PUT of `body` to it shows `offerVersion` (a server may answer earlier versions beside
+ * it: spec 4.1 says "array of Offer"); undefined when the PUT is refused or the version does not show in time.
+ */
+export async function readOfferUpdatedTo(
+  ctx: CheckContext,
+  id: string,
+  body: OfferWrite,
+  offerVersion: string,
+): Promise<Exchange | undefined> {
+  const put = await ctx.api.op(operationById('upsertOffer'), { params: { offerId: id }, json: body });
+  if (!is2xx(put)) return undefined;
+  const shows = (x: Exchange) =>
+    is2xx(x) &&
+    Array.isArray(x.response.body) &&
+    x.response.body.some((o) => (o as { offerVersion?: unknown } | null)?.offerVersion === offerVersion);
+  const seen = await pollVisible(() => ctx.api.op(operationById('getOffer'), { params: { offerId: id } }), shows);
   return seen.ok ? seen.value : undefined;
 }
 
