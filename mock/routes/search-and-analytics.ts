@@ -44,7 +44,6 @@ export const searchCustomers: HandlerFactory = (ctx) => async (request) => {
   return ctx.records.list('customers').filter((c) =>
     // Stryker disable next-line ConditionalExpression, LogicalOperator, EqualityOperator, StringLiteral, MethodExpression, BooleanLiteral, ArrayDeclaration, ArithmeticOperator, ObjectLiteral, ArrowFunction, BlockStatement: spec 4.3 search and analytics bodies not shown
     criteria.every(([key, wanted]) =>
-      // Stryker disable next-line ConditionalExpression, LogicalOperator, EqualityOperator, StringLiteral, MethodExpression, BooleanLiteral, ArrayDeclaration, ArithmeticOperator, ObjectLiteral, ArrowFunction, BlockStatement: spec 4.3 search and analytics bodies not shown
       FREE_TEXT_KEYS.includes(key)
         ? // Stryker disable next-line ConditionalExpression, LogicalOperator, EqualityOperator, StringLiteral, MethodExpression, BooleanLiteral, ArrayDeclaration, ArithmeticOperator, ObjectLiteral, ArrowFunction, BlockStatement: spec 4.3 search and analytics bodies not shown
           typeof wanted === 'string' && containsText(c, wanted)

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PathError } from '../../errors/owned-paths.ts';
 import { UsageError } from '../../errors/flis-error.ts';
-import { directiveProblems, directivesIn, problemOf } from '../../tools/mutation/freedoms.ts';
+import { directiveProblems, directivesIn, idleDirectives, problemOf } from '../../tools/mutation/freedoms.ts';
 import {
   chosen,
   defaultFiles,
@@ -361,6 +361,15 @@ describe('the freedom-annotation rule', () => {
       '// Stryker disable next-line StringLiteral: spec 12 not shown',
     ])
       assert.ok(problemOf(text), text);
+  });
+
+  it('names a directive that marks no mutant of its next line', () => {
+    const directives = [
+      { file: 'mock/x.ts', line: 4, text: '// Stryker disable next-line StringLiteral: spec 7 not shown' },
+      { file: 'mock/x.ts', line: 9, text: '// Stryker disable next-line StringLiteral: spec 7 not shown' },
+    ];
+    const at = (line: number, freedom?: string) => ({ file: 'mock/x.ts', start: { line }, freedom });
+    assert.deepEqual(idleDirectives(directives, [at(5, 'spec 7 not shown'), at(10), at(11, 'other')]), ['mock/x.ts:9']);
   });
 
   it('finds directives where Stryker does, with their lines', () => {

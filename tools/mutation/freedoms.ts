@@ -54,3 +54,17 @@ export function directiveProblems(directives: readonly Directive[]): DirectivePr
     return problem ? [{ ...d, problem }] : [];
   });
 }
+
+/**
+ * Directives that mark no mutant of their next line: Stryker reads a comment only where it leads a node of that
+ * line (one inside a method chain leads nothing), so the freedom it claims is not taken. Each as `file:line`.
+ */
+export function idleDirectives(
+  directives: readonly Directive[],
+  mutants: readonly { file: string; start: { line: number }; freedom?: string | undefined }[],
+): string[] {
+  const marked = new Set(mutants.filter((m) => m.freedom !== undefined).map((m) => `${m.file}:${m.start.line}`));
+  return directives
+    .filter((d) => /disable next-line/.test(d.text) && !marked.has(`${d.file}:${d.line + 1}`))
+    .map((d) => `${d.file}:${d.line}`);
+}

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { FlisError, UsageError } from '../../errors/flis-error.ts';
 import { checkFolder, claimFolder, clearOwned } from '../../errors/owned-paths.ts';
-import { directiveProblems, directivesIn } from './freedoms.ts';
+import { directiveProblems, directivesIn, idleDirectives } from './freedoms.ts';
 import { flisRun, stopAllRuns } from './flis-run.ts';
 import { instrument, LABEL } from './instrument.ts';
 import { oneLine, sourceBetween, type Mutant, type MutantResult, whereOf } from './mutant.ts';
@@ -304,6 +304,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const inst = await instrument(ROOT, o.files);
   for (const w of inst.warnings) console.error(`stryker: ${w}`);
+  const directives = o.files.flatMap((f) => directivesIn(f, inst.sources.get(f) ?? ''));
+  for (const at of idleDirectives(directives, inst.mutants))
+    console.error(`mutation: ${at}: this Stryker directive marks no mutant of its next line; put it above a statement`);
   const population = inst.mutants.filter((m) => m.freedom !== LABEL);
   const sample = chosen(population, o).map((m) => withOriginal(m, inst.sources));
   console.log(
