@@ -8,15 +8,11 @@ import { paramAt, pathParams } from './params.ts';
 /** Pickups, inventory adjustments and deliveries for one trip (spec 4.3). */
 export const dispatchGroup: HandlerFactory = (ctx, params) => async (request) => {
   const dispatchGroupId = paramAt(pathParams(request, params), 0);
-  // Stryker disable next-line StringLiteral: spec 4.3 the fields of fuel records are not shown, so which records a trip holds is not either
   const pickups = ctx.records.where('fuelPickups', 'dispatchGroupId', dispatchGroupId);
-  // Stryker disable next-line StringLiteral: spec 4.3 the fields of fuel records are not shown, so which records a trip holds is not either
   const inventoryAdjustments = ctx.records.where('fuelInventoryAdjustments', 'dispatchGroupId', dispatchGroupId);
-  // Stryker disable next-line StringLiteral: spec 4.3 the fields of fuel records are not shown, so which records a trip holds is not either
   const deliveries = ctx.records.where('fuelDeliveries', 'dispatchGroupId', dispatchGroupId);
   // Stryker disable next-line StringLiteral: spec 7 error codes and bodies not shown
   if (pickups.length + inventoryAdjustments.length + deliveries.length === 0) throw notFound('dispatch group');
-  // Stryker disable next-line ObjectLiteral: spec 4.3 the fields of fuel records are not shown, so which records a trip holds is not either
   return { id: dispatchGroupId, dispatchGroupId, pickups, inventoryAdjustments, deliveries };
 };
 
