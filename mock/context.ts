@@ -28,7 +28,7 @@ export function createContext(
 ): MockContext {
   const ids = idFactory(variant.idFormat);
   const stores = {
-    offers: new OffersStore(writeDelayMs, undefined, variant.offerStatusOverTime === true),
+    offers: new OffersStore(writeDelayMs, variant.offerStatusOverTime === true),
     billing: new BillingStore(),
     invoices: new InvoiceStore(),
     records: new RecordStore(variant.catalogueWriteDelayMs ?? 0),

@@ -30,7 +30,8 @@ export interface District {
 }
 
 export interface Directory {
-  carriers: Carrier[];
+  /** Never empty: a new offer written without a carrier takes the first. */
+  carriers: [Carrier, ...Carrier[]];
   corporate: Corporate;
   districts: District[];
   newId(kind: string): string;

@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { invalidQuery } from './errors.ts';
-import { dateTimeMs, isDate } from './formats.ts';
+import { dateStartMs, dateTimeMs, isDate } from './formats.ts';
 
 type Query = Record<string, unknown>;
 
@@ -25,6 +25,12 @@ export function dateParam(request: FastifyRequest, name: string): string | undef
   const value = stringParam(request, name);
   if (value !== undefined && !isDate(value)) throw invalidQuery(name, 'an ISO 8601 calendar date (YYYY-MM-DD)');
   return value;
+}
+
+/** A date parameter as the epoch milliseconds of 00:00 UTC that day, or undefined when it is not given. */
+export function dateStartParam(request: FastifyRequest, name: string): number | undefined {
+  const value = dateParam(request, name);
+  return value === undefined ? undefined : dateStartMs(value);
 }
 
 /** An unencoded "+" in "+01:00" arrives as a space; read it back as the offset the client meant. */

@@ -56,6 +56,9 @@ export const ALLOWED: Record<string, string[]> = {
   scripts: ['schemas', 'specs'],
   // The benchmark measures what the commands do (certify's cassette judgement is in reporting/); nothing imports it.
   bench: ['mock', 'recorder', 'reporting', 'net', 'regress'],
+  // Development tools run apart from the package (npm run mutation): the catalogue, the clause list, owned paths,
+  // and the mock's conformant variants (the code only a variant reaches is run against that variant).
+  tools: ['errors', 'suites', 'reporting', 'mock'],
 };
 
 /**

@@ -5,7 +5,7 @@
  * status, as an implementation keeping the two paths apart would.
  */
 import type { FaultName } from '../faults.ts';
-import { bulkStatusUpdate } from '../routes/billing-groups.ts';
+import { bulkStatusUpdate, type StatusUpdate } from '../routes/billing-groups.ts';
 import type { Bend, FaultLayer, RouteKey } from './layer.ts';
 
 const PUT: RouteKey = 'PUT /billingGroups/:billingGroupId/status';
@@ -54,7 +54,16 @@ export const billingSequenceBends = {
     withSources(layer, { force: (_id, by, was) => !(by === 'put' && was === 'bulk') }),
   'bulk-first-item-decides': (layer) =>
     layer.steps(BULK, bulkStatusUpdate, {
-      asked: (updates) => updates.map((u) => ({ ...u, deleteStatus: updates[0]?.deleteStatus ?? false })),
+      asked: (updates, request) => {
+        if (updates[0]?.deleteStatus ?? false)
+          return updates.map((u): StatusUpdate => ({ billingGroupId: u.billingGroupId, deleteStatus: true }));
+        // A removal made to force forces the status its item carries; one that carries none changes nothing.
+        const raw = request.body as { status?: unknown }[];
+        return updates.flatMap((u, i): StatusUpdate[] => {
+          const status = u.deleteStatus ? raw[i]?.status : u.status;
+          return typeof status === 'string' ? [{ billingGroupId: u.billingGroupId, deleteStatus: false, status }] : [];
+        });
+      },
     }),
   'status-write-any-case': (layer) => {
     for (const key of [PUT, DELETE])

@@ -5,7 +5,8 @@
  */
 import type { BillingGroup } from '../billing-store.ts';
 import type { FaultName } from '../faults.ts';
-import { bulkStatusUpdate } from '../routes/billing-groups.ts';
+import { asObject } from '../json.ts';
+import { bulkStatusUpdate, type StatusUpdate } from '../routes/billing-groups.ts';
 import type { Bend, FaultLayer, RouteKey } from './layer.ts';
 
 /** A force the store ignores while the handler of `key` runs. */
@@ -24,10 +25,16 @@ function unforceIgnoredIn(layer: FaultLayer, key: RouteKey): void {
 
 export const billingStatusBends = {
   'forced-status-not-removed': (layer) => unforceIgnoredIn(layer, 'DELETE /billingGroups/:billingGroupId/status'),
-  // An item with deleteStatus: true forces its status, if it has one, and is otherwise left as it is.
+  // An item with deleteStatus: true forces the status it carries (read from the body, item by item), if it has one,
+  // and is otherwise left as it is.
   'delete-status-ignored': (layer) =>
     layer.steps('POST /billingGroups/bulkStatusUpdate', bulkStatusUpdate, {
-      asked: (updates) => updates.map((u) => ({ ...u, deleteStatus: false })),
+      asked: (updates, request) =>
+        updates.flatMap((u, i): StatusUpdate[] => {
+          if (!u.deleteStatus) return [u];
+          const status = asObject((request.body as unknown[])[i]).status;
+          return typeof status === 'string' ? [{ billingGroupId: u.billingGroupId, deleteStatus: false, status }] : [];
+        }),
     }),
   'forced-status-ignored': (layer) => forceIgnoredIn(layer, 'PUT /billingGroups/:billingGroupId/status'),
   // GET /billingGroups/{id} and its details show a forced status; the list and its state filter keep the group's own.

@@ -35,7 +35,7 @@ function keysetPage(all: readonly Invoice[], req: InvoicePageRequest & { limit: 
   const matching = all.filter((i) => matches(i, req));
   let cursor: number | undefined;
   let page: Invoice[] = [];
-  for (let n = req.firstPage ?? 1; n <= req.page; n++) {
+  for (let n = req.firstPage; n <= req.page; n++) {
     const after = cursor;
     page = (after === undefined ? matching : matching.filter((i) => Date.parse(i.created) > after)).slice(0, req.limit);
     const last = page.at(-1);

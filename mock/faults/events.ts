@@ -22,7 +22,7 @@ function thenAlso(after: (answer: unknown, values: string[]) => unknown, params:
 
 export const eventBends = {
   'booking-event-delete-removes': (layer) => {
-    const removeEvent = remove('bookingEvents', 'booking event')(layer.ctx, EVENT_PARAMS);
+    const removeEvent = remove('bookingEvents')(layer.ctx, EVENT_PARAMS);
     layer.route(EVENT, { handler: () => removeEvent });
   },
   'transport-order-events-not-cancelled': (layer) =>
@@ -36,7 +36,7 @@ export const eventBends = {
     const records = layer.ctx.records;
     const removeOrder: Handler = async (request) => {
       const [bookingId = '', transportOrderId = ''] = pathParams(request, ORDER_PARAMS);
-      existing(layer.ctx, 'transportOrders', [bookingId, transportOrderId], 'transport order');
+      existing(layer.ctx, 'transportOrders', [bookingId, transportOrderId]);
       records.delete('transportOrders', keyOf([bookingId, transportOrderId]));
       const events = records.keysWhere(
         'carrierBookingEvents',

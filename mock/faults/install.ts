@@ -26,24 +26,44 @@ import { shapeBends } from './shapes.ts';
 import { viewBends } from './views-both-ways.ts';
 import { webhookBends } from './webhooks.ts';
 
-export const faultBends: Record<FaultName, Bend> = {
-  ...authBends,
-  ...servedBends,
-  ...shapeBends,
-  ...offerWriteBends,
-  ...readBends,
-  ...identityBends,
-  ...billingStatusBends,
-  ...eventBends,
-  ...billingSequenceBends,
-  ...viewBends,
-  ...combinedBends,
-  ...edgeBends,
-  ...recordBends,
-  ...readAndTimeBends,
-  ...offerEdgeBends,
+/** The area modules, in the order their bends are registered. */
+export const faultAreas = {
+  auth: authBends,
+  served: servedBends,
+  shapes: shapeBends,
+  offerWrites: offerWriteBends,
+  reads: readBends,
+  identity: identityBends,
+  billingStatus: billingStatusBends,
+  events: eventBends,
+  billingSequences: billingSequenceBends,
+  views: viewBends,
+  combined: combinedBends,
+  edges: edgeBends,
+  records: recordBends,
+  readsAndTime: readAndTimeBends,
+  offerEdges: offerEdgeBends,
   // Last: a list that ends up empty answers null, whatever the bends above left in it.
-  ...listBends,
+  lists: listBends,
+} as const;
+
+export const faultBends: Record<FaultName, Bend> = {
+  ...faultAreas.auth,
+  ...faultAreas.served,
+  ...faultAreas.shapes,
+  ...faultAreas.offerWrites,
+  ...faultAreas.reads,
+  ...faultAreas.identity,
+  ...faultAreas.billingStatus,
+  ...faultAreas.events,
+  ...faultAreas.billingSequences,
+  ...faultAreas.views,
+  ...faultAreas.combined,
+  ...faultAreas.edges,
+  ...faultAreas.records,
+  ...faultAreas.readsAndTime,
+  ...faultAreas.offerEdges,
+  ...faultAreas.lists,
 };
 
 export const webhookFaultBends: Record<WebhookFaultName, Bend> = webhookBends;

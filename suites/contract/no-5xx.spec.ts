@@ -5,7 +5,7 @@
  * documented operations: malformed JSON and schema-invalid write bodies,
  * wrongly typed query parameters, a window with one bound only (start or end
  * alone: required-ness is not shown, so a 4xx or a list are both fine) and
- * unknown ids. Only the 5xx is judged here:
+ * unknown ids (of the section 4.3 reads too). Only the 5xx is judged here:
  * whether a server refuses bad input or reads it leniently is not shown (the
  * spec binds the client, spec 5 rule 3; spec 7 shows no error codes), and the
  * advisory bad-input-rejected check reports acceptance.
@@ -118,7 +118,15 @@ function probeOf(op: Operation): ((ctx: CheckContext, op: Operation) => Promise<
   return undefined;
 }
 
-for (const op of operations().filter((o) => o.documented)) {
+/**
+ * Probed: every documented operation, and each GET of spec 4.3 that names a record (read-only, so safe on any
+ * target): asked for a record that does not exist, a server may answer anything but a 5xx.
+ */
+function probed(o: Operation): boolean {
+  return o.documented || (o.method === 'get' && o.pathParams.length > 0);
+}
+
+for (const op of operations().filter(probed)) {
   const probe = probeOf(op);
   if (!probe) continue;
   // Anything but a GET may be carried out by a server that wrongly accepts it.

@@ -24,6 +24,10 @@ import {
   offerWriteBody,
   putOffer,
   putVisibleOffer,
+  offsetOfferWriteBody,
+  sparseOfferWriteBodies,
+  readOfferUpdatedTo,
+  readOfferWrittenAs,
 } from '../lib/index.ts';
 import { firstListed } from './discover.ts';
 
@@ -77,9 +81,29 @@ async function listOffers(ctx: CheckContext, op: Operation): Promise<Exchange[]>
   return [seen.value, windowed, await ctx.api.op(op, { query: NOTHING_MATCHES.offers })];
 }
 
-/** Reads an offer the suite wrote when writes are allowed, else one the deployment lists. */
+/**
+ * Reads offers the suite wrote when writes are allowed: one written whole, and, when the server takes them, four
+ * written sparse (the fields a server computes, judged when the write leaves their sources out) and one whose
+ * transportTimestamp has another offset (answered in UTC), and the first again after a second version; else one the
+ * deployment lists.
+ */
 async function getOffer(ctx: CheckContext, op: Operation): Promise<Exchange[]> {
-  if (ctx.api.target.allowWrites) return [(await putVisibleOffer(ctx, 'offer to read')).read];
+  if (ctx.api.target.allowWrites) {
+    const [whole, ...more] = await Promise.all([
+      putVisibleOffer(ctx, 'offer to read'),
+      ...sparseOfferWriteBodies(ctx.runId).map((body) => readOfferWrittenAs(ctx, body)),
+      readOfferWrittenAs(ctx, offsetOfferWriteBody(ctx.runId)),
+    ]);
+    // Once more after a second version: a server may answer the earlier one beside it, and both are Offers.
+    const second = offerWriteBody(ctx.runId);
+    const updated = await readOfferUpdatedTo(
+      ctx,
+      whole.id,
+      { ...second, offer: { ...second.offer, offerVersion: '2' } },
+      '2',
+    );
+    return [whole.read, ...[...more, updated].filter((x): x is Exchange => x !== undefined)];
+  }
   const offer = await firstListed(ctx, 'listOffers');
   return [await ctx.api.op(op, { params: { offerId: offer.id } })];
 }

@@ -8,10 +8,20 @@
  * invoices through. The records' timestamps are in UTC (spec 2), so the day an invoice was created or updated on is
  * its UTC day, and the date starts at its 00:00 UTC: a server that reads it hours early lists invoices from the day
  * before. `updatedSince` alone is sent with the whole list's `createdSince` (since 1900, core/whole-list.ts),
- * which a server may need and which leaves no invoice out. Read-only.
+ * which a server may need and which leaves no invoice out; a whole list that lists nothing is compared with the list
+ * asked without a query. Read-only.
  */
 import { operationById } from '../../specs/contract.ts';
-import { checkTest, test, type CheckContext, type Exchange, walkPages, mapBoundedInOrder } from '../lib/index.ts';
+import {
+  checkTest,
+  test,
+  type CheckContext,
+  type Exchange,
+  is2xx,
+  walkPages,
+  mapBoundedInOrder,
+  WHOLE_INVOICE_SINCE,
+} from '../lib/index.ts';
 import {
   allInvoices,
   describeFilter,
@@ -40,6 +50,30 @@ function judge(ctx: CheckContext, items: ListedInvoice[], x: Exchange, f: SinceF
     );
 }
 
+/**
+ * The whole list (since 1900) leaves no invoice out, so one that lists none while GET /invoices without a query lists
+ * invoices created since 1900 drops what createdSince must keep. Asked only when the whole list is empty, where no
+ * other request of this check could see it; a server that refuses the list without createdSince shows nothing here.
+ */
+async function wholeSinceNotEmptied(ctx: CheckContext): Promise<void> {
+  const whole = await listInvoices(ctx);
+  if (whole.items.length > 0) return;
+  const bare = await ctx.api.op(operationById('listInvoices'), { query: {} });
+  if (!is2xx(bare) || !Array.isArray(bare.response.body)) return;
+  const kept = (bare.response.body as ListedInvoice[]).filter(
+    (inv) => sinceMismatch(inv, WHOLE_INVOICE_SINCE) === undefined,
+  );
+  if (kept.length > 0)
+    ctx.check.fail(
+      `GET /invoices?${new URLSearchParams(whole.query)} lists no invoice, but GET /invoices lists ${kept.length} ` +
+        `created since that date: ${kept
+          .slice(0, 5)
+          .map((inv) => `${inv.id} (created ${inv.created})`)
+          .join(', ')}`,
+      { exchanges: [whole.exchange, bare] },
+    );
+}
+
 async function onlySince(ctx: CheckContext, f: SinceFilter): Promise<void> {
   const { items, exchange, query } = await listInvoices(ctx, { ...f });
   judge(ctx, items, exchange, f, `GET /invoices?${new URLSearchParams(query)}`);
@@ -64,6 +98,7 @@ test(
         'createdSince and updatedSince, alone, together and on every page, return only invoices at or after the date',
     },
     async (ctx) => {
+      await wholeSinceNotEmptied(ctx);
       const all = await allInvoices(ctx);
       await mapBoundedInOrder([...singleFilters(all), ...pairedFilters(all)], (f) => onlySince(ctx, f));
       const paged = pagedFilters(all).filter((f) => Object.keys(f).length > 0);

@@ -53,6 +53,37 @@ export function offerWriteBody(runId: string): OfferWrite {
   };
 }
 
+/**
+ * Writes that leave out what the others always carry: one coordinate of a location each (every other one there, so
+ * a server that computes from the four sees exactly one missing), and the transportTimestamp (the spec marks no field
+ * of 2.1 or 2.3 required). A server may refuse them (required-ness is its choice); the offers they make are still
+ * Offers, distanceKm a number and transportTimestamp a date-time (spec 2.2), whatever a server computes them from.
+ */
+export function sparseOfferWriteBodies(runId: string): OfferWrite[] {
+  const drop = (side: 'fromLocation' | 'toLocation', coordinate: 'latitude' | 'longitude'): OfferWrite => {
+    const body = offerWriteBody(runId);
+    const { transportTimestamp: _at, ...offer } = body.offer ?? {};
+    const { [coordinate]: _gone, ...location } = offer[side] ?? {};
+    return { ...body, offer: { ...offer, [side]: location } };
+  };
+  return [
+    drop('fromLocation', 'latitude'),
+    drop('fromLocation', 'longitude'),
+    drop('toLocation', 'latitude'),
+    drop('toLocation', 'longitude'),
+  ];
+}
+
+/**
+ * A write whose transportTimestamp is the run's time at +02:00: a server may refuse it, or keep the instant, but
+ * answers it in UTC (spec 2: timestamps are date-times in UTC), not as written.
+ */
+export function offsetOfferWriteBody(runId: string): OfferWrite {
+  const body = offerWriteBody(runId);
+  const local = new Date(runNow() + 2 * 3_600_000).toISOString().slice(0, 19);
+  return { ...body, offer: { ...body.offer, transportTimestamp: `${local}+02:00` } };
+}
+
 export function offerBulkItem(runId: string): OfferBulkItem {
   return { id: freshId('offer', runId), ...offerWriteBody(runId) };
 }

@@ -47,10 +47,12 @@ export {
   MALFORMED_JSON,
   offerBulkItem,
   offerWriteBody,
+  offsetOfferWriteBody,
   opaqueRecord,
   placeholderParams,
   SHOWN_BILLING_GROUP_STATUS,
   schemaInvalidBody,
+  sparseOfferWriteBodies,
   validLookingBody,
 } from './fixtures.ts';
 
@@ -64,7 +66,7 @@ export {
   upsertOffer,
   writtenVersion,
 } from './offers/flow-steps.ts';
-export { putOffer, putVisibleOffer } from './offers/setup-offers.ts';
+export { putOffer, putVisibleOffer, readOfferUpdatedTo, readOfferWrittenAs } from './offers/setup-offers.ts';
 export { waitForOffer } from './offer-visible.ts';
 export { listedOfferIds, otherOfferIds } from './offer-identity.ts';
 export { documentedOffer, fieldsThatDiffer, offerIn } from './offers/offer-fields.ts';

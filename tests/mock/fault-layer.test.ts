@@ -9,47 +9,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createContext } from '../../mock/context.ts';
-import { authBends } from '../../mock/faults/auth.ts';
-import { billingSequenceBends } from '../../mock/faults/billing-sequences.ts';
-import { billingStatusBends } from '../../mock/faults/billing-status.ts';
-import { combinedBends } from '../../mock/faults/combined.ts';
-import { edgeBends } from '../../mock/faults/edges.ts';
-import { eventBends } from '../../mock/faults/events.ts';
-import { identityBends } from '../../mock/faults/identity.ts';
-import { installFaults } from '../../mock/faults/install.ts';
+import { faultAreas, installFaults } from '../../mock/faults/install.ts';
 import { FaultLayer } from '../../mock/faults/layer.ts';
-import { listBends } from '../../mock/faults/lists.ts';
-import { offerEdgeBends } from '../../mock/faults/offer-edges.ts';
-import { offerWriteBends } from '../../mock/faults/offer-writes.ts';
-import { readAndTimeBends } from '../../mock/faults/reads-and-time.ts';
-import { readBends } from '../../mock/faults/reads.ts';
-import { recordBends } from '../../mock/faults/records.ts';
-import { servedBends } from '../../mock/faults/served.ts';
-import { shapeBends } from '../../mock/faults/shapes.ts';
-import { viewBends } from '../../mock/faults/views-both-ways.ts';
 import { faultNames, parseFaults } from '../../mock/faults.ts';
 import { resolveVariant } from '../../mock/variant.ts';
 import { webhookFaultNames } from '../../mock/webhook-faults.ts';
 import { ROOT } from '../runner/helpers.ts';
-
-const AREAS = {
-  authBends,
-  servedBends,
-  shapeBends,
-  offerWriteBends,
-  readBends,
-  identityBends,
-  billingStatusBends,
-  eventBends,
-  recordBends,
-  readAndTimeBends,
-  offerEdgeBends,
-  billingSequenceBends,
-  viewBends,
-  combinedBends,
-  edgeBends,
-  listBends,
-};
 
 /** What holds the mock's semantics: the routes, the stores, the offer model, auth, the webhook triggers and hub. */
 function semanticFiles(): string[] {
@@ -72,7 +37,7 @@ function semanticFiles(): string[] {
 describe('the fault layer', () => {
   it('gives every fault switch exactly one bend, in one area module', () => {
     const owners = new Map<string, string[]>();
-    for (const [area, bends] of Object.entries(AREAS))
+    for (const [area, bends] of Object.entries(faultAreas))
       for (const name of Object.keys(bends)) owners.set(name, [...(owners.get(name) ?? []), area]);
     assert.deepEqual(
       [...owners].filter(([, areas]) => areas.length > 1),

@@ -5,6 +5,7 @@
  * or why it could judge nothing (the server refused the run's body: spec 4.3 shows none), never reporting itself.
  */
 import type { CheckContext } from '../check-context.ts';
+import type { Exchange } from '../../../core/exchange.ts';
 import type { CatalogueRecord } from './catalogue-record.ts';
 import { type RecordGroup, recordGroup, recordGroups } from '../../../specs/record-groups.ts';
 import { deleteOffer, offerBody, offerIn, putOffer } from './offer-writes.ts';
@@ -85,6 +86,22 @@ export async function upsertShape(ctx: CheckContext, group: RecordGroup): Promis
   return { agreed: true };
 }
 
+/** Answers that say a path is not there at all: a refusal of another kind (403, 409, …) is not judged. */
+const NOT_THERE = new Set([404, 405, 410]);
+
+/**
+ * A DELETE of a record the run has just seen in every view, answered as if nothing were there: the catalogued DELETE
+ * (spec 4.3) does not reach the record its path names, which spec 1 says a client deletes.
+ */
+function deleteNotServed(key: string, x: Exchange): Divergence {
+  return {
+    owner: 'record-delete',
+    clause: 'spec 1',
+    message: `DELETE ${key} answered ${x.response.status}, though the PUT before it showed the record in every view: the DELETE of spec 4.3 does not reach the record its path names`,
+    exchanges: [x],
+  };
+}
+
 /**
  * record-delete: a PUT, a DELETE that leaves the record gone, and a PUT that makes it again; a record a POST (or bulk)
  * made under an id the run can find is removed by a DELETE of its path too.
@@ -101,6 +118,7 @@ export async function deleteShape(ctx: CheckContext, group: RecordGroup): Promis
   ] as const;
   for (const { what, run, held } of steps) {
     const { x, step } = await run();
+    if (what === 'DELETE' && NOT_THERE.has(x.response.status)) return { divergence: deleteNotServed(r.key, x) };
     if (r.state().kind !== held)
       return { nothingToJudge: `${what} ${r.key} answered ${x.response.status}: a refusal says nothing of the rule` };
     const d = await s.settle(step);
