@@ -37,8 +37,11 @@ function step(title: string, command: string, args: string[]): void {
  * in an idle `npm test` (docs/benchmarks.md).
  */
 const LONGEST_FIRST = [
-  'tests/suites/effect-faults.test.ts',
   'tests/suites/conformant-seeds.test.ts',
+  'tests/suites/reads-and-time-faults.test.ts',
+  'tests/suites/effect-faults.test.ts',
+  'tests/suites/billing-model-faults.test.ts',
+  'tests/suites/record-model-faults.test.ts',
   'tests/suites/auth-filter-faults.test.ts',
   'tests/suites/contract-faults.test.ts',
   'tests/suites/flow-faults.test.ts',
