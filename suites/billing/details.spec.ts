@@ -8,7 +8,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { is2xx, checkTest, test, type CheckContext, caseTwinOf, mapBoundedInOrder } from '../lib/index.ts';
-import { sameField } from '../lib/world/billing-groups.ts';
+import { sameField } from '../lib/world/index.ts';
 import { listGroups } from './groups.ts';
 
 const SAME = [

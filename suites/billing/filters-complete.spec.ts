@@ -22,7 +22,7 @@ import {
   checkProperty,
   mapBoundedInOrder,
 } from '../lib/index.ts';
-import { pagingSign } from '../lib/world/record-views.ts';
+import { pagingSign } from '../lib/world/index.ts';
 import { mismatch } from './filter-match.ts';
 import { listGroups, type ListedGroup } from './groups.ts';
 

@@ -7,8 +7,7 @@
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, statusOf, isForcedTag, WHOLE_BILLING_WINDOW, type CheckContext, skip } from '../lib/index.ts';
 import type { GroupFacts } from '../generators/billing-filter.ts';
-import { groupLeftOutOfWholeList } from '../lib/world/billing-list-evidence.ts';
-import { reportDivergence } from '../lib/world/world.ts';
+import { groupLeftOutOfWholeList, reportDivergence } from '../lib/world/index.ts';
 
 export interface ListedGroup extends GroupFacts {
   id: string;

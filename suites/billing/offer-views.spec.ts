@@ -26,7 +26,7 @@ import {
   fieldsThatDiffer,
   offerIn,
 } from '../lib/index.ts';
-import { worldModelOn } from '../lib/world/world.ts';
+import { worldModelOn } from '../lib/world/index.ts';
 
 const HOUR = 3_600_000;
 

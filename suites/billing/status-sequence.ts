@@ -21,9 +21,14 @@
 import type { BillingGroupStatusUpdateItem } from '../../schemas/types.generated.ts';
 import { operationById } from '../../specs/contract.ts';
 import { type Exchange, forcedTag, isForcedTag, type CheckContext, skip } from '../lib/index.ts';
-import { BillingGroupRecord, type EffectOwner, type StatusModel } from '../lib/world/billing-groups.ts';
-import { Step } from '../lib/world/step.ts';
-import { reportDivergence, World } from '../lib/world/world.ts';
+import {
+  BillingGroupRecord,
+  reportDivergence,
+  Step,
+  World,
+  type EffectOwner,
+  type StatusModel,
+} from '../lib/world/index.ts';
 import type { ListedGroup } from './groups.ts';
 import { currentStatus, expectSuccessAck } from './status.ts';
 

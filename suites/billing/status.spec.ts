@@ -41,8 +41,7 @@ import {
   checkProperty,
   caseTwinOf,
 } from '../lib/index.ts';
-import { BillingGroupRecord, ForeignStatus } from '../lib/world/billing-groups.ts';
-import { World } from '../lib/world/world.ts';
+import { BillingGroupRecord, ForeignStatus, World } from '../lib/world/index.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
 import {
   pairOfGroups,

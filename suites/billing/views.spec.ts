@@ -31,10 +31,17 @@ import {
   WHOLE_BILLING_WINDOW,
   WHOLE_INVOICE_SINCE,
 } from '../lib/index.ts';
-import { BillingGroupRecord, ForeignStatus, type EffectOwner } from '../lib/world/billing-groups.ts';
-import { groupLeftOutOfWholeList } from '../lib/world/billing-list-evidence.ts';
-import { InvoiceBook, InvoiceRecord } from '../lib/world/invoices.ts';
-import { reportDivergence, World, worldModelOn } from '../lib/world/world.ts';
+import {
+  BillingGroupRecord,
+  ForeignStatus,
+  groupLeftOutOfWholeList,
+  InvoiceBook,
+  InvoiceRecord,
+  reportDivergence,
+  World,
+  worldModelOn,
+  type EffectOwner,
+} from '../lib/world/index.ts';
 import { listGroups, statusCandidates, type ListedGroup } from './groups.ts';
 import { groupsForRun, takenOver } from './shared-groups.ts';
 import { currentStatus, expectForced, forceStatus, removeStatus } from './status.ts';

@@ -37,9 +37,7 @@ import {
   opaqueRecord,
 } from '../lib/index.ts';
 import { recordsOf } from './listed-records.ts';
-import { BookingEventNeighbour } from '../lib/world/booking-events.ts';
-import { TransportOrderRecord } from '../lib/world/transport-orders.ts';
-import { World, worldModelOn } from '../lib/world/world.ts';
+import { BookingEventNeighbour, TransportOrderRecord, World, worldModelOn } from '../lib/world/index.ts';
 
 type Json = Record<string, unknown>;
 

@@ -29,8 +29,7 @@ import {
   checkProperty,
   walkPages,
 } from '../lib/index.ts';
-import { wholeness } from '../lib/world/whole-lists.ts';
-import { reportDivergence, VIEW_CONSISTENCY } from '../lib/world/world.ts';
+import { reportDivergence, VIEW_CONSISTENCY, wholeness } from '../lib/world/index.ts';
 import {
   allInvoices,
   describeFilter,

@@ -12,7 +12,7 @@
  */
 import { operationById } from '../../specs/contract.ts';
 import { checkTest, test, type CheckContext, knownInvoices, mapBoundedInOrder } from '../lib/index.ts';
-import { wholeness } from '../lib/world/whole-lists.ts';
+import { wholeness } from '../lib/world/index.ts';
 import {
   allInvoices,
   listInvoices,

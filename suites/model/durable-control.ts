@@ -8,11 +8,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { type CheckContext, freshId, target } from '../lib/index.ts';
-import type { Control } from '../lib/world/controls.ts';
+import { recordId, Records, World, type Control, type Divergence, type ShapeResult } from '../lib/world/index.ts';
 import { recordGroup } from '../../specs/record-groups.ts';
-import { recordId, Records } from '../lib/world/records.ts';
-import type { ShapeResult } from '../lib/world/record-shapes.ts';
-import { type Divergence, World } from '../lib/world/world.ts';
 import { type DurableState, OfferState, RecordState } from './durable-kinds.ts';
 
 function statesOf(ctx: CheckContext, d: Divergence): DurableState[] {

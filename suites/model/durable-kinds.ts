@@ -33,12 +33,8 @@ import {
   unmetPointers,
   pollVisible,
 } from '../lib/index.ts';
-import { cancelledBy } from '../lib/world/cancelled.ts';
-import type { CatalogueRecord } from '../lib/world/catalogue-record.ts';
+import { cancelledBy, recordId, Records, Step, World, type CatalogueRecord } from '../lib/world/index.ts';
 import type { RecordGroup } from '../../specs/record-groups.ts';
-import { recordId, Records } from '../lib/world/records.ts';
-import { Step } from '../lib/world/step.ts';
-import { World } from '../lib/world/world.ts';
 
 type Json = Record<string, unknown>;
 

@@ -29,9 +29,7 @@ import {
   mapBounded,
 } from '../lib/index.ts';
 import { recordGroups } from '../../specs/record-groups.ts';
-import { recordId, Records } from '../lib/world/records.ts';
-import { Step } from '../lib/world/step.ts';
-import { World } from '../lib/world/world.ts';
+import { recordId, Records, Step, World } from '../lib/world/index.ts';
 import {
   durableGroups,
   type DurableState,

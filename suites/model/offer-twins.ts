@@ -21,7 +21,7 @@ import {
   documentedOffer,
   offerIn,
 } from '../lib/index.ts';
-import { WHOLE_LIST_BELOW } from '../lib/world/record-views.ts';
+import { WHOLE_LIST_BELOW } from '../lib/world/index.ts';
 import type { Json, Twins, View, Written } from './twin-trial.ts';
 
 export interface WrittenOffer extends Written {

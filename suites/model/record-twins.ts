@@ -8,8 +8,7 @@
  */
 import { type CheckContext, type Exchange, freshId, is2xx, recordsOf } from '../lib/index.ts';
 import { type RecordGroup, recordKey } from '../../specs/record-groups.ts';
-import { markedBody, recordId } from '../lib/world/records.ts';
-import { elementFor, pagingSign, WHOLE_LIST_BELOW } from '../lib/world/record-views.ts';
+import { elementFor, markedBody, pagingSign, recordId, WHOLE_LIST_BELOW } from '../lib/world/index.ts';
 import type { Json, Twins, View, Written } from './twin-trial.ts';
 
 export interface WrittenRecord extends Written {

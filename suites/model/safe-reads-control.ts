@@ -7,10 +7,8 @@
  * world-model reports it citing HTTP semantics.
  */
 import type { CheckContext } from '../lib/index.ts';
-import type { Control } from '../lib/world/controls.ts';
+import type { Control, Divergence, ShapeResult } from '../lib/world/index.ts';
 import { recordGroup, recordGroups } from '../../specs/record-groups.ts';
-import type { ShapeResult } from '../lib/world/record-shapes.ts';
-import type { Divergence } from '../lib/world/world.ts';
 import { offerTwins } from './offer-twins.ts';
 import { RecordRefused, recordTwins, writeParents } from './record-twins.ts';
 import { trial, type Twins, type Written } from './twin-trial.ts';

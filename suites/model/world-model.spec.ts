@@ -24,11 +24,17 @@ import {
   concurrency,
   settleBounded,
 } from '../lib/index.ts';
-import { reporterOf } from '../lib/world/controls.ts';
+import {
+  caseTwin,
+  recordId,
+  Records,
+  reporterOf,
+  requireWorldModel,
+  Step,
+  World,
+  type Divergence,
+} from '../lib/world/index.ts';
 import { type RecordGroup, recordGroup } from '../../specs/record-groups.ts';
-import { caseTwin, recordId, Records } from '../lib/world/records.ts';
-import { Step } from '../lib/world/step.ts';
-import { type Divergence, requireWorldModel, World } from '../lib/world/world.ts';
 import { commandArbs, EXPLORED_GROUPS, groupsArb } from './explore/commands.ts';
 import { HistoryCommand, type HistoryOp } from './explore/history.ts';
 import { safeReadsControl } from './safe-reads-control.ts';

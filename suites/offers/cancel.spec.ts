@@ -27,8 +27,7 @@ import {
   offerWriteBody,
   freshId,
 } from '../lib/index.ts';
-import { OfferNeighbour } from '../lib/world/offers.ts';
-import { World, worldModelOn } from '../lib/world/world.ts';
+import { OfferNeighbour, World, worldModelOn } from '../lib/world/index.ts';
 
 function withBooking(body: OfferWrite, bookingId: string): OfferWrite {
   return { ...body, offer: { ...body.offer, bookingId } };

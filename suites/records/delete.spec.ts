@@ -7,10 +7,8 @@
  * the run can see the effect of (suites/lib/world/record-shapes.ts, `deleteShape`).
  */
 import { checkTest, test } from '../lib/index.ts';
-import { requireWorldModel } from '../lib/world/world.ts';
+import { deleteShape, hasViews, reportShape, requireWorldModel } from '../lib/world/index.ts';
 import { recordGroups } from '../../specs/record-groups.ts';
-import { reportShape } from '../lib/world/controls.ts';
-import { deleteShape, hasViews } from '../lib/world/record-shapes.ts';
 
 for (const group of recordGroups().filter((g) => hasViews(g) && !g.deleteMarks)) {
   const del = group.del;

@@ -16,9 +16,7 @@
  * the record a write names; this check for any other): suites/lib/world/record-shapes.ts, `isolationShape`.
  */
 import { checkTest, test } from '../lib/index.ts';
-import { requireWorldModel } from '../lib/world/world.ts';
-import { reportShape } from '../lib/world/controls.ts';
-import { isolationShape } from '../lib/world/record-shapes.ts';
+import { isolationShape, reportShape, requireWorldModel } from '../lib/world/index.ts';
 
 test(
   ...checkTest(

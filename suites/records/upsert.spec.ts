@@ -12,10 +12,8 @@
  * visibility deadline).
  */
 import { checkTest, test } from '../lib/index.ts';
-import { requireWorldModel } from '../lib/world/world.ts';
+import { hasViews, reportShape, requireWorldModel, upsertShape } from '../lib/world/index.ts';
 import { recordGroups } from '../../specs/record-groups.ts';
-import { reportShape } from '../lib/world/controls.ts';
-import { hasViews, upsertShape } from '../lib/world/record-shapes.ts';
 
 for (const group of recordGroups().filter(hasViews))
   test(

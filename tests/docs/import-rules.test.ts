@@ -106,12 +106,14 @@ test('checkAll(root) judges the tree at root: a folder rule, a suite importing a
   );
   write('suites/records/r.spec.ts', "import { poll } from '../../core/poll.ts';\nimport { x } from '../lib/x.ts';\n");
   write('suites/model/m.spec.ts', "import { w } from '../lib/world/world.ts';\n");
+  write('suites/model/n.spec.ts', "import { w } from '../lib/world/index.ts';\n");
   write('runner/d.ts', "import { g } from '../suites/generators/g.ts';\nimport { x } from '../suites/lib/x.ts';\n");
   const found = checkAll(tree).map((v) => `${v.file}:${v.line} ${v.from} -> ${v.to}`);
   assert.deepEqual(found.sort(), [
     'mock/server.ts:1 mock -> suites',
     'runner/d.ts:2 runner -> suites',
     'suites/billing/b.spec.ts:3 suites/billing -> suites/offers',
+    'suites/model/m.spec.ts:1 suites/model -> suites/lib/world',
     'suites/records/r.spec.ts:1 suites/records -> core',
     'suites/records/r.spec.ts:2 suites/records -> suites/lib',
   ]);

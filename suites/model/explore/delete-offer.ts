@@ -1,5 +1,5 @@
 /** DELETE /offers/{offerId} of a live offer: cancels it (spec 3 rule 4), and no other. */
-import { deleteOffer, offerIn } from '../../lib/world/offer-writes.ts';
+import { deleteOffer, offerIn } from '../../lib/world/index.ts';
 import { type ExploreCommand, type Explored, type Real, slotId } from './model.ts';
 
 export class DeleteOfferCommand implements ExploreCommand {

@@ -11,9 +11,7 @@
 import type fc from 'fast-check';
 import type { CheckContext } from '../../lib/index.ts';
 import type { RecordGroup } from '../../../specs/record-groups.ts';
-import type { Records } from '../../lib/world/records.ts';
-import type { Step } from '../../lib/world/step.ts';
-import type { World } from '../../lib/world/world.ts';
+import type { Records, Step, World } from '../../lib/world/index.ts';
 
 export const SLOTS = 3;
 

@@ -3,7 +3,7 @@
  * id, or none (a default several offers share). An update of a cancelled offer is left out: whether it revives the
  * offer is not shown.
  */
-import { offerBody, offerIn, putOffer } from '../../lib/world/offer-writes.ts';
+import { offerBody, offerIn, putOffer } from '../../lib/world/index.ts';
 import { type ExploreCommand, type Explored, type Real, slotId } from './model.ts';
 
 export class PutOfferCommand implements ExploreCommand {

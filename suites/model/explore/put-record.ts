@@ -1,5 +1,5 @@
 /** PUT a section 4.3 record at a slot id, under a parent at a slot id (spec 1: creates or updates it). */
-import type { BodyId } from '../../lib/world/records.ts';
+import type { BodyId } from '../../lib/world/index.ts';
 import { type ExploreCommand, type Explored, groupOf, notePresence, type Real, slotId } from './model.ts';
 
 export class PutRecordCommand implements ExploreCommand {

@@ -2,7 +2,7 @@
  * Reads every view of the records the run holds, and nothing else: a step of reads alone, after which the world must
  * read as before (a GET is safe: RFC 9110 9.2.1).
  */
-import { Step } from '../../lib/world/step.ts';
+import { Step } from '../../lib/world/index.ts';
 import type { ExploreCommand, Explored, Real } from './model.ts';
 
 export class ReadViewsCommand implements ExploreCommand {

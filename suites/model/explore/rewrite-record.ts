@@ -2,7 +2,7 @@
  * PUT again to a record the run already wrote, present or deleted: histories of one record (an update, a DELETE and a
  * re-creation, a second DELETE) are where a server that keeps state per record goes wrong.
  */
-import type { BodyId } from '../../lib/world/records.ts';
+import type { BodyId } from '../../lib/world/index.ts';
 import { type ExploreCommand, type Explored, notePresence, type Real } from './model.ts';
 
 export class RewriteRecordCommand implements ExploreCommand {
