@@ -46,6 +46,16 @@ const BASE_COMMANDS = 10;
 /** The owners whose clauses this check may cite when it reports a divergence only a sequence shows. */
 type ModelClause = Parameters<CheckContext['check']['fail']>[2];
 
+/** Fails the sequence (or the audit) on `d`, kept in `seen` for the owner's control (judgeFailure). */
+function failOn(ctx: CheckContext, d: Divergence, seen: { last?: Divergence }): never {
+  seen.last = d;
+  return ctx.check.fail(
+    d.message,
+    { exchanges: d.exchanges, ...(d.pointer !== undefined ? { pointer: d.pointer } : {}) },
+    d.clause as ModelClause,
+  );
+}
+
 function realFor(ctx: CheckContext, groups: readonly RecordGroup[], seen: { last?: Divergence }): Real {
   const world = new World();
   const x = recordId(ctx, 'wm');
@@ -57,13 +67,7 @@ function realFor(ctx: CheckContext, groups: readonly RecordGroup[], seen: { last
     groups,
     async settle(step: Step) {
       const d = await world.firstDivergence(ctx, step);
-      if (!d) return;
-      seen.last = d;
-      ctx.check.fail(
-        d.message,
-        { exchanges: d.exchanges, ...(d.pointer !== undefined ? { pointer: d.pointer } : {}) },
-        d.clause as ModelClause,
-      );
+      if (d) failOn(ctx, d, seen);
     },
   };
 }
@@ -150,13 +154,7 @@ async function audit(
   const step = Step.audit(`the audit, ${Date.now() - lastWriteAt} ms after the long histories' last write`);
   const found = await Promise.all(worlds.map((w) => w.firstDivergence(ctx, step)));
   const d = found.find((f) => f !== undefined);
-  if (!d) return;
-  seen.last = d;
-  ctx.check.fail(
-    d.message,
-    { exchanges: d.exchanges, ...(d.pointer !== undefined ? { pointer: d.pointer } : {}) },
-    d.clause as ModelClause,
-  );
+  if (d) failOn(ctx, d, seen);
 }
 
 /**
